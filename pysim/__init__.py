@@ -1,0 +1,24 @@
+"""pysim: a thread-by-thread simulator of SGEMM kernels on a GPU's memory hierarchy.
+
+Pure Python + NumPy, so it runs the same in CPython and in the browser (Pyodide).
+"""
+
+from .counters import Counters
+from .kernels import KERNELS
+from .params import HierarchyParams, NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
+from .trace import Access, Step, Trace
+
+__version__ = "0.1.0"
+__all__ = [
+    "KERNELS",
+    "Access",
+    "Counters",
+    "HierarchyParams",
+    "NaiveParams",
+    "ParamError",
+    "RegisterParams",
+    "SmemParams",
+    "Step",
+    "Trace",
+    "TransposeParams",
+]

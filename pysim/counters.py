@@ -1,0 +1,42 @@
+"""The counters of SPEC §2, as one frozen value that adds up."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+
+@dataclass(frozen=True)
+class Counters:
+    """Cumulative event counts of a kernel run (see SPEC §2 for each definition)."""
+
+    global_loads: int = 0
+    global_stores: int = 0
+    shared_loads: int = 0
+    shared_stores: int = 0
+    register_reads: int = 0
+    fma: int = 0
+    barriers: int = 0
+    global_sectors: int = 0
+    bank_extra_cycles: int = 0
+
+    def __add__(self, other: Counters) -> Counters:
+        return Counters(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def scaled(self, factor: int) -> Counters:
+        return Counters(*(getattr(self, f.name) * factor for f in fields(self)))
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+COUNTER_LABELS = {
+    "global_loads": "global loads",
+    "global_stores": "global stores",
+    "shared_loads": "shared loads",
+    "shared_stores": "shared stores",
+    "register_reads": "register reads",
+    "fma": "FMAs",
+    "barriers": "barriers",
+    "global_sectors": "global sectors",
+    "bank_extra_cycles": "bank-conflict cycles",
+}

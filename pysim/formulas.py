@@ -1,0 +1,87 @@
+"""Closed forms the explanations quote: totals, ideal vs exact counts, intensity, the T sweep."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+
+from .constants import WORD_BYTES
+from .devices import Device
+
+
+def naive_loads(M: int, N: int, K: int) -> int:
+    """Naive kernel: every one of the M·N threads loads K values of A and K of B."""
+    return 2 * M * N * K
+
+
+def tiled_loads(M: int, N: int, K: int, T: int) -> int:
+    """Shared-memory tiling, exact: each block column reloads A, each block row reloads B."""
+    return M * K * ceil(N / T) + K * N * ceil(M / T)
+
+
+def ideal_tiled_loads(M: int, N: int, K: int, T: int) -> float:
+    """2·M·N·K / T: the count when T divides the sizes (no edge tiles)."""
+    return 2 * M * N * K / T
+
+
+def register_loads(M: int, N: int, K: int, BM: int, BN: int) -> int:
+    return M * K * ceil(N / BN) + K * N * ceil(M / BM)
+
+
+@dataclass(frozen=True)
+class Intensity:
+    """Arithmetic intensity of one thread's outer product (per dotIdx)."""
+
+    TM: int
+    TN: int
+
+    @property
+    def shared_reads(self) -> int:
+        return self.TM + self.TN
+
+    @property
+    def fmas(self) -> int:
+        return self.TM * self.TN
+
+    @property
+    def fma_per_read(self) -> float:
+        return self.fmas / self.shared_reads
+
+
+def flops_per_global_byte(fma: int, global_loads: int) -> float:
+    """Two FLOPs per multiply-add, over the bytes fetched from global memory."""
+    return 2 * fma / (global_loads * WORD_BYTES) if global_loads else 0.0
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    """One tile size T in the speedup-vs-T sweep for an N×N×N problem."""
+
+    T: int
+    speedup: float
+    threads: int
+    shared_bytes: int
+    wall: str | None
+
+
+def sweep(N: int, device: Device, Ts: range) -> list[SweepPoint]:
+    """Speedup of tiling over naive for each T, and which hardware wall (if any) T hits."""
+    points = []
+    for T in Ts:
+        threads, shared = T * T, 2 * T * T * WORD_BYTES
+        wall = None
+        if threads > device.thread_limit:
+            wall = f"T={T} needs {threads:,} threads per block; the limit is {device.thread_limit:,}"
+        elif shared > device.shared_limit_bytes:
+            wall = f"T={T} needs {shared:,} bytes of shared memory; the limit is {device.shared_limit_bytes:,}"
+        speedup = naive_loads(N, N, N) / tiled_loads(N, N, N, T)
+        points.append(SweepPoint(T, speedup, threads, shared, wall))
+    return points
+
+
+def largest_tile(device: Device) -> int:
+    """The largest T whose T×T block and two T×T tiles fit the device."""
+    T = 1
+    while (T + 1) ** 2 <= device.thread_limit and 2 * (T + 1) ** 2 * WORD_BYTES <= device.shared_limit_bytes:
+        T += 1
+    return T

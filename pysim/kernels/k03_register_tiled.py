@@ -1,0 +1,304 @@
+"""Kernel 3: 2D register tiling (the outer product).
+
+Changes from kernel 2: a block computes a BM×BN tile of C with
+(BM/TM)·(BN/TN) threads, each owning a TM×TN patch. For every dotIdx a thread
+copies TM values of a column of As into regM and TN values of a row of Bs into
+regN, then performs TM·TN multiply-adds from registers alone. Shared reads per
+FMA fall from 2 to (TM+TN)/(TM·TN).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import ceil
+
+import numpy as np
+
+from .. import banks
+from ..counters import Counters
+from ..params import RegisterParams
+from ..sectors import tile_load_sectors
+from ..trace import Access, Step
+from ..warps import INACTIVE
+
+NAME = "register"
+TITLE = "2D register tiling"
+PARAMS = RegisterParams
+
+SOURCE = """\
+// 2D tiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}, TN={TN}: {threads} threads compute a {BM}x{BN} tile of C
+__global__ void sgemm_2d(int M, int N, int K, const float *A, const float *B, float *C) {{
+  __shared__ float As[{BM}][{BK}];
+  __shared__ float Bs[{BK}][{BN}];
+  int tx = threadIdx.x % {cols}, ty = threadIdx.x / {cols};  // this thread's {TM}x{TN} patch
+  float threadResults[{TM} * {TN}] = {{0.0f}};
+  float regM[{TM}] = {{0.0f}}, regN[{TN}] = {{0.0f}};
+  for (int bkIdx = 0; bkIdx < K; bkIdx += {BK}) {{
+    for (int i = threadIdx.x; i < {BM} * {BK}; i += {threads})  // cooperative load, 0 outside A
+      As[i / {BK}][i % {BK}] = A[(blockIdx.y * {BM} + i / {BK}) * K + bkIdx + i % {BK}];
+    for (int i = threadIdx.x; i < {BK} * {BN}; i += {threads})  // 0 outside B
+      Bs[i / {BN}][i % {BN}] = B[(bkIdx + i / {BN}) * N + blockIdx.x * {BN} + i % {BN}];
+    __syncthreads();
+    for (int dotIdx = 0; dotIdx < {BK}; ++dotIdx) {{
+      for (int i = 0; i < {TM}; ++i) regM[i] = As[ty * {TM} + i][dotIdx];
+      for (int j = 0; j < {TN}; ++j) regN[j] = Bs[dotIdx][tx * {TN} + j];
+      for (int i = 0; i < {TM}; ++i)
+        for (int j = 0; j < {TN}; ++j)
+          threadResults[i * {TN} + j] += regM[i] * regN[j];
+    }}
+    __syncthreads();  // stops fast threads overwriting As/Bs that slow threads still read
+  }}
+  for (int i = 0; i < {TM}; ++i)
+    for (int j = 0; j < {TN}; ++j)  // guarded: only elements inside C are written
+      C[(blockIdx.y * {BM} + ty * {TM} + i) * N + blockIdx.x * {BN} + tx * {TN} + j] = threadResults[i * {TN} + j];
+}}"""
+
+SETUP, LOAD_A, LOAD_B, SYNC_LOADED, LOAD_M, LOAD_N, FMA, SYNC_DONE, STORE = (
+    (5, 7),
+    (9, 10),
+    (11, 12),
+    (13, 13),
+    (15, 15),
+    (16, 16),
+    (17, 19),
+    (21, 21),
+    (23, 25),
+)
+STATEMENT_LINES = frozenset(
+    line
+    for lines in (SETUP, LOAD_A, LOAD_B, SYNC_LOADED, LOAD_M, LOAD_N, FMA, SYNC_DONE, STORE)
+    for line in range(lines[0], lines[1] + 1)
+)
+
+
+def source(p: RegisterParams) -> list[str]:
+    return SOURCE.format(BM=p.BM, BN=p.BN, BK=p.BK, TM=p.TM, TN=p.TN, threads=p.threads, cols=p.BN // p.TN).splitlines()
+
+
+def grid(p: RegisterParams) -> tuple[int, int]:
+    return ceil(p.N / p.BN), ceil(p.M / p.BM)
+
+
+def threads(p: RegisterParams) -> int:
+    return p.threads
+
+
+def thread_xy(p: RegisterParams, thread: int) -> tuple[int, int]:
+    return thread % (p.BN // p.TN), thread // (p.BN // p.TN)
+
+
+def steps_per_block(p: RegisterParams) -> int:
+    return 2 + p.tiles * (4 + p.BK * (2 + p.TM * p.TN))
+
+
+def c_region(p: RegisterParams, bx: int, by: int) -> tuple[slice, slice]:
+    return slice(by * p.BM, min((by + 1) * p.BM, p.M)), slice(bx * p.BN, min((bx + 1) * p.BN, p.N))
+
+
+def load_pattern(height: int, width: int, nthreads: int) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols) of the element each thread loads in each pass of the strided copy loop."""
+    passes = ceil(height * width / nthreads)
+    index = np.arange(passes)[:, None] * nthreads + np.arange(nthreads)[None, :]
+    inside = index < height * width
+    return np.where(inside, index // width, INACTIVE), np.where(inside, index % width, INACTIVE)
+
+
+def _copy(
+    array: str,
+    matrix: np.ndarray,
+    name: str,
+    origin: tuple[int, int],
+    shape: tuple[int, int],
+    nthreads: int,
+    tile: np.ndarray,
+) -> tuple[tuple[Access, Access], np.ndarray]:
+    """One cooperative copy of a shape-sized window of `matrix` at `origin` into `tile`."""
+    rows, cols = load_pattern(*shape, nthreads)
+    active = rows != INACTIVE
+    g_rows, g_cols = origin[0] + rows, origin[1] + cols
+    inside = active & (g_rows < matrix.shape[0]) & (g_cols < matrix.shape[1])
+    tile = tile.copy()
+    values = np.where(
+        inside, matrix[np.minimum(g_rows, matrix.shape[0] - 1), np.minimum(g_cols, matrix.shape[1] - 1)], 0
+    )
+    tile[rows[active], cols[active]] = values[active]
+    accesses = (
+        Access(
+            name,
+            "global",
+            "load",
+            np.where(inside, g_rows, INACTIVE),
+            np.where(inside, g_cols, INACTIVE),
+            matrix.shape[1],
+        ),
+        Access(array, "shared", "store", rows, cols, shape[1], zero_fill=active & ~inside),
+    )
+    return accesses, tile
+
+
+def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
+    """Run one block, one CUDA statement per step (each FMA of the outer product is a step)."""
+    n = p.threads
+    tid = np.arange(n)
+    ty, tx = np.divmod(tid, p.BN // p.TN)
+    As = np.full((p.BM, p.BK), np.nan, dtype=np.float32)
+    Bs = np.full((p.BK, p.BN), np.nan, dtype=np.float32)
+    results = np.zeros((n, p.TM, p.TN), dtype=np.float32)
+    regM = np.zeros((n, p.TM), dtype=np.float32)
+    regN = np.zeros((n, p.TN), dtype=np.float32)
+
+    def state() -> dict:
+        return {"registers": {"regM": regM, "regN": regN, "threadResults": results}, "shared": {"As": As, "Bs": Bs}}
+
+    yield Step("setup", SETUP, **state())
+    for tile in range(p.tiles):
+        bkIdx = tile * p.BK
+        accesses, As = _copy("As", A, "A", (by * p.BM, bkIdx), (p.BM, p.BK), n, As)
+        yield Step("load", LOAD_A, tile=tile, accesses=accesses, **state())
+        accesses, Bs = _copy("Bs", B, "B", (bkIdx, bx * p.BN), (p.BK, p.BN), n, Bs)
+        yield Step("load", LOAD_B, tile=tile, accesses=accesses, **state())
+        yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
+        for dotIdx in range(p.BK):
+            m_rows = ty[None, :] * p.TM + np.arange(p.TM)[:, None]  # one instruction per i
+            regM = As[m_rows, dotIdx].T.copy()
+            yield Step(
+                "compute",
+                LOAD_M,
+                tile=tile,
+                k=dotIdx,
+                accesses=(Access("As", "shared", "load", m_rows, np.full_like(m_rows, dotIdx), p.BK),),
+                **state(),
+            )
+            n_cols = tx[None, :] * p.TN + np.arange(p.TN)[:, None]
+            regN = Bs[dotIdx, n_cols].T.copy()
+            yield Step(
+                "compute",
+                LOAD_N,
+                tile=tile,
+                k=dotIdx,
+                accesses=(Access("Bs", "shared", "load", np.full_like(n_cols, dotIdx), n_cols, p.BN),),
+                **state(),
+            )
+            for i in range(p.TM):
+                for j in range(p.TN):
+                    results = results.copy()
+                    results[:, i, j] += regM[:, i] * regN[:, j]
+                    yield Step("compute", FMA, tile=tile, k=dotIdx, pair=(i, j), fma=n, register_reads=2 * n, **state())
+        yield Step("barrier", SYNC_DONE, tile=tile, barrier=True, **state())
+
+    rows = by * p.BM + ty[None, :] * p.TM + np.repeat(np.arange(p.TM), p.TN)[:, None]
+    cols = bx * p.BN + tx[None, :] * p.TN + np.tile(np.arange(p.TN), p.TM)[:, None]
+    inside = (rows < p.M) & (cols < p.N)
+    yield Step(
+        "store",
+        STORE,
+        accesses=(
+            Access("C", "global", "store", np.where(inside, rows, INACTIVE), np.where(inside, cols, INACTIVE), p.N),
+        ),
+        **state(),
+    )
+
+
+def shared_extra_cycles_per_tile(p: RegisterParams) -> int:
+    """Bank-conflict cycles of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
+    n = p.threads
+    ty, tx = np.divmod(np.arange(n), p.BN // p.TN)
+    a_rows, a_cols = load_pattern(p.BM, p.BK, n)
+    b_rows, b_cols = load_pattern(p.BK, p.BN, n)
+    stores = banks.extra_cycles(np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols))
+    stores += banks.extra_cycles(np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols))
+    reads = 0
+    for dotIdx in range(p.BK):
+        reads += banks.extra_cycles((ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx)
+        reads += banks.extra_cycles(dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None])
+    return stores + reads
+
+
+def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
+    """Closed-form counters of the blocks (bx, by) for bx in bxs, by in bys."""
+    n, tiles = p.threads, p.tiles
+    blocks = len(bxs) * len(bys)
+    rows = int(np.minimum(p.M - bys * p.BM, p.BM).sum())
+    cols = int(np.minimum(p.N - bxs * p.BN, p.BN).sum())
+    fma = blocks * n * tiles * p.BK * p.TM * p.TN
+    k_origins = np.arange(tiles) * p.BK
+    sectors = tile_load_sectors(*load_pattern(p.BM, p.BK, n), p.K, bys * p.BM, k_origins, (p.M, p.K), len(bxs))
+    sectors += tile_load_sectors(*load_pattern(p.BK, p.BN, n), p.N, k_origins, bxs * p.BN, (p.K, p.N), len(bys))
+    return Counters(
+        global_loads=rows * p.K * len(bxs) + cols * p.K * len(bys),
+        global_stores=rows * cols,
+        shared_loads=blocks * n * tiles * p.BK * (p.TM + p.TN),
+        shared_stores=blocks * tiles * p.BK * (p.BM + p.BN),
+        register_reads=2 * fma,
+        fma=fma,
+        barriers=blocks * tiles * 2,
+        global_sectors=sectors,
+        bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(p),
+    )
+
+
+def block_counters(p: RegisterParams, bx: int, by: int) -> Counters:
+    return counters_for(p, np.array([bx]), np.array([by]))
+
+
+def counters(p: RegisterParams) -> Counters:
+    gx, gy = grid(p)
+    return counters_for(p, np.arange(gx), np.arange(gy))
+
+
+def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """What C must equal: NumPy's product."""
+    return A @ B
+
+
+def run_c(p: RegisterParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """C as the kernel computes it: float32 results accumulated one BK slice at a time."""
+    depth = p.tiles * p.BK
+    a = np.zeros((p.M, depth), dtype=np.float32)
+    b = np.zeros((depth, p.N), dtype=np.float32)
+    a[:, : p.K], b[: p.K, :] = A, B
+    c = np.zeros((p.M, p.N), dtype=np.float32)
+    for t in range(p.tiles):
+        c += a[:, t * p.BK : (t + 1) * p.BK] @ b[t * p.BK : (t + 1) * p.BK, :]
+    return c
+
+
+def describe(step: Step, p: RegisterParams, thread: int) -> str:
+    """What one thread does in this step, in words."""
+    tx, ty = thread_xy(p, thread)
+    if step.phase == "setup":
+        return f"owns rows {ty * p.TM}..{ty * p.TM + p.TM - 1}, columns {tx * p.TN}..{tx * p.TN + p.TN - 1} of the block tile"
+    if step.phase == "barrier":
+        return "waits at __syncthreads()"
+    if step.phase == "load":
+        source, tile = step.accesses
+        loads = [
+            f"{source.array}[{r}][{c}]" for r, c in zip(source.rows[:, thread], source.cols[:, thread]) if r != INACTIVE
+        ]
+        zeros = int(np.count_nonzero(tile.zero_fill[:, thread]))
+        text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
+        return text + (f" and writes {zeros} zero(s) (edge)" if zeros else "")
+    if step.lines == LOAD_M:
+        return f"regM = As[{ty * p.TM}..{ty * p.TM + p.TM - 1}][{step.k}] = {_values(step.registers['regM'][thread])}"
+    if step.lines == LOAD_N:
+        return f"regN = Bs[{step.k}][{tx * p.TN}..{tx * p.TN + p.TN - 1}] = {_values(step.registers['regN'][thread])}"
+    if step.phase == "compute":
+        i, j = step.pair
+        value = step.registers["threadResults"][thread, i, j]
+        return f"Res[{i},{j}] += regM[{i}]·regN[{j}] = {step.registers['regM'][thread, i]:g}·{step.registers['regN'][thread, j]:g} → {value:g}"
+    stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
+    return f"stores {stored} of its {p.TM * p.TN} results to C"
+
+
+def _values(row: np.ndarray) -> str:
+    return "[" + ", ".join(f"{v:g}" for v in row) + "]"
+
+
+def narrate(step: Step, p: RegisterParams, thread: int) -> str:
+    tx, ty = thread_xy(p, thread)
+    where = f"Block ({step.block[0]},{step.block[1]})"
+    if step.tile is not None:
+        where += f", bkIdx {step.tile * p.BK} (slice {step.tile + 1} of {p.tiles})"
+        if step.k is not None:
+            where += f", dotIdx={step.k}"
+    return f"{where}: thread {thread} (tx={tx}, ty={ty}) {describe(step, p, thread)}."

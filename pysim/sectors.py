@@ -1,0 +1,56 @@
+"""Global-memory coalescing: 32-byte sectors touched by each warp-wide load.
+
+Arrays are row-major float32 with a base aligned to 128 bytes, so element e of
+an array lives in sector e // WORDS_PER_SECTOR of that array.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from .constants import WORDS_PER_SECTOR
+from .warps import INACTIVE, by_warp, distinct_per_row
+
+
+def warp_sectors(elements: np.ndarray) -> np.ndarray:
+    """Sectors per warp for element indices (..., threads), INACTIVE where a thread loads nothing."""
+    warps = by_warp(elements)
+    sectors = np.where(warps == INACTIVE, INACTIVE, warps // WORDS_PER_SECTOR)
+    return distinct_per_row(sectors)
+
+
+def tile_load_sectors(
+    rows: np.ndarray,
+    cols: np.ndarray,
+    ld: int,
+    row_starts: np.ndarray,
+    col_starts: np.ndarray,
+    limits: tuple[int, int],
+    repeat: int,
+) -> int:
+    """Sum of sectors over every warp-wide load of a tile pattern placed at every origin.
+
+    `rows`/`cols` (instructions, threads) give each thread's element relative to
+    the tile origin (INACTIVE for a lane that loads nothing); the pattern is
+    loaded at each (row_start, col_start) pair, `repeat` times, and only where
+    row < limits[0] and col < limits[1].
+
+    A warp's sector count depends on its origin only through the origin's
+    element index mod WORDS_PER_SECTOR and on how many rows and columns are in
+    range, so origins are grouped by those keys (rows and columns separately,
+    then combined) and each group is counted once.
+    """
+    height = int(rows.max()) + 1
+    width = int(cols.max()) + 1
+    row_groups = Counter(zip((row_starts * ld) % WORDS_PER_SECTOR, np.minimum(limits[0] - row_starts, height)))
+    col_groups = Counter(zip(col_starts % WORDS_PER_SECTOR, np.minimum(limits[1] - col_starts, width)))
+    total = 0
+    for (row_phase, row_extent), row_count in row_groups.items():
+        for (col_phase, col_extent), col_count in col_groups.items():
+            phase = int(row_phase + col_phase) % WORDS_PER_SECTOR
+            valid = (rows != INACTIVE) & (rows < row_extent) & (cols < col_extent)
+            elements = np.where(valid, phase + rows * ld + cols, INACTIVE)
+            total += int(warp_sectors(elements).sum()) * row_count * col_count
+    return total * repeat

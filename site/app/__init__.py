@@ -1,0 +1,1 @@
+"""Browser-side views: turn pysim traces into DOM and SVG changes."""

@@ -1,0 +1,149 @@
+// TileLab boot guard. A classic script that runs before PyScript: it shows the
+// route's static content at once, reports loading progress, and turns any
+// start-up failure (a missing runtime file, a wrong MIME type, a Python error)
+// into data-state="error" with a message saying what failed. PyScript itself
+// hangs silently on a missing file, hence the probes.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var expectedBytes = 0;
+  var loadedBytes = 0;
+
+  function byId(id) {
+    return document.getElementById(id);
+  }
+
+  function setStage(text) {
+    var stage = byId("boot-stage");
+    if (stage && root.dataset.state === "loading") stage.textContent = text;
+  }
+
+  function showProgress() {
+    var bar = byId("boot-progress");
+    var bytes = byId("boot-bytes");
+    if (!bar || !expectedBytes) return;
+    bar.max = expectedBytes;
+    bar.value = Math.min(loadedBytes, expectedBytes);
+    bytes.textContent = (loadedBytes / 1e6).toFixed(1) + " of " + (expectedBytes / 1e6).toFixed(1) + " MB";
+  }
+
+  function fail(message) {
+    if (root.dataset.state === "error") return; // the first failure is the cause
+    root.dataset.state = "error";
+    byId("boot-error-text").textContent = String(message);
+    byId("boot-error").hidden = false;
+    byId("boot").hidden = true;
+  }
+
+  function ready() {
+    if (root.dataset.state !== "loading") return;
+    root.dataset.state = "ready";
+    byId("boot").hidden = true;
+  }
+
+  function currentRoute() {
+    var hash = location.hash.replace(/^#/, "");
+    var query = hash.indexOf("?");
+    var path = query < 0 ? hash : hash.slice(0, query);
+    var params = new URLSearchParams(query < 0 ? "" : hash.slice(query + 1));
+    return { path: path || "/", embed: params.get("embed") === "1" };
+  }
+
+  function showRoute() {
+    var route = currentRoute();
+    var sections = document.querySelectorAll("[data-route]");
+    var known = false;
+    sections.forEach(function (section) {
+      known = known || section.dataset.route === route.path;
+    });
+    sections.forEach(function (section) {
+      section.hidden = section.dataset.route !== (known ? route.path : "/");
+    });
+    document.querySelectorAll("nav a[data-nav]").forEach(function (link) {
+      if (link.dataset.nav === route.path) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    });
+    root.classList.toggle("embed", route.embed);
+  }
+
+  function describeTarget(target) {
+    return target && (target.src || target.href);
+  }
+
+  window.addEventListener(
+    "error",
+    function (event) {
+      var url = describeTarget(event.target);
+      if (url) fail("Could not load " + url + ". Rebuild the site with `python build.py` and serve dist/.");
+      else fail("JavaScript error during start-up: " + event.message);
+    },
+    true
+  );
+  window.addEventListener("unhandledrejection", function (event) {
+    var reason = event.reason;
+    fail("Start-up failed: " + (reason && reason.message ? reason.message : reason));
+  });
+
+  // PyScript shows a Python exception as a .py-error element.
+  new MutationObserver(function (records) {
+    records.forEach(function (record) {
+      record.addedNodes.forEach(function (node) {
+        if (node.nodeType === 1 && (node.matches(".py-error") || node.querySelector(".py-error"))) {
+          fail("Python error: " + node.textContent.trim().split("\n").slice(-1)[0]);
+        }
+      });
+    });
+  }).observe(root, { childList: true, subtree: true });
+
+  var PROBED = /^(pyodide\/|pyscript\/[^/]+\.(js|css)$|pysim\/|app\/|main\.py$|pyscript\.json$)/;
+
+  function probe(entry) {
+    return fetch(entry.path, { method: "HEAD", cache: "no-store" }).then(function (response) {
+      if (!response.ok) {
+        fail("Runtime file " + entry.path + " is missing (HTTP " + response.status + "). Upload the whole dist/ folder.");
+        return;
+      }
+      var type = response.headers.get("content-type") || "";
+      if (/\.wasm$/.test(entry.path) && type.indexOf("application/wasm") !== 0) {
+        fail("Runtime file " + entry.path + " is served as '" + type + "'; the server must send application/wasm.");
+      }
+    });
+  }
+
+  function probeRuntime() {
+    fetch("manifest.json", { cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("manifest.json is missing (HTTP " + response.status + ")");
+        return response.json();
+      })
+      .then(function (manifest) {
+        var probed = manifest.files.filter(function (entry) {
+          return PROBED.test(entry.path);
+        });
+        probed.forEach(function (entry) {
+          if (/^pyodide\//.test(entry.path)) expectedBytes += entry.bytes;
+        });
+        showProgress();
+        return Promise.all(probed.map(probe));
+      })
+      .catch(function (error) {
+        fail("Could not check the runtime files: " + error.message);
+      });
+  }
+
+  if (window.PerformanceObserver) {
+    new PerformanceObserver(function (list) {
+      list.getEntries().forEach(function (entry) {
+        if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.encodedBodySize || 0;
+      });
+      showProgress();
+    }).observe({ type: "resource", buffered: true });
+  }
+
+  window.tilelabBoot = { stage: setStage, ready: ready, fail: fail };
+  window.addEventListener("hashchange", showRoute);
+  document.addEventListener("DOMContentLoaded", function () {
+    showRoute();
+    probeRuntime();
+  });
+})();
