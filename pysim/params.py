@@ -15,7 +15,7 @@ from typing import Any, ClassVar, TypeVar
 from .constants import ANIMATION_MAX_SIZE, MAX_SIZE, WORD_BYTES
 from .devices import DEFAULT_DEVICE, DEVICES, device
 
-WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,12}")
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,40}")
 SHOWN_CHARS = 24
 
 

@@ -1,0 +1,1 @@
+"""Shared fixtures. End-to-end fixtures live in tests/e2e/conftest.py."""

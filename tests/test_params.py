@@ -1,0 +1,66 @@
+"""Every validation rule raises ParamError naming the parameter, with the same text everywhere."""
+
+import pytest
+
+from pysim import NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
+from pysim.params import parse_int
+
+
+@pytest.mark.parametrize(
+    "cls,raw,param,fragment",
+    [
+        (SmemParams, {"M": "abc"}, "M", "M must be a whole number (got 'abc')"),
+        (SmemParams, {"K": "2.5"}, "K", "K must be a whole number"),
+        (SmemParams, {"N": ""}, "N", "N must be a whole number"),
+        (SmemParams, {"M": "0"}, "M", "M must be at least 1 (got 0)"),
+        (SmemParams, {"M": "-3"}, "M", "M must be at least 1"),
+        (SmemParams, {"K": "1000000000000"}, "K", "K must be at most 16,384"),
+        (SmemParams, {"T": "64"}, "T", "T=64 needs 4,096 threads per block; a block holds at most 1,024"),
+        (SmemParams, {"T": "33"}, "T", "1,089 threads per block"),
+        (SmemParams, {"device": "gtx"}, "device", "device must be one of a100, h100, h200"),
+        (NaiveParams, {"T": "40"}, "T", "1,600 threads per block"),
+        (RegisterParams, {"BM": "8", "TM": "3"}, "TM", "BM=8 is not divisible by TM=3"),
+        (RegisterParams, {"BN": "6", "TN": "4"}, "TN", "BN=6 is not divisible by TN=4"),
+        (RegisterParams, {"BM": "64", "BN": "64", "TM": "1", "TN": "1"}, "TM", "4,096 threads per block"),
+        (RegisterParams, {"BM": "128", "BN": "128", "BK": "64", "TM": "8", "TN": "8"}, "BK", "65,536 bytes of shared memory"),
+        (TransposeParams, {"pad": "5"}, "pad", "pad must be at most 4"),
+    ],
+)
+def test_invalid_values_name_the_parameter(cls, raw, param, fragment):
+    with pytest.raises(ParamError) as caught:
+        cls.parse(raw)
+    assert caught.value.param == param
+    assert fragment in caught.value.message
+
+
+def test_integers_only_in_code_too():
+    with pytest.raises(ParamError) as caught:
+        SmemParams(M=2.0)
+    assert caught.value.param == "M"
+    with pytest.raises(ParamError):
+        SmemParams(M=True)
+
+
+def test_parse_round_trips_and_keeps_defaults():
+    p = SmemParams.parse({"M": " 6 ", "T": "+3", "unknown": "x"})
+    assert (p.M, p.N, p.K, p.T) == (6, 4, 8, 3)
+    assert SmemParams.parse(p.as_strings()) == p
+
+
+def test_long_hostile_text_is_shortened_in_the_message():
+    with pytest.raises(ParamError) as caught:
+        parse_int("M", "<script>" + "x" * 500, 1, 10)
+    assert len(caught.value.message) < 100
+
+
+def test_too_large_to_animate_names_the_size():
+    assert SmemParams(M=64, N=64, K=64, T=8).too_large_to_animate() is None
+    error = SmemParams(M=65, N=4, K=4, T=2).too_large_to_animate()
+    assert error.param == "M" and "counts only" in error.message
+    assert TransposeParams(n=100).too_large_to_animate().param == "n"
+
+
+def test_presets_are_valid():
+    for cls in (SmemParams, RegisterParams):
+        for values in cls.PRESETS.values():
+            cls(**values)

@@ -1,0 +1,92 @@
+"""Random access, bounded memory, source lines and narration of traces."""
+
+import pytest
+
+from pysim import KERNELS, RegisterParams, SmemParams, Trace, TransposeParams
+from pysim.kernels import ORDER
+from pysim.params import NaiveParams
+
+SMALL = {
+    "naive": NaiveParams(M=5, N=3, K=4, T=2),
+    "smem": SmemParams(M=5, N=3, K=7, T=2),
+    "register": RegisterParams(M=9, N=7, K=5, BM=4, BN=4, BK=3, TM=2, TN=1),
+    "transpose": TransposeParams(n=5, TILE=4, pad=1),
+}
+
+
+def test_kernels_are_in_teaching_order():
+    assert [k.NAME for k in ORDER] == ["naive", "smem", "register", "transpose"]
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_every_statement_line_is_visited_and_exists(name):
+    kernel, params = KERNELS[name], SMALL[name]
+    source = kernel.source(params)
+    visited = set()
+    for step in Trace(kernel, params):
+        first, last = step.lines
+        for line in range(first, last + 1):
+            assert source[line - 1].strip(), f"line {line} is blank"
+            visited.add(line)
+    assert visited == set(kernel.STATEMENT_LINES)
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_random_access_equals_sequential(name):
+    kernel, params = KERNELS[name], SMALL[name]
+    sequential = [(s.index, s.phase, s.counters) for s in Trace(kernel, params)]
+    jumping = Trace(kernel, params, cached_blocks=1)
+    for index in reversed(range(len(jumping))):
+        step = jumping[index]
+        assert (step.index, step.phase, step.counters) == sequential[index]
+
+
+def test_steps_count_and_next_block():
+    p = SmemParams(M=6, N=6, K=9, T=3)
+    trace = Trace(KERNELS["smem"], p)
+    assert len(trace) == 4 * (2 + 3 * (3 + 4))
+    assert trace.next_block_step(0) == 23
+    assert trace[23].block == (1, 0) and trace[23].phase == "setup"
+    assert trace.next_block_step(len(trace) - 1) == len(trace) - 1
+    with pytest.raises(IndexError):
+        trace[len(trace)]
+
+
+def test_cache_is_bounded():
+    trace = Trace(KERNELS["smem"], SmemParams(M=32, N=32, K=32, T=4), cached_blocks=2)
+    for step in trace:
+        pass
+    assert len(trace._cache) <= 2
+
+
+def test_edge_tiles_are_zero_filled():
+    p = SmemParams(M=5, N=5, K=5, T=2)
+    trace = Trace(KERNELS["smem"], p)
+    loads = [s for s in trace if s.phase == "load" and s.tile == 2 and s.block == (0, 0)]
+    tile_a = loads[0].access("tileA")
+    assert tile_a.zero_cells() == [(0, 1), (1, 1)]
+    assert loads[0].shared["tileA"][0, 1] == 0
+
+
+def test_c_after_fills_block_by_block():
+    p = SmemParams(M=4, N=4, K=2, T=2)
+    trace = Trace(KERNELS["smem"], p)
+    first_store = next(s.index for s in trace if s.phase == "store")
+    assert int((trace.c_after(first_store - 1) == trace.c_after(first_store - 1)).sum()) == 0
+    assert int((trace.c_after(first_store) == trace.c_after(first_store)).sum()) == 4
+
+
+def test_narration_names_block_tile_thread_and_cells():
+    p = SmemParams(M=6, N=6, K=9, T=3)
+    trace = Trace(KERNELS["smem"], p)
+    step = trace[trace.first_step(1) + 8]  # block (1,0), tile 2, load of A
+    assert step.phase == "load" and step.tile == 1
+    sentence = KERNELS["smem"].narrate(step, p, 1)
+    assert sentence == "Block (1,0), tile 2 of 3: thread (1,0) loads A[0][4] into tileA[0][1]."
+
+
+def test_register_fma_pair_slides():
+    p = RegisterParams()
+    trace = Trace(KERNELS["register"], p)
+    pairs = [s.pair for s in list(trace)[:40] if s.pair is not None][:4]
+    assert pairs == [(0, 0), (0, 1), (1, 0), (1, 1)]
