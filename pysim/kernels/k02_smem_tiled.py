@@ -9,11 +9,13 @@ threads, so global loads fall from 2·M·N·K to M·K·⌈N/T⌉ + K·N·⌈M/T�
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from math import ceil
 
 import numpy as np
 
 from .. import banks
+from ..constants import WARP_SIZE
 from ..counters import Counters
 from ..params import SmemParams
 from ..sectors import tile_load_sectors
@@ -273,3 +275,71 @@ def narrate(step: Step, p: SmemParams, thread: int) -> str:
         if step.k is not None:
             where += f", k={step.k}"
     return f"{where}: thread ({tx},{ty}) {describe(step, p, thread)}."
+
+
+@dataclass(frozen=True)
+class Term:
+    """One product of the followed thread's dot product within the current tile."""
+
+    k: int
+    a: float
+    b: float
+    done: bool
+    current: bool
+
+    @property
+    def product(self) -> float:
+        return float(np.float32(self.a) * np.float32(self.b))
+
+
+@dataclass(frozen=True)
+class Lens:
+    """The selected-thread lens: its tileA row, tileB column and dot-product timeline."""
+
+    row: np.ndarray
+    column: np.ndarray
+    terms: tuple[Term, ...]
+    partial_sum: float
+    target: tuple[int, int]
+
+
+def lens(step: Step, p: SmemParams, thread: int) -> Lens:
+    tx, ty = thread_xy(p, thread)
+    tileA, tileB = step.shared["tileA"], step.shared["tileB"]
+    in_loop = step.phase == "compute" or (step.phase == "barrier" and step.lines == SYNC_DONE)
+    last_done = step.k if step.phase == "compute" else (p.T - 1 if in_loop else -1)
+    terms = tuple(
+        Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T)
+    )
+    target = (step.block[1] * p.T + ty, step.block[0] * p.T + tx)
+    return Lens(tileA[ty, :].copy(), tileB[:, tx].copy(), terms, float(step.registers["partialSum"][thread]), target)
+
+
+def phase_detail(step: Step, p: SmemParams) -> str:
+    """What the whole block is doing in this step."""
+    threads = p.T * p.T
+    if step.phase == "setup":
+        return f"Setup: each of the {threads} threads computes which element of C it owns; partialSum starts at 0."
+    if step.phase == "barrier":
+        if step.lines == SYNC_LOADED:
+            return "Barrier: no thread may read the tiles until every thread has written its element."
+        return "Barrier: no thread may load the next tile while another still reads this one."
+    if step.phase == "load":
+        source, tile = step.accesses
+        zeros = len(tile.zero_cells())
+        loaded = int(np.count_nonzero(source.active))
+        text = f"Cooperative load: {loaded} threads each copy one element of {source.array} from global memory into {tile.array}"
+        return text + (f"; {zeros} threads outside {source.array} write 0 instead (edge tile)." if zeros else ".")
+    if step.phase == "compute":
+        return (
+            f"Compute, k={step.k}: every thread reads tileA[ty][{step.k}] and tileB[{step.k}][tx] from shared memory "
+            f"and adds their product to partialSum ({threads} FMAs)."
+        )
+    stored = int(np.count_nonzero(step.accesses[0].active))
+    return f"Store: {stored} threads write partialSum to C; threads outside C write nothing."
+
+
+def read_bank_reports(p: SmemParams, k: int = 0) -> tuple[banks.BankReport, banks.BankReport]:
+    """Bank analysis of warp 0's two reads at step k: tileA[ty][k] and tileB[k][tx]."""
+    ty, tx = np.divmod(np.arange(min(p.T * p.T, WARP_SIZE)), p.T)
+    return banks.analyse(ty * p.T + k), banks.analyse(k * p.T + tx)

@@ -1,0 +1,140 @@
+"""Reusable view pieces: counter board, code panel, matrix grid, verify badge.
+
+Each builds its elements once and afterwards changes only what differs from
+what it shows (text of a counter, class of a cell, highlighted code lines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+from pysim.counters import COUNTER_LABELS, Counters
+
+from .dom import fmt, h, on, set_number_markup, thousands
+
+COUNTER_NOTES = {
+    "global_loads": "element loads from global memory (L2 may serve some: not the same as DRAM reads)",
+    "global_sectors": "32-byte sectors touched by warp-wide global loads",
+    "bank_extra_cycles": "cycles lost to shared-memory bank conflicts",
+}
+
+
+class CounterBoard:
+    """Counters with data-testid="counter-<name>" and the exact integer in data-value."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.element = h("dl", "counters", data_testid="counters")
+        self.values: dict[str, object] = {}
+        self.shown: dict[str, int] = {}
+        for name in names:
+            value = h("dd", "counter-value", "0", data_testid=f"counter-{name}", data_value="0")
+            title = h("dt", "counter-name", COUNTER_LABELS[name])
+            if name in COUNTER_NOTES:
+                title.setAttribute("title", COUNTER_NOTES[name])
+            self.element.appendChild(h("div", "counter", children=[title, value]))
+            self.values[name] = value
+
+    def show(self, counters: Counters) -> None:
+        for name, element in self.values.items():
+            value = getattr(counters, name)
+            if self.shown.get(name) != value:
+                element.textContent = thousands(value)
+                element.setAttribute("data-value", str(value))
+                self.shown[name] = value
+
+
+class CodePanel:
+    """The CUDA source with its constants filled in and the executing lines highlighted."""
+
+    def __init__(self, label: str) -> None:
+        self.element = h("pre", "code", tabindex="0", aria_label=label)
+        self.lines: list = []
+        self.current: tuple[int, int] | None = None
+
+    def load(self, lines: list[str]) -> None:
+        self.element.textContent = ""
+        self.lines = []
+        for number, text in enumerate(lines, start=1):
+            line = h("span", "line", text or " ", data_line=str(number))
+            self.element.appendChild(line)
+            self.lines.append(line)
+        self.current = None
+
+    def highlight(self, lines: tuple[int, int]) -> None:
+        if lines == self.current:
+            return
+        if self.current:
+            for number in range(self.current[0], self.current[1] + 1):
+                self.lines[number - 1].classList.remove("executing")
+                self.lines[number - 1].removeAttribute("aria-current")
+        for number in range(lines[0], lines[1] + 1):
+            self.lines[number - 1].classList.add("executing")
+            self.lines[number - 1].setAttribute("aria-current", "step")
+        self.current = lines
+
+
+class MatrixGrid:
+    """A rows×cols grid of value cells; per step only changed classes and values are written."""
+
+    def __init__(self, name: str, caption: str, on_click: Callable[[int, int], None] | None = None) -> None:
+        self.name = name
+        self.caption = h("figcaption", "", caption)
+        self.cells_element = h("div", "matrix", role="group", aria_label=caption, data_testid=f"grid-{name}")
+        self.element = h("figure", f"grid grid-{name}", children=[self.caption, self.cells_element])
+        self.cells: list = []
+        self.shape = (0, 0)
+        self.classes: dict[int, str] = {}
+        self.values = np.zeros(0)
+        if on_click is not None:
+            on(self.cells_element, "click", lambda event: self._clicked(event, on_click))
+
+    def _clicked(self, event, on_click: Callable[[int, int], None]) -> None:
+        cell = event.target.closest(".cell")
+        if cell:
+            on_click(int(cell.getAttribute("data-r")), int(cell.getAttribute("data-c")))
+
+    def resize(self, rows: int, cols: int, caption: str) -> None:
+        self.caption.textContent = caption
+        self.cells_element.setAttribute("aria-label", caption)
+        self.cells_element.style.setProperty("--cols", str(cols))
+        markup = "".join(f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols))
+        set_number_markup(self.cells_element, markup)
+        children = self.cells_element.children
+        self.cells = [children.item(i) for i in range(rows * cols)]
+        self.shape = (rows, cols)
+        self.classes = {}
+        self.values = np.full(rows * cols, np.nan)
+
+    def show(self, values: np.ndarray | None, marks: dict[tuple[int, int], str]) -> None:
+        """Write changed values (NaN shows blank) and set each marked cell's classes."""
+        if values is not None:
+            flat = np.asarray(values, dtype=np.float64).reshape(-1)[: len(self.cells)]
+            changed = np.nonzero(~((flat == self.values) | (np.isnan(flat) & np.isnan(self.values))))[0]
+            for i in changed:
+                self.cells[i].textContent = fmt(flat[i])
+            self.values = flat.copy()
+        cols = self.shape[1]
+        wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < self.shape[0] and c < cols}
+        for i in set(self.classes) | set(wanted):
+            cls = wanted.get(i, "")
+            if self.classes.get(i, "") != cls:
+                self.cells[i].className = f"cell {cls}".strip()
+        self.classes = wanted
+
+
+def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]], cls: str) -> None:
+    for cell in cells:
+        marks[cell] = f"{marks[cell]} {cls}" if cell in marks else cls
+
+
+class VerifyBadge:
+    """data-testid="verify", data-value="ok" when the simulated C equals NumPy's."""
+
+    def __init__(self) -> None:
+        self.element = h("p", "verify", "C not checked yet", data_testid="verify", data_value="pending")
+
+    def show(self, ok: bool, what: str) -> None:
+        self.element.setAttribute("data-value", "ok" if ok else "mismatch")
+        self.element.textContent = f"✓ {what}" if ok else f"✗ {what}: MISMATCH"
+        self.element.className = "verify ok" if ok else "verify bad"

@@ -1,0 +1,225 @@
+"""What the two stepping views share: parameters from form or URL, the trace,
+the followed thread, counts-only mode, the player and the address bar.
+
+A subclass adds its panels (`build_panels`, `load_panels`) and draws a step
+(`render`). Data flows one way: parameters -> pysim trace -> render(step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+
+from pysim.params import ParamError, Params, parse_int
+from pysim.trace import Trace
+
+from .components import CodePanel, CounterBoard, VerifyBadge
+from .dom import h, on
+from .form import ParamForm
+from .player import Player
+from .urlstate import pick
+
+Navigate = Callable[[str, dict[str, str]], None]
+MONITOR_ALL_UP_TO = 64  # larger blocks list only the followed thread's warp
+
+
+class SteppingView:
+    route = ""
+    kernel = None
+    counter_names: tuple[str, ...] = ()
+
+    def __init__(self, container, navigate: Navigate) -> None:
+        self.navigate = navigate
+        self.params: Params | None = None
+        self.trace: Trace | None = None
+        self.thread = 0
+        self.counts_only = False
+        self.form = ParamForm(self.kernel.PARAMS, self.apply)
+        self.thread_select = h("select", "", id=f"{self.route[1:]}-thread", data_testid="thread")
+        on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
+        follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
+        self.counters = CounterBoard(self.counter_names)
+        self.player = Player(self.show_step, lambda i: self.trace.next_block_step(i))
+        self.code = CodePanel("CUDA kernel, executing line highlighted")
+        self.verify = VerifyBadge()
+        self.focus = h("p", "focus", "", data_testid="focus")
+        self.narration = h("p", "narration", "", aria_live="polite", data_testid="narration")
+        self.counts_button = h("button", "", "Show counts only", type="button", data_testid="counts-only", hidden="")
+        on(self.counts_button, "click", lambda e: self.enter_counts_only())
+        self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
+        self.stage = h("div", "stage")
+        container.textContent = ""
+        for part in (
+            h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
+            self.counters.element,
+            self.counts_note,
+            self.player.element,
+            self.focus,
+            self.narration,
+            self.stage,
+        ):
+            container.appendChild(part)
+        self.build_panels(self.stage)
+        self.stage.appendChild(self.verify.element)
+
+    # Subclasses fill these in.
+    def build_panels(self, stage) -> None:
+        raise NotImplementedError
+
+    def load_panels(self) -> None:
+        raise NotImplementedError
+
+    def render(self, step) -> None:
+        raise NotImplementedError
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(spec.name for spec in fields(self.kernel.PARAMS))
+
+    def thread_label(self, thread: int) -> str:
+        tx, ty = self.kernel.thread_xy(self.params, thread)
+        return f"T({tx},{ty})"
+
+    def activate(self, raw: dict[str, str]) -> None:
+        """Enter the view from an address: restore exactly the state it describes."""
+        try:
+            params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
+        except ParamError as error:
+            self.form.show_error(error)
+            if self.params is None:
+                self.load(self.kernel.PARAMS(), 0, 0)
+            self.write_address()
+            return
+        if raw.get("mode") == "counts" and params.too_large_to_animate():
+            self.form.clear_error()
+            self.enter_counts_only(params)
+            return
+        if params != self.params or self.counts_only:
+            try:
+                self.load(params, 0, 0)
+            except ParamError as error:
+                self.form.show_error(error)
+                if self.params is None:
+                    self.load(self.kernel.PARAMS(), 0, 0)
+                self.write_address()
+                return
+        try:
+            thread = self.parse_thread(raw.get("thread"))
+            index = parse_int("step", raw.get("step", "0"), 0, len(self.trace) - 1)
+        except ParamError as error:
+            self.form.show_error(error)
+            self.write_address()
+            return
+        self.form.clear_error()
+        if thread != self.thread:
+            self.thread = thread
+            self.thread_select.value = str(thread)
+            self.load_thread()
+        self.player.go(index)
+
+    def parse_thread(self, text: str | None) -> int:
+        if text is None:
+            return self.thread
+        tx_text, _, ty_text = text.partition(",")
+        columns = self.kernel.threads(self.params) // self.block_rows()
+        tx = parse_int("thread", tx_text, 0, columns - 1)
+        ty = parse_int("thread", ty_text or "0", 0, self.block_rows() - 1)
+        return ty * columns + tx
+
+    def block_rows(self) -> int:
+        """Rows of threads in a block (threads = rows × columns)."""
+        last = self.kernel.threads(self.params) - 1
+        return self.kernel.thread_xy(self.params, last)[1] + 1
+
+    def apply(self, params: Params) -> None:
+        """Apply from the form: new sizes start at step 0, following thread 0."""
+        self.form.clear_error()
+        self.load(params, 0, 0)
+
+    def load(self, params: Params, thread: int, index: int) -> None:
+        too_large = params.too_large_to_animate()
+        if too_large:
+            self.counts_button.removeAttribute("hidden")
+            self.pending_counts = params
+            raise too_large
+        self.counts_button.setAttribute("hidden", "")
+        self.counts_only = False
+        self.counts_note.setAttribute("hidden", "")
+        self.stage.removeAttribute("hidden")
+        self.player.element.removeAttribute("hidden")
+        self.params = params
+        self.trace = Trace(self.kernel, params)
+        self.thread = thread
+        self.form.show(params)
+        self.thread_select.textContent = ""
+        for t in range(self.kernel.threads(params)):
+            self.thread_select.appendChild(h("option", "", self.thread_label(t), value=str(t)))
+        self.thread_select.value = str(thread)
+        self.code.load(self.kernel.source(params))
+        self.verify.show(self.trace.verified(), "simulated C equals NumPy's A @ B")
+        self.load_panels()
+        self.load_thread()
+        self.player.load(len(self.trace), index)
+
+    def enter_counts_only(self, params: Params | None = None) -> None:
+        """Too large to animate: show the exact totals from pysim's closed forms."""
+        params = params or self.pending_counts
+        self.player.pause()
+        self.params = params
+        self.counts_only = True
+        self.form.show(params)
+        self.form.clear_error()
+        self.counts_button.setAttribute("hidden", "")
+        self.counters.show(self.kernel.counters(params))
+        self.stage.setAttribute("hidden", "")
+        self.player.element.setAttribute("hidden", "")
+        self.focus.textContent = ""
+        self.narration.textContent = ""
+        self.counts_note.textContent = (
+            f"Counts only: {params.too_large_to_animate().message.split(';')[0]}. "
+            "The counters show the totals of the whole run, from pysim's closed forms."
+        )
+        self.counts_note.removeAttribute("hidden")
+        self.write_address()
+
+    def follow(self, thread: int) -> None:
+        self.thread = thread
+        self.thread_select.value = str(thread)
+        self.load_thread()
+        self.show_step(self.player.index)
+
+    def load_thread(self) -> None:
+        """Hook: the followed thread changed (e.g. rebuild the monitor rows)."""
+
+    def show_step(self, index: int) -> None:
+        step = self.trace[index]
+        self.counters.show(step.counters)
+        self.code.highlight(step.lines)
+        self.narration.textContent = self.kernel.narrate(step, self.params, self.thread)
+        self.render(step)
+        self.write_address()
+
+    def write_address(self) -> None:
+        if self.params is None:
+            return
+        values = self.params.as_strings()
+        if self.counts_only:
+            values["mode"] = "counts"
+        else:
+            tx, ty = self.kernel.thread_xy(self.params, self.thread)
+            values["thread"] = f"{tx},{ty}"
+            values["step"] = str(self.player.index)
+        self.navigate(self.route, values)
+
+    def key(self, event) -> bool:
+        if self.counts_only or self.trace is None:
+            return False
+        return self.player.key(event)
+
+    def monitor_threads(self) -> list[int]:
+        """Threads listed in the monitor: all, or the followed thread's warp for big blocks."""
+        total = self.kernel.threads(self.params)
+        if total <= MONITOR_ALL_UP_TO:
+            return list(range(total))
+        first = self.thread // 32 * 32
+        return list(range(first, min(first + 32, total)))

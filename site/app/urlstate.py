@@ -1,0 +1,50 @@
+"""Parse and write the hash: `#/route?key=value&...` (SPEC §3 deep links).
+
+Pure Python, no browser imports, so it is unit-tested in CPython. Views declare
+their parameters; this module only splits and joins text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+ROUTES = ("/", "/tiling", "/register", "/hierarchy")
+# Parameters of the shell itself, kept across every address the views write.
+SHELL_KEYS = ("embed",)
+MAX_VALUE_CHARS = 200
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str
+    params: dict[str, str] = field(default_factory=dict)
+    known: bool = True
+
+    @property
+    def shell(self) -> dict[str, str]:
+        return {key: self.params[key] for key in SHELL_KEYS if key in self.params}
+
+
+def parse_hash(text: str) -> Route:
+    """Split a location hash into route and parameters (first value of a repeated key wins)."""
+    body = text[1:] if text.startswith("#") else text
+    path, _, query = body.partition("?")
+    path = path or "/"
+    params: dict[str, str] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        params.setdefault(key, value[:MAX_VALUE_CHARS])
+    if path not in ROUTES:
+        return Route("/", params, known=False)
+    return Route(path, params)
+
+
+def format_hash(path: str, params: Mapping[str, str]) -> str:
+    query = urlencode(dict(params), safe=",")
+    return f"#{path}?{query}" if query else f"#{path}"
+
+
+def pick(params: Mapping[str, str], names: tuple[str, ...]) -> dict[str, str]:
+    """The subset of `params` a view understands."""
+    return {name: params[name] for name in names if name in params}
