@@ -28,7 +28,20 @@ def warps(thread_ids):
 
 
 def smem(M, N, K, T):
-    c = dict.fromkeys(("global_loads", "global_stores", "shared_loads", "shared_stores", "register_reads", "fma", "barriers", "global_sectors", "bank_extra_cycles"), 0)
+    c = dict.fromkeys(
+        (
+            "global_loads",
+            "global_stores",
+            "shared_loads",
+            "shared_stores",
+            "register_reads",
+            "fma",
+            "barriers",
+            "global_sectors",
+            "bank_extra_cycles",
+        ),
+        0,
+    )
     threads = [(tid % T, tid // T) for tid in range(T * T)]
     for by in range(ceil(M / T)):
         for bx in range(ceil(N / T)):
@@ -52,8 +65,8 @@ def smem(M, N, K, T):
                         c["bank_extra_cycles"] += conflict_cycles([k * T + threads[tid][0] for tid in warp])
                 c["shared_stores"] += 2 * T * T
                 c["barriers"] += 2
-                for tx, ty in threads:
-                    for k in range(T):
+                for _thread in threads:
+                    for _k in range(T):
                         c["shared_loads"] += 2
                         c["fma"] += 1
             for tx, ty in threads:
@@ -84,14 +97,27 @@ def naive(M, N, K, T):
 
 
 def register(M, N, K, BM, BN, BK, TM, TN):
-    keys = ("global_loads", "global_stores", "shared_loads", "shared_stores", "register_reads", "fma", "barriers", "global_sectors", "bank_extra_cycles")
+    keys = (
+        "global_loads",
+        "global_stores",
+        "shared_loads",
+        "shared_stores",
+        "register_reads",
+        "fma",
+        "barriers",
+        "global_sectors",
+        "bank_extra_cycles",
+    )
     c = dict.fromkeys(keys, 0)
     n = (BM // TM) * (BN // TN)
     cols_per_row = BN // TN
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
             for bk in range(0, K, BK):
-                for height, width, origin, ld, limit in ((BM, BK, (by * BM, bk), K, (M, K)), (BK, BN, (bk, bx * BN), N, (K, N))):
+                for height, width, origin, ld, limit in (
+                    (BM, BK, (by * BM, bk), K, (M, K)),
+                    (BK, BN, (bk, bx * BN), N, (K, N)),
+                ):
                     for first in range(0, height * width, n):  # one pass of the strided copy loop
                         for warp in warps(range(n)):
                             addr, words = [], []
@@ -112,10 +138,14 @@ def register(M, N, K, BM, BN, BK, TM, TN):
                 for dot in range(BK):
                     for warp in warps(range(n)):
                         for i in range(TM):
-                            c["bank_extra_cycles"] += conflict_cycles([((tid // cols_per_row) * TM + i) * BK + dot for tid in warp])
+                            c["bank_extra_cycles"] += conflict_cycles(
+                                [((tid // cols_per_row) * TM + i) * BK + dot for tid in warp]
+                            )
                         for j in range(TN):
-                            c["bank_extra_cycles"] += conflict_cycles([dot * BN + (tid % cols_per_row) * TN + j for tid in warp])
-                    for tid in range(n):
+                            c["bank_extra_cycles"] += conflict_cycles(
+                                [dot * BN + (tid % cols_per_row) * TN + j for tid in warp]
+                            )
+                    for _tid in range(n):
                         c["shared_loads"] += TM + TN
                         c["fma"] += TM * TN
                         c["register_reads"] += 2 * TM * TN
@@ -129,7 +159,18 @@ def register(M, N, K, BM, BN, BK, TM, TN):
 
 
 def transpose(n, TILE, pad):
-    c = dict.fromkeys(("global_loads", "global_stores", "shared_loads", "shared_stores", "barriers", "global_sectors", "bank_extra_cycles"), 0)
+    c = dict.fromkeys(
+        (
+            "global_loads",
+            "global_stores",
+            "shared_loads",
+            "shared_stores",
+            "barriers",
+            "global_sectors",
+            "bank_extra_cycles",
+        ),
+        0,
+    )
     stride = TILE + pad
     g = ceil(n / TILE)
     for by in range(g):

@@ -23,7 +23,28 @@ def test_count_json_matches_brute_force():
 
 
 def test_count_register_json():
-    out = run("count", "--kernel", "register", "--M", "9", "--N", "7", "--K", "5", "--BM", "4", "--BN", "4", "--BK", "3", "--TM", "2", "--TN", "1", "--json")
+    out = run(
+        "count",
+        "--kernel",
+        "register",
+        "--M",
+        "9",
+        "--N",
+        "7",
+        "--K",
+        "5",
+        "--BM",
+        "4",
+        "--BN",
+        "4",
+        "--BK",
+        "3",
+        "--TM",
+        "2",
+        "--TN",
+        "1",
+        "--json",
+    )
     data = json.loads(out.stdout)
     for name, value in register(9, 7, 5, 4, 4, 3, 2, 1).items():
         assert data[name] == value

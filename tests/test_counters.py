@@ -8,7 +8,16 @@ from hypothesis import strategies as st
 from bruteforce import naive, register, smem, transpose
 from pysim import KERNELS, Counters, NaiveParams, RegisterParams, SmemParams, Trace, TransposeParams
 
-SMEM_CASES = [(4, 4, 8, 2), (6, 6, 9, 3), (1, 1, 1, 1), (5, 7, 3, 2), (7, 3, 10, 4), (33, 17, 40, 8), (16, 16, 16, 16), (40, 40, 8, 32)]
+SMEM_CASES = [
+    (4, 4, 8, 2),
+    (6, 6, 9, 3),
+    (1, 1, 1, 1),
+    (5, 7, 3, 2),
+    (7, 3, 10, 4),
+    (33, 17, 40, 8),
+    (16, 16, 16, 16),
+    (40, 40, 8, 32),
+]
 NAIVE_CASES = [(4, 4, 8, 2), (1, 1, 1, 1), (5, 7, 3, 2), (33, 9, 10, 4), (20, 40, 3, 16)]
 REGISTER_CASES = [
     (8, 8, 8, 4, 4, 4, 2, 2),
@@ -100,9 +109,14 @@ def test_smem_property(M, N, K, T):
 
 @settings(max_examples=30, deadline=None)
 @given(
-    M=st.integers(1, 20), N=st.integers(1, 20), K=st.integers(1, 12),
-    BM=st.sampled_from([1, 2, 4, 8]), BN=st.sampled_from([1, 2, 4, 8]), BK=st.integers(1, 5),
-    TM=st.sampled_from([1, 2, 4]), TN=st.sampled_from([1, 2, 4]),
+    M=st.integers(1, 20),
+    N=st.integers(1, 20),
+    K=st.integers(1, 12),
+    BM=st.sampled_from([1, 2, 4, 8]),
+    BN=st.sampled_from([1, 2, 4, 8]),
+    BK=st.integers(1, 5),
+    TM=st.sampled_from([1, 2, 4]),
+    TN=st.sampled_from([1, 2, 4]),
 )
 def test_register_property(M, N, K, BM, BN, BK, TM, TN):
     TM, TN = min(TM, BM), min(TN, BN)
@@ -111,12 +125,15 @@ def test_register_property(M, N, K, BM, BN, BK, TM, TN):
     assert Trace(KERNELS["register"], p).verified()
 
 
-@pytest.mark.parametrize("name,params", [
-    ("naive", NaiveParams(M=7, N=5, K=6, T=3)),
-    ("smem", SmemParams(M=7, N=5, K=6, T=3)),
-    ("register", RegisterParams(M=9, N=7, K=5, BM=4, BN=4, BK=3, TM=2, TN=1)),
-    ("smem", SmemParams(M=1, N=1, K=1, T=1)),
-])
+@pytest.mark.parametrize(
+    "name,params",
+    [
+        ("naive", NaiveParams(M=7, N=5, K=6, T=3)),
+        ("smem", SmemParams(M=7, N=5, K=6, T=3)),
+        ("register", RegisterParams(M=9, N=7, K=5, BM=4, BN=4, BK=3, TM=2, TN=1)),
+        ("smem", SmemParams(M=1, N=1, K=1, T=1)),
+    ],
+)
 def test_trace_stores_equal_numpy(name, params):
     """The values the trace's threads store into C are NumPy's A @ B."""
     trace = Trace(KERNELS[name], params)

@@ -22,7 +22,12 @@ from pysim.params import parse_int
         (RegisterParams, {"BM": "8", "TM": "3"}, "TM", "BM=8 is not divisible by TM=3"),
         (RegisterParams, {"BN": "6", "TN": "4"}, "TN", "BN=6 is not divisible by TN=4"),
         (RegisterParams, {"BM": "64", "BN": "64", "TM": "1", "TN": "1"}, "TM", "4,096 threads per block"),
-        (RegisterParams, {"BM": "128", "BN": "128", "BK": "64", "TM": "8", "TN": "8"}, "BK", "65,536 bytes of shared memory"),
+        (
+            RegisterParams,
+            {"BM": "128", "BN": "128", "BK": "64", "TM": "8", "TN": "8"},
+            "BK",
+            "65,536 bytes of shared memory",
+        ),
         (TransposeParams, {"pad": "5"}, "pad", "pad must be at most 4"),
     ],
 )

@@ -308,9 +308,7 @@ def lens(step: Step, p: SmemParams, thread: int) -> Lens:
     tileA, tileB = step.shared["tileA"], step.shared["tileB"]
     in_loop = step.phase == "compute" or (step.phase == "barrier" and step.lines == SYNC_DONE)
     last_done = step.k if step.phase == "compute" else (p.T - 1 if in_loop else -1)
-    terms = tuple(
-        Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T)
-    )
+    terms = tuple(Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T))
     target = (step.block[1] * p.T + ty, step.block[0] * p.T + tx)
     return Lens(tileA[ty, :].copy(), tileB[:, tx].copy(), terms, float(step.registers["partialSum"][thread]), target)
 

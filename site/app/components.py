@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 import numpy as np
+
 from pysim.counters import COUNTER_LABELS, Counters
 
 from .dom import fmt, h, on, set_number_markup, thousands
@@ -81,7 +82,8 @@ class MatrixGrid:
         self.name = name
         self.caption = h("figcaption", "", caption)
         self.cells_element = h("div", "matrix", role="group", aria_label=caption, data_testid=f"grid-{name}")
-        self.element = h("figure", f"grid grid-{name}", children=[self.caption, self.cells_element])
+        # A wide grid scrolls sideways, so it must be reachable by keyboard.
+        self.element = h("figure", f"grid grid-{name}", tabindex="0", children=[self.caption, self.cells_element])
         self.cells: list = []
         self.shape = (0, 0)
         self.classes: dict[int, str] = {}
@@ -98,7 +100,9 @@ class MatrixGrid:
         self.caption.textContent = caption
         self.cells_element.setAttribute("aria-label", caption)
         self.cells_element.style.setProperty("--cols", str(cols))
-        markup = "".join(f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols))
+        markup = "".join(
+            f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)
+        )
         set_number_markup(self.cells_element, markup)
         children = self.cells_element.children
         self.cells = [children.item(i) for i in range(rows * cols)]

@@ -13,7 +13,9 @@ from .dom import h, on
 class ParamForm:
     """Inputs for a Params class; Apply parses with pysim so messages match the CLI's."""
 
-    def __init__(self, params_cls: type[Params], on_apply: Callable[[Params], None], legend: str = "Problem size") -> None:
+    def __init__(
+        self, params_cls: type[Params], on_apply: Callable[[Params], None], legend: str = "Problem size"
+    ) -> None:
         self.params_cls = params_cls
         self.on_apply = on_apply
         self.inputs: dict[str, object] = {}
@@ -27,10 +29,20 @@ class ParamForm:
                     control.appendChild(h("option", "", choice.upper(), value=choice))
             else:
                 control = h(
-                    "input", "", id=f"{params_cls.__name__}-{spec.name}", type="text", inputmode="numeric",
-                    size="5", autocomplete="off", data_testid=f"input-{spec.name}",
+                    "input",
+                    "",
+                    id=f"{params_cls.__name__}-{spec.name}",
+                    type="text",
+                    inputmode="numeric",
+                    size="5",
+                    autocomplete="off",
+                    data_testid=f"input-{spec.name}",
                 )
-            text = spec.name if label == spec.name else (f"{spec.name} ({label})" if spec.name.isupper() else label.capitalize())
+            text = (
+                spec.name
+                if label == spec.name
+                else (f"{spec.name} ({label})" if spec.name.isupper() else label.capitalize())
+            )
             fieldset.appendChild(h("label", "field", children=[h("span", "", text), control]))
             self.inputs[spec.name] = control
         if params_cls.PRESETS:

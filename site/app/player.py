@@ -27,16 +27,36 @@ class Player:
         self.block_button = button("Next block »", "next-block", "N", lambda e: self.go(self.next_block_of(self.index)))
         self.end_button = button("Run to end ⇥", "run-to-end", "End", lambda e: self.go(self.length - 1))
         self.speed_input = h(
-            "input", "", type="range", min="50", max="2000", step="50", value=str(self.speed),
-            id=f"speed-{id(self)}", data_testid="speed", aria_valuetext=f"{self.speed} ms per step",
+            "input",
+            "",
+            type="range",
+            min="50",
+            max="2000",
+            step="50",
+            value=str(self.speed),
+            id=f"speed-{id(self)}",
+            data_testid="speed",
+            aria_valuetext=f"{self.speed} ms per step",
         )
         self.speed_output = h("output", "", f"{self.speed} ms")
         on(self.speed_input, "input", self._speed_changed)
         speed = h("label", "speed", children=[h("span", "", "Speed"), self.speed_input, self.speed_output])
         self.position = h("span", "position", "", aria_live="off")
         self.element = h(
-            "div", "player", role="toolbar", aria_label="Step controls",
-            children=[self.reset_button, self.prev_button, self.play_button, self.step_button, self.block_button, self.end_button, speed, self.position],
+            "div",
+            "player",
+            role="toolbar",
+            aria_label="Step controls",
+            children=[
+                self.reset_button,
+                self.prev_button,
+                self.play_button,
+                self.step_button,
+                self.block_button,
+                self.end_button,
+                speed,
+                self.position,
+            ],
         )
 
     def _button(self, label: str, testid: str, key: str, handler: Callable):

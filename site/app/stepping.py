@@ -82,6 +82,9 @@ class SteppingView:
 
     def activate(self, raw: dict[str, str]) -> None:
         """Enter the view from an address: restore exactly the state it describes."""
+        if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
+            self.write_address()  # a bare link to the view: keep what the reader was doing
+            return
         try:
             params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
         except ParamError as error:
@@ -111,6 +114,7 @@ class SteppingView:
             self.write_address()
             return
         self.form.clear_error()
+        self.form.show(params)
         if thread != self.thread:
             self.thread = thread
             self.thread_select.value = str(thread)

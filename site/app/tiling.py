@@ -18,7 +18,15 @@ def region(rows: range, cols: range) -> list[tuple[int, int]]:
 class TilingView(SteppingView):
     route = "/tiling"
     kernel = k02_smem_tiled
-    counter_names = ("global_loads", "shared_loads", "shared_stores", "fma", "barriers", "global_sectors", "bank_extra_cycles")
+    counter_names = (
+        "global_loads",
+        "shared_loads",
+        "shared_stores",
+        "fma",
+        "barriers",
+        "global_sectors",
+        "bank_extra_cycles",
+    )
 
     def build_panels(self, stage) -> None:
         self.grid_a = MatrixGrid("A", "Matrix A")
@@ -27,41 +35,97 @@ class TilingView(SteppingView):
         self.grid_tb = MatrixGrid("tileB", "tileB")
         self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
         memory = h(
-            "div", "memory",
+            "div",
+            "memory",
             children=[
-                h("section", "space global", children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element]),
-                h("section", "space shared", children=[h("h2", "", "Shared memory (on-chip)"), self.grid_ta.element, self.grid_tb.element]),
-                h("section", "space result", children=[h("h2", "", "Registers → C"), self.grid_c.element,
-                                                       h("p", "hint", "Click a cell of C to follow its thread.")]),
+                h(
+                    "section",
+                    "space global",
+                    children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element],
+                ),
+                h(
+                    "section",
+                    "space shared",
+                    children=[h("h2", "", "Shared memory (on-chip)"), self.grid_ta.element, self.grid_tb.element],
+                ),
+                h(
+                    "section",
+                    "space result",
+                    children=[
+                        h("h2", "", "Registers → C"),
+                        self.grid_c.element,
+                        h("p", "hint", "Click a cell of C to follow its thread."),
+                    ],
+                ),
             ],
         )
         legend = h("ul", "legend", aria_label="Legend")
         for cls, text in (
-            ("g-load", "loaded from global memory this step"), ("s-store", "written to shared memory"),
-            ("zero-fill", "zero-filled (edge tile)"), ("s-read", "read from shared memory"),
-            ("followed", "the followed thread's operands"), ("c-store", "stored to C"), ("in-tile", "current tile / block"),
+            ("g-load", "loaded from global memory this step"),
+            ("s-store", "written to shared memory"),
+            ("zero-fill", "zero-filled (edge tile)"),
+            ("s-read", "read from shared memory"),
+            ("followed", "the followed thread's operands"),
+            ("c-store", "stored to C"),
+            ("in-tile", "current tile / block"),
         ):
-            legend.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
+            legend.appendChild(
+                h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)])
+            )
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
-        monitor = h("table", "monitor", data_testid="monitor", children=[
-            h("caption", "", "Block thread monitor"),
-            h("thead", "", children=[h("tr", "", children=[h("th", "", t, scope="col") for t in ("Thread (tx,ty)", "Global target", "Action", "partialSum")])]),
-            self.monitor_body,
-        ])
+        monitor = h(
+            "table",
+            "monitor",
+            data_testid="monitor",
+            tabindex="0",
+            children=[
+                h("caption", "", "Block thread monitor"),
+                h(
+                    "thead",
+                    "",
+                    children=[
+                        h(
+                            "tr",
+                            "",
+                            children=[
+                                h("th", "", t, scope="col")
+                                for t in ("Thread (tx,ty)", "Global target", "Action", "partialSum")
+                            ],
+                        )
+                    ],
+                ),
+                self.monitor_body,
+            ],
+        )
         self.lens_title = h("h3", "", "Selected thread lens")
         self.lens_row = h("ol", "vector", data_testid="lens-row", aria_label="tileA row")
         self.lens_col = h("ol", "vector", data_testid="lens-col", aria_label="tileB column")
         self.lens_terms = h("ol", "timeline", data_testid="lens-timeline", aria_label="Dot product timeline")
         self.lens_sum = h("p", "lens-sum", "", data_testid="lens-sum")
-        lens = h("section", "lens", data_testid="lens", children=[
-            self.lens_title, h("h4", "", "tileA row"), self.lens_row, h("h4", "", "tileB column"), self.lens_col,
-            h("h4", "", "Dot product timeline"), self.lens_terms, self.lens_sum,
-        ])
+        lens = h(
+            "section",
+            "lens",
+            data_testid="lens",
+            children=[
+                self.lens_title,
+                h("h4", "", "tileA row"),
+                self.lens_row,
+                h("h4", "", "tileB column"),
+                self.lens_col,
+                h("h4", "", "Dot product timeline"),
+                self.lens_terms,
+                self.lens_sum,
+            ],
+        )
         self.math = h("section", "explain math", data_testid="why-tiling")
         self.banks = h("section", "explain banks", data_testid="why-no-padding")
         for part in (
-            h("div", "code-and-memory", children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory]),
+            h(
+                "div",
+                "code-and-memory",
+                children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory],
+            ),
             legend,
             h("div", "details", children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens]),
             monitor,
@@ -112,7 +176,13 @@ class TilingView(SteppingView):
         p, T = self.params, self.params.T
         bx, by = step.block
         tx, ty = self.kernel.thread_xy(p, self.thread)
-        phase = {"setup": "setup", "load": "cooperative load", "barrier": "barrier", "compute": "compute", "store": "store"}[step.phase]
+        phase = {
+            "setup": "setup",
+            "load": "cooperative load",
+            "barrier": "barrier",
+            "compute": "compute",
+            "store": "store",
+        }[step.phase]
         tile = f", tile {step.tile + 1} of {p.tiles}" if step.tile is not None else ""
         self.focus.textContent = f"Current focus: Block ({bx}, {by}){tile} · {phase}"
         self.phase.textContent = self.kernel.phase_detail(step, p)
@@ -125,7 +195,12 @@ class TilingView(SteppingView):
             add_marks(marks_b, region(k_cols, block_cols), "in-tile")
         add_marks(marks_c, region(block_rows, block_cols), "in-tile")
         targets = {"A": marks_a, "B": marks_b, "tileA": marks_ta, "tileB": marks_tb, "C": marks_c}
-        kinds = {("global", "load"): "g-load", ("shared", "store"): "s-store", ("shared", "load"): "s-read", ("global", "store"): "c-store"}
+        kinds = {
+            ("global", "load"): "g-load",
+            ("shared", "store"): "s-store",
+            ("shared", "load"): "s-read",
+            ("global", "store"): "c-store",
+        }
         for access in step.accesses:
             add_marks(targets[access.array], access.cells(), kinds[(access.space, access.op)])
             add_marks(targets[access.array], access.zero_cells(), "zero-fill")
@@ -152,7 +227,9 @@ class TilingView(SteppingView):
             tx, ty = self.kernel.thread_xy(self.params, thread)
             target_row, target_col = step.block[1] * self.params.T + ty, step.block[0] * self.params.T + tx
             texts = [
-                f"C[{target_row}][{target_col}]" if target_row < self.params.M and target_col < self.params.N else "outside C",
+                f"C[{target_row}][{target_col}]"
+                if target_row < self.params.M and target_col < self.params.N
+                else "outside C",
                 self.kernel.describe(step, self.params, thread),
                 fmt(step.registers["partialSum"][thread]),
             ]
@@ -169,7 +246,9 @@ class TilingView(SteppingView):
         self.lens_terms.textContent = ""
         for term in lens.terms:
             state = "current" if term.current else ("done" if term.done else "todo")
-            label = f"k={term.k}: {fmt(term.a)}·{fmt(term.b)}" + (f" = {fmt(term.product)}" if term.done else " (not yet)")
+            label = f"k={term.k}: {fmt(term.a)}·{fmt(term.b)}" + (
+                f" = {fmt(term.product)}" if term.done else " (not yet)"
+            )
             self.lens_terms.appendChild(h("li", state, label))
         inside = lens.target[0] < self.params.M and lens.target[1] < self.params.N
         target = f"C[{lens.target[0]}][{lens.target[1]}]" if inside else "no element of C (outside)"
@@ -183,34 +262,87 @@ class TilingView(SteppingView):
         gx, gy = self.kernel.grid(p)
         self.math.textContent = ""
         self.math.appendChild(h("h2", "", "Why tiling works (the math)"))
-        self.math.appendChild(h("p", "", "Without shared memory each of the M·N threads reads a row of A and a column of B from global memory: 2K loads each."))
-        self.math.appendChild(typeset.tex(rf"\text{{global loads}} = 2MNK = 2 \times {p.M} \times {p.N} \times {p.K} = {naive:,}".replace(",", "{,}"), "math display"))
-        self.math.appendChild(h("p", "", f"With shared memory a block loads each tile once and its threads reuse every value TILE = {p.T} times."))
-        self.math.appendChild(typeset.tex(rf"\frac{{2MNK}}{{T}} = \frac{{{naive:,}}}{{{p.T}}} = {ideal:,.6g}".replace(",", "{,}"), "math display"))
+        self.math.appendChild(
+            h(
+                "p",
+                "",
+                "Without shared memory each of the M·N threads reads a row of A and a column of B from global memory: 2K loads each.",
+            )
+        )
+        self.math.appendChild(
+            typeset.tex(
+                rf"\text{{global loads}} = 2MNK = 2 \times {p.M} \times {p.N} \times {p.K} = {naive:,}".replace(
+                    ",", "{,}"
+                ),
+                "math display",
+            )
+        )
+        self.math.appendChild(
+            h(
+                "p",
+                "",
+                f"With shared memory a block loads each tile once and its threads reuse every value TILE = {p.T} times.",
+            )
+        )
+        self.math.appendChild(
+            typeset.tex(
+                rf"\frac{{2MNK}}{{T}} = \frac{{{naive:,}}}{{{p.T}}} = {ideal:,.6g}".replace(",", "{,}"), "math display"
+            )
+        )
         exact_tex = (
             rf"MK\lceil N/T\rceil + KN\lceil M/T\rceil = {p.M}\cdot{p.K}\cdot{gx} + {p.K}\cdot{p.N}\cdot{gy} = {exact:,}"
         ).replace(",", "{,}")
-        self.math.appendChild(h("p", "", "Exactly, counting the edge tiles that are loaded even where they stick out of the matrix:"))
+        self.math.appendChild(
+            h("p", "", "Exactly, counting the edge tiles that are loaded even where they stick out of the matrix:")
+        )
         self.math.appendChild(typeset.tex(exact_tex, "math display"))
-        verdict = "equal: the sizes are multiples of TILE" if exact == ideal else f"{exact - ideal:,.0f} more than ideal, because of partial edge tiles"
-        self.math.appendChild(h("p", "", f"Exact {thousands(exact)} vs ideal {ideal:,.6g}: {verdict}. Naive/tiled = {naive / exact:.2f}×."))
+        verdict = (
+            "equal: the sizes are multiples of TILE"
+            if exact == ideal
+            else f"{exact - ideal:,.0f} more than ideal, because of partial edge tiles"
+        )
+        self.math.appendChild(
+            h(
+                "p",
+                "",
+                f"Exact {thousands(exact)} vs ideal {ideal:,.6g}: {verdict}. Naive/tiled = {naive / exact:.2f}×.",
+            )
+        )
 
     def render_banks(self) -> None:
         p = self.params
         a_report, b_report = self.kernel.read_bank_reports(p)
         self.banks.textContent = ""
         self.banks.appendChild(h("h2", "", "Why no padding? (from the bank analysis)"))
-        self.banks.appendChild(h("p", "", "Shared memory has 32 banks of 4-byte words; threads of one warp conflict only when they ask one bank for different words in the same instruction. At k = 0, warp 0 reads:"))
+        self.banks.appendChild(
+            h(
+                "p",
+                "",
+                "Shared memory has 32 banks of 4-byte words; threads of one warp conflict only when they ask one bank for different words in the same instruction. At k = 0, warp 0 reads:",
+            )
+        )
         for name, index, report in (("tileA", "[ty][0]", a_report), ("tileB", "[0][tx]", b_report)):
             degree = "no conflict" if report.degree <= 1 else f"a {report.degree}-way conflict"
-            broadcast = f", {report.broadcast_words} of them broadcast to several threads" if report.broadcast_words else ""
-            self.banks.appendChild(h(
-                "p", "bank-line",
-                f"{name}{index}: {report.threads} threads ask for {sum(len(w) for w in report.words_per_bank)} distinct word(s) "
-                f"in {report.banks_used} bank(s){broadcast}: conflict degree {report.degree}, {degree}.",
-                data_testid=f"bank-{name}", data_degree=str(report.degree),
-            ))
-        self.banks.appendChild(h("p", "", "Each thread does walk down a column of tileB over the k loop, but those are separate instructions, so they cannot conflict. Padding matters when one warp reads down a column at once, as in the transpose (see the memory-hierarchy walkthrough, step 6)."))
+            broadcast = (
+                f", {report.broadcast_words} of them broadcast to several threads" if report.broadcast_words else ""
+            )
+            self.banks.appendChild(
+                h(
+                    "p",
+                    "bank-line",
+                    f"{name}{index}: {report.threads} threads ask for {sum(len(w) for w in report.words_per_bank)} distinct word(s) "
+                    f"in {report.banks_used} bank(s){broadcast}: conflict degree {report.degree}, {degree}.",
+                    data_testid=f"bank-{name}",
+                    data_degree=str(report.degree),
+                )
+            )
+        self.banks.appendChild(
+            h(
+                "p",
+                "",
+                "Each thread does walk down a column of tileB over the k loop, but those are separate instructions, so they cannot conflict. Padding matters when one warp reads down a column at once, as in the transpose (see the memory-hierarchy walkthrough, step 6).",
+            )
+        )
 
 
 def fill_vector(element, values) -> None:

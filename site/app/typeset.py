@@ -15,6 +15,7 @@ def render(element, tex: str) -> None:
 
 
 def tex(tex_source: str, cls: str = "math"):
-    element = h("span", cls)
+    """A typeset formula; display formulas may scroll sideways, so they take keyboard focus."""
+    element = h("span", cls, tabindex="0") if "display" in cls else h("span", cls)
     render(element, tex_source)
     return element

@@ -1,0 +1,178 @@
+"""End-to-end fixtures: build dist/ once, serve it on 127.0.0.1, drive Chromium.
+
+The server can be told to break things (a missing file, a wrong MIME type) so
+the boot guard's error paths are tested against a real browser.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+import build
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY_TIMEOUT_MS = 60_000
+
+
+def find_chromium(playwright) -> str | None:
+    """TILELAB_CHROMIUM, then Playwright's own browser, then the system one."""
+    override = os.environ.get("TILELAB_CHROMIUM")
+    if override:
+        return override
+    try:
+        own = playwright.chromium.executable_path
+    except Exception:  # noqa: BLE001 - Playwright raises when its browser is not installed
+        own = ""
+    if own and Path(own).exists():
+        return None  # Playwright launches its own browser
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
+        if candidate and Path(candidate).exists():
+            return candidate
+    pytest.fail(
+        "no Chromium found: set TILELAB_CHROMIUM, run `playwright install chromium`, or install Debian's chromium"
+    )
+
+
+class FaultyHandler(build.Handler):
+    """build.Handler plus injected faults: {path: "missing" | "text/plain" (a wrong MIME type)}."""
+
+    faults: dict[str, str] = {}
+
+    def send_head(self):
+        path = urlparse(self.path).path.lstrip("/")
+        fault = self.faults.get(path)
+        if fault == "missing":
+            self.send_error(404, "File not found")
+            return None
+        if fault:
+            original = self.guess_type
+            self.guess_type = lambda _path: fault
+            try:
+                return super().send_head()
+            finally:
+                self.guess_type = original
+        return super().send_head()
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A browser closing a page mid-download is normal here, not an error to print."""
+
+    def handle_error(self, request, client_address) -> None:
+        pass
+
+
+class Server:
+    def __init__(self, directory: Path) -> None:
+        self.faults: dict[str, str] = {}
+        handler_class = type("Handler", (FaultyHandler,), {"faults": self.faults})
+        handler = functools.partial(handler_class, directory=str(directory))
+        self.httpd = QuietServer(("127.0.0.1", 0), handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory) -> Path:
+    return build.build(tmp_path_factory.mktemp("site") / "dist")
+
+
+@pytest.fixture(scope="session")
+def server(dist):
+    serving = Server(dist)
+    yield serving
+    serving.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        executable = find_chromium(playwright)
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Visit:
+    """A page plus everything it requested and every error it logged."""
+
+    def __init__(self, browser, server: Server) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def open(self, hash_: str = "#/", wait: str = "ready") -> None:
+        self.page.goto(self.server.url + hash_)
+        self.page.wait_for_function("document.documentElement.dataset.state !== 'loading'", timeout=READY_TIMEOUT_MS)
+        state = self.page.evaluate("document.documentElement.dataset.state")
+        if wait == "ready":
+            message = self.page.evaluate("document.getElementById('boot-error-text').textContent")
+            assert state == "ready", f"start failed: {message}"
+
+    def foreign_requests(self) -> list[str]:
+        origin = self.server.url.rstrip("/")
+        return [url for url in self.requests if not url.startswith((origin, "blob:", "data:"))]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser, server):
+    opened = Visit(browser, server)
+    yield opened
+    assert opened.foreign_requests() == []
+    opened.close()
+    server.faults.clear()
+
+
+@pytest.fixture(scope="module")
+def app(browser, server):
+    """One loaded app per test module; tests move around it by changing the hash."""
+    opened = Visit(browser, server)
+    opened.open("#/")
+    yield opened
+    assert opened.foreign_requests() == []
+    assert opened.page.locator(".py-error").count() == 0
+    opened.close()
+
+
+def go(app: Visit, hash_: str) -> None:
+    """Navigate within the loaded app (no reload) and wait for the view to settle."""
+    app.page.evaluate("hash => { location.hash = hash; }", hash_)
+    app.page.wait_for_function("h => location.hash.startsWith(h.split('?')[0])", arg=hash_)
+    app.page.wait_for_timeout(50)
+
+
+def view(app: Visit, name: str):
+    """Locator scoped to one view's section, for testids that every view has."""
+    return app.page.locator(f"#view-{name}")
+
+
+def value(app: Visit, name: str, testid: str) -> int:
+    return int(view(app, name).locator(f"[data-testid={testid}]").get_attribute("data-value"))

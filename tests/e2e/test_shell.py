@@ -1,0 +1,101 @@
+"""The shell in a real browser: routes, ready signal, offline, one runtime, boot errors, a11y."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from e2e.conftest import go
+
+ROUTES = ["#/", "#/tiling", "#/register", "#/hierarchy"]
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def test_every_route_renders_ready_offline(app):
+    for route in ROUTES:
+        go(app, route)
+        section = app.page.locator("main > section:not([hidden])")
+        assert section.count() == 1
+        assert section.locator("h1").inner_text().strip()
+        assert app.page.evaluate("document.documentElement.dataset.state") == "ready"
+    assert app.page.locator(".py-error").count() == 0
+    assert app.foreign_requests() == []
+    assert app.errors == []
+
+
+def test_switching_routes_keeps_one_python_runtime(app):
+    started = app.page.evaluate("window.tilelabPython")
+    app.page.evaluate("window.__marker = 'still here'")
+    for route in ROUTES * 2:
+        go(app, route)
+    assert app.page.evaluate("window.tilelabPython") == started
+    assert app.page.evaluate("window.__marker") == "still here"
+
+
+def test_unknown_route_shows_the_landing_page(app):
+    go(app, "#/nowhere")
+    assert app.page.locator("#view-landing").is_visible()
+
+
+def test_embed_hides_header_and_footer(app):
+    go(app, "#/tiling?embed=1")
+    assert not app.page.locator(".site-header").is_visible()
+    assert not app.page.locator(".site-footer").is_visible()
+    assert "embed=1" in app.page.url
+    go(app, "#/tiling")
+    assert app.page.locator(".site-header").is_visible()
+
+
+def test_static_content_is_readable_without_python(visit):
+    visit.page.route("**/pyscript/core.js", lambda route: route.abort())
+    visit.open("#/tiling", wait="error")
+    assert visit.page.locator("#view-tiling h1").is_visible()
+    assert visit.page.locator("#view-tiling .lede").is_visible()
+    assert "pyscript/core.js" in visit.page.locator("[data-testid=boot-error]").inner_text()
+
+
+def test_loading_shows_progress(visit):
+    visit.page.goto(visit.server.url + "#/")
+    visit.page.wait_for_function("document.getElementById('boot-bytes').textContent.includes('MB')")
+    assert visit.page.locator("#boot-progress").get_attribute("max") not in (None, "1")
+
+
+@pytest.mark.parametrize(
+    "path,fault,expected",
+    [
+        ("pyodide/pyodide.asm.wasm", "missing", "pyodide/pyodide.asm.wasm is missing (HTTP 404)"),
+        ("pyodide/pyodide.asm.wasm", "text/plain", "pyodide/pyodide.asm.wasm is served as 'text/plain'"),
+        ("pyodide/python_stdlib.zip", "missing", "pyodide/python_stdlib.zip is missing"),
+        ("pysim/trace.py", "missing", "pysim/trace.py is missing"),
+    ],
+)
+def test_broken_deployment_reports_the_file(visit, path, fault, expected):
+    visit.server.faults[path] = fault
+    visit.open("#/tiling", wait="error")
+    assert visit.page.evaluate("document.documentElement.dataset.state") == "error"
+    message = visit.page.locator("[data-testid=boot-error]")
+    assert message.is_visible()
+    assert expected in message.inner_text()
+    assert visit.page.locator("#view-tiling h1").is_visible()
+
+
+def test_manifest_lists_every_file(dist):
+    manifest = json.loads((dist / "manifest.json").read_text())
+    listed = {entry["path"] for entry in manifest["files"]}
+    on_disk = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()} - {"manifest.json"}
+    assert listed == on_disk
+
+
+def test_axe_finds_no_serious_violations(app):
+    source = AXE.read_text()
+    for route in ROUTES:
+        go(app, route)
+        app.page.wait_for_timeout(100)
+        app.page.evaluate(source)
+        result = app.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], f"{route}: {bad}"
