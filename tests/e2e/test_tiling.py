@@ -103,7 +103,7 @@ def test_play_advances_at_the_chosen_speed(app):
 
 
 def test_tab_reaches_controls_with_a_visible_focus_ring(app):
-    go(app, "#/tiling")
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
     app.page.locator("#view-tiling h1").click()
     for _ in range(60):
         app.page.keyboard.press("Tab")
@@ -162,6 +162,13 @@ def test_lens_shows_the_followed_threads_row_and_column(app):
     assert row == list(trace.A[1, 3:6])
     assert col == list(trace.B[3:6, 5])
     assert tiling(app).locator("[data-testid=lens-timeline] li.current").inner_text().startswith("k=1")
+
+
+def test_bare_link_keeps_the_readers_state(app):
+    go(app, "#/tiling?M=5&N=6&K=9&T=3&step=9")
+    go(app, "#/")
+    go(app, "#/tiling")
+    assert "M=5" in app.page.url and "step=9" in app.page.url
 
 
 def test_clicking_c_follows_its_thread(app):
