@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine:
+#   make serve   installs what is needed, builds dist/ and serves it on http://127.0.0.1:8000/
+#   make test    installs what is needed and runs the whole test suite
+PYTHON ?= python3
+PORT ?= 8000
+
+.PHONY: serve test deps chromium lint bench
+
+deps:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	npm ci --no-audit --no-fund --loglevel=error
+
+chromium:
+	@if [ -z "$$TILELAB_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+serve: deps
+	$(PYTHON) build.py --serve --port $(PORT)
+
+lint:
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+
+test: deps chromium lint
+	$(PYTHON) -m pytest -q
+
+bench: deps chromium
+	$(PYTHON) bench/pysim_bench.py
+	$(PYTHON) bench/tti.py
+	$(PYTHON) bench/step_latency.py
