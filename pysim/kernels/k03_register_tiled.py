@@ -15,6 +15,7 @@ from math import ceil
 import numpy as np
 
 from .. import banks
+from ..constants import WARP_SIZE
 from ..counters import Counters
 from ..params import RegisterParams
 from ..sectors import tile_load_sectors
@@ -302,3 +303,37 @@ def narrate(step: Step, p: RegisterParams, thread: int) -> str:
         if step.k is not None:
             where += f", dotIdx={step.k}"
     return f"{where}: thread {thread} (tx={tx}, ty={ty}) {describe(step, p, thread)}."
+
+
+def phase_detail(step: Step, p: RegisterParams) -> str:
+    """What the whole block is doing in this step."""
+    n = p.threads
+    if step.phase == "setup":
+        return f"Setup: {n} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
+    if step.phase == "barrier":
+        if step.lines == SYNC_LOADED:
+            return "Barrier: As and Bs must be complete before any thread reads them."
+        return "Barrier: no thread may overwrite As/Bs while another still reads them."
+    if step.phase == "load":
+        source, tile = step.accesses
+        loaded = int(np.count_nonzero(source.active))
+        zeros = len(tile.zero_cells())
+        passes = source.rows.shape[0]
+        text = f"Cooperative load: {n} threads copy {loaded} elements of {source.array} into {tile.array} in {passes} pass(es)"
+        return text + (f"; {zeros} cells outside {source.array} get 0 (edge)." if zeros else ".")
+    if step.lines == LOAD_M:
+        return f"dotIdx={step.k}: each thread copies {p.TM} values of column {step.k} of As into regM ({p.TM} shared reads)."
+    if step.lines == LOAD_N:
+        return f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
+    if step.phase == "compute":
+        i, j = step.pair
+        return f"Outer product, dotIdx={step.k}: every thread adds regM[{i}]·regN[{j}] to Res[{i},{j}], from registers only."
+    stored = int(np.count_nonzero(step.accesses[0].active))
+    return f"Store: the threads write {stored} results from registers to C (elements outside C are skipped)."
+
+
+def read_bank_reports(p: RegisterParams, dotIdx: int = 0) -> tuple[banks.BankReport, banks.BankReport]:
+    """Bank analysis of warp 0's first regM read (As[ty*TM][dotIdx]) and regN read (Bs[dotIdx][tx*TN])."""
+    tid = np.arange(min(p.threads, WARP_SIZE))
+    ty, tx = np.divmod(tid, p.BN // p.TN)
+    return banks.analyse(ty * p.TM * p.BK + dotIdx), banks.analyse(dotIdx * p.BN + tx * p.TN)

@@ -45,11 +45,13 @@ class Shell:
 
 
 def start() -> None:
+    from .register import RegisterView
     from .tiling import TilingView
 
     views: dict = {}
     shell = Shell(views)
     views["/tiling"] = TilingView(by_id("app-tiling"), shell.navigate)
+    views["/register"] = RegisterView(by_id("app-register"), shell.navigate)
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabBoot.ready()
