@@ -309,7 +309,9 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
     """What the whole block is doing in this step."""
     n = p.threads
     if step.phase == "setup":
-        return f"Setup: {n} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
+        return (
+            f"Setup: {n} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
+        )
     if step.phase == "barrier":
         if step.lines == SYNC_LOADED:
             return "Barrier: As and Bs must be complete before any thread reads them."
@@ -324,7 +326,9 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
     if step.lines == LOAD_M:
         return f"dotIdx={step.k}: each thread copies {p.TM} values of column {step.k} of As into regM ({p.TM} shared reads)."
     if step.lines == LOAD_N:
-        return f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
+        return (
+            f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
+        )
     if step.phase == "compute":
         i, j = step.pair
         return f"Outer product, dotIdx={step.k}: every thread adds regM[{i}]·regN[{j}] to Res[{i},{j}], from registers only."

@@ -29,9 +29,20 @@ def line_chart(
     chart.appendChild(svg("title", text=title))
     for start, end, label in walls:
         x0, x1 = sx(max(start, x_min)), sx(min(end, x_max))
-        chart.appendChild(svg("rect", "wall", x=f"{x0:.1f}", y=str(top), width=f"{max(x1 - x0, 2):.1f}", height=str(height - top - bottom)))
+        chart.appendChild(
+            svg(
+                "rect",
+                "wall",
+                x=f"{x0:.1f}",
+                y=str(top),
+                width=f"{max(x1 - x0, 2):.1f}",
+                height=str(height - top - bottom),
+            )
+        )
         chart.appendChild(svg("text", text=label, x=f"{x0 + 4:.1f}", y=str(top + 14)))
-    chart.appendChild(svg("line", "axis", x1=str(left), y1=str(height - bottom), x2=str(width - right), y2=str(height - bottom)))
+    chart.appendChild(
+        svg("line", "axis", x1=str(left), y1=str(height - bottom), x2=str(width - right), y2=str(height - bottom))
+    )
     chart.appendChild(svg("line", "axis", x1=str(left), y1=str(top), x2=str(left), y2=str(height - bottom)))
     path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(y):.1f}" for i, (x, y) in enumerate(points))
     chart.appendChild(svg("path", "curve", d=path))

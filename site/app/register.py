@@ -18,7 +18,16 @@ COMPARED = ("global_loads", "shared_loads", "register_reads", "fma", "global_sec
 class RegisterView(SteppingView):
     route = "/register"
     kernel = k03_register_tiled
-    counter_names = ("global_loads", "shared_loads", "register_reads", "fma", "shared_stores", "barriers", "global_sectors", "bank_extra_cycles")
+    counter_names = (
+        "global_loads",
+        "shared_loads",
+        "register_reads",
+        "fma",
+        "shared_stores",
+        "barriers",
+        "global_sectors",
+        "bank_extra_cycles",
+    )
 
     def build_panels(self, stage) -> None:
         self.grid_a = MatrixGrid("A", "Matrix A")
@@ -26,33 +35,76 @@ class RegisterView(SteppingView):
         self.grid_as = MatrixGrid("As", "As")
         self.grid_bs = MatrixGrid("Bs", "Bs")
         self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
-        memory = h("div", "memory", children=[
-            h("section", "space global", children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element]),
-            h("section", "space shared", children=[h("h2", "", "Shared memory"), self.grid_as.element, self.grid_bs.element]),
-            h("section", "space result", children=[h("h2", "", "Global matrix C"), self.grid_c.element,
-                                                   h("p", "hint", "Each thread owns a TM×TN patch (dashed and solid borders alternate). Click a cell to follow its thread.")]),
-        ])
+        memory = h(
+            "div",
+            "memory",
+            children=[
+                h(
+                    "section",
+                    "space global",
+                    children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element],
+                ),
+                h(
+                    "section",
+                    "space shared",
+                    children=[h("h2", "", "Shared memory"), self.grid_as.element, self.grid_bs.element],
+                ),
+                h(
+                    "section",
+                    "space result",
+                    children=[
+                        h("h2", "", "Global matrix C"),
+                        self.grid_c.element,
+                        h(
+                            "p",
+                            "hint",
+                            "Each thread owns a TM×TN patch (dashed and solid borders alternate). Click a cell to follow its thread.",
+                        ),
+                    ],
+                ),
+            ],
+        )
         legend = h("ul", "legend", aria_label="Legend")
         for cls, text in (
-            ("g-load", "loaded from global memory this step"), ("s-store", "written to shared memory"),
-            ("zero-fill", "zero-filled (edge)"), ("s-read", "read from shared memory this step"),
-            ("reg-line", "the vector loaded into regM / regN"), ("followed", "the scalar pair in use now"),
-            ("c-store", "stored to C"), ("in-tile", "current block tile / slice"),
+            ("g-load", "loaded from global memory this step"),
+            ("s-store", "written to shared memory"),
+            ("zero-fill", "zero-filled (edge)"),
+            ("s-read", "read from shared memory this step"),
+            ("reg-line", "the vector loaded into regM / regN"),
+            ("followed", "the scalar pair in use now"),
+            ("c-store", "stored to C"),
+            ("in-tile", "current block tile / slice"),
         ):
-            legend.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
+            legend.appendChild(
+                h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)])
+            )
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_head = h("tr", "")
         self.monitor_body = h("tbody", "")
-        monitor = h("table", "monitor", data_testid="monitor", tabindex="0", children=[
-            h("caption", "", "Thread monitor: outer-product registers"), h("thead", "", children=[self.monitor_head]), self.monitor_body,
-        ])
+        monitor = h(
+            "table",
+            "monitor",
+            data_testid="monitor",
+            tabindex="0",
+            children=[
+                h("caption", "", "Thread monitor: outer-product registers"),
+                h("thead", "", children=[self.monitor_head]),
+                self.monitor_body,
+            ],
+        )
         self.intensity = h("section", "explain", data_testid="intensity")
         self.compare = h("section", "explain", data_testid="compare")
         for part in (
-            h("div", "code-and-memory", children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory]),
+            h(
+                "div",
+                "code-and-memory",
+                children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory],
+            ),
             legend,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
-            monitor, self.intensity, self.compare,
+            monitor,
+            self.intensity,
+            self.compare,
         ):
             stage.appendChild(part)
 
@@ -63,7 +115,9 @@ class RegisterView(SteppingView):
         self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
         self.grid_as.resize(p.BM, p.BK, f"As [{p.BM}][{p.BK}] (column → regM)")
         self.grid_bs.resize(p.BK, p.BN, f"Bs [{p.BK}][{p.BN}] (row → regN)")
-        self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch")
+        self.grid_c.resize(
+            p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch"
+        )
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
         self.patches = {}
@@ -72,7 +126,9 @@ class RegisterView(SteppingView):
                 tx, ty = (c % p.BN) // p.TN, (r % p.BM) // p.TM
                 self.patches[(r, c)] = "patch-odd" if (tx + ty) % 2 else "patch-even"
         self.monitor_head.textContent = ""
-        headings = ["TID", "(tx,ty)", "Action"] + [f"regM[{i}]" for i in range(p.TM)] + [f"regN[{j}]" for j in range(p.TN)]
+        headings = (
+            ["TID", "(tx,ty)", "Action"] + [f"regM[{i}]" for i in range(p.TM)] + [f"regN[{j}]" for j in range(p.TN)]
+        )
         headings += [f"Res[{i},{j}]" for i in range(p.TM) for j in range(p.TN)]
         for text in headings:
             self.monitor_head.appendChild(h("th", "", text, scope="col"))
@@ -127,7 +183,12 @@ class RegisterView(SteppingView):
             add_marks(marks_b, region(k_range, block_cols), "in-tile")
         add_marks(marks_c, region(block_rows, block_cols), "in-tile")
         targets = {"A": marks_a, "B": marks_b, "As": marks_as, "Bs": marks_bs, "C": marks_c}
-        kinds = {("global", "load"): "g-load", ("shared", "store"): "s-store", ("shared", "load"): "s-read", ("global", "store"): "c-store"}
+        kinds = {
+            ("global", "load"): "g-load",
+            ("shared", "store"): "s-store",
+            ("shared", "load"): "s-read",
+            ("global", "store"): "c-store",
+        }
         for access in step.accesses:
             add_marks(targets[access.array], access.cells(), kinds[(access.space, access.op)])
             add_marks(targets[access.array], access.zero_cells(), "zero-fill")
@@ -153,8 +214,10 @@ class RegisterView(SteppingView):
     def render_monitor(self, step) -> None:
         regs = step.registers
         for thread, (row, cells, shown) in self.monitor_rows.items():
-            texts = [f"({self.kernel.thread_xy(self.params, thread)[0]},{self.kernel.thread_xy(self.params, thread)[1]})",
-                     self.kernel.describe(step, self.params, thread)]
+            texts = [
+                f"({self.kernel.thread_xy(self.params, thread)[0]},{self.kernel.thread_xy(self.params, thread)[1]})",
+                self.kernel.describe(step, self.params, thread),
+            ]
             texts += [fmt(v) for v in regs["regM"][thread]] + [fmt(v) for v in regs["regN"][thread]]
             texts += [fmt(v) for v in regs["threadResults"][thread].reshape(-1)]
             for i, text in enumerate(texts):
@@ -169,47 +232,125 @@ class RegisterView(SteppingView):
         totals = self.kernel.counters(p)
         self.intensity.textContent = ""
         self.intensity.appendChild(h("h2", "", "Why 2D register tiling dominates: arithmetic intensity"))
-        self.intensity.appendChild(h("p", "", (
-            f"Per dotIdx each thread reads TM + TN = {p.TM} + {p.TN} = {mine.shared_reads} values from shared memory "
-            f"and performs TM·TN = {p.TM}·{p.TN} = {mine.fmas} FMAs from registers: {mine.fma_per_read:.2f} FMAs per shared read."
-        ), data_testid="intensity-current"))
+        self.intensity.appendChild(
+            h(
+                "p",
+                "",
+                (
+                    f"Per dotIdx each thread reads TM + TN = {p.TM} + {p.TN} = {mine.shared_reads} values from shared memory "
+                    f"and performs TM·TN = {p.TM}·{p.TN} = {mine.fmas} FMAs from registers: {mine.fma_per_read:.2f} FMAs per shared read."
+                ),
+                data_testid="intensity-current",
+            )
+        )
         table = h("table", "data", data_testid="intensity-table")
-        table.appendChild(h("tr", "", children=[h("th", "", t, scope="col") for t in ("Per-thread tile", "Shared reads", "FMAs", "FMAs per read")]))
-        for label, TM, TN in (("1D strip 4×1", 4, 1), ("2D 4×4", 4, 4), ("2D 8×8", 8, 8), (f"yours {p.TM}×{p.TN}", p.TM, p.TN)):
+        table.appendChild(
+            h(
+                "tr",
+                "",
+                children=[
+                    h("th", "", t, scope="col") for t in ("Per-thread tile", "Shared reads", "FMAs", "FMAs per read")
+                ],
+            )
+        )
+        for label, TM, TN in (
+            ("1D strip 4×1", 4, 1),
+            ("2D 4×4", 4, 4),
+            ("2D 8×8", 8, 8),
+            (f"yours {p.TM}×{p.TN}", p.TM, p.TN),
+        ):
             each = formulas.Intensity(TM, TN)
-            table.appendChild(h("tr", "", children=[h("td", "", label), h("td", "", str(each.shared_reads)), h("td", "", str(each.fmas)), h("td", "", f"{each.fma_per_read:.2f}")]))
+            table.appendChild(
+                h(
+                    "tr",
+                    "",
+                    children=[
+                        h("td", "", label),
+                        h("td", "", str(each.shared_reads)),
+                        h("td", "", str(each.fmas)),
+                        h("td", "", f"{each.fma_per_read:.2f}"),
+                    ],
+                )
+            )
         self.intensity.appendChild(table)
         flops = formulas.flops_per_global_byte(totals.fma, totals.global_loads)
-        self.intensity.appendChild(h("p", "", (
-            f"Global memory: the whole run makes {thousands(totals.fma)} FMAs from {thousands(totals.global_loads)} global loads, "
-            f"{flops:.2f} FLOPs per byte fetched (2 FLOPs per FMA, 4 bytes per float)."
-        ), data_testid="intensity-global"))
+        self.intensity.appendChild(
+            h(
+                "p",
+                "",
+                (
+                    f"Global memory: the whole run makes {thousands(totals.fma)} FMAs from {thousands(totals.global_loads)} global loads, "
+                    f"{flops:.2f} FLOPs per byte fetched (2 FLOPs per FMA, 4 bytes per float)."
+                ),
+                data_testid="intensity-global",
+            )
+        )
         points = [(float(t), formulas.Intensity(t, t).fma_per_read) for t in (1, 2, 4, 8, 16)]
-        self.intensity.appendChild(charts.line_chart(points, "FMAs per shared read against TM = TN", "TM = TN", "FMAs per shared read",
-                                                     highlight=float(p.TM) if p.TM == p.TN else None))
+        self.intensity.appendChild(
+            charts.line_chart(
+                points,
+                "FMAs per shared read against TM = TN",
+                "TM = TN",
+                "FMAs per shared read",
+                highlight=float(p.TM) if p.TM == p.TN else None,
+            )
+        )
         m_report, n_report = self.kernel.read_bank_reports(p)
-        self.intensity.appendChild(h("p", "", (
-            f"Banks: warp 0's regM read As[ty·{p.TM}][0] has conflict degree {m_report.degree}; its regN read Bs[0][tx·{p.TN}] has degree "
-            f"{n_report.degree}. Threads of one warp with different ty read one column of As, {p.TM * p.BK} words apart"
-            + (" — the same bank, so those reads are serialised (production kernels transpose As to avoid this)." if m_report.degree > 1 else ".")
-        ), data_testid="register-banks", data_degree=str(m_report.degree)))
+        self.intensity.appendChild(
+            h(
+                "p",
+                "",
+                (
+                    f"Banks: warp 0's regM read As[ty·{p.TM}][0] has conflict degree {m_report.degree}; its regN read Bs[0][tx·{p.TN}] has degree "
+                    f"{n_report.degree}. Threads of one warp with different ty read one column of As, {p.TM * p.BK} words apart"
+                    + (
+                        " — the same bank, so those reads are serialised (production kernels transpose As to avoid this)."
+                        if m_report.degree > 1
+                        else "."
+                    )
+                ),
+                data_testid="register-banks",
+                data_degree=str(m_report.degree),
+            )
+        )
 
     def render_compare(self) -> None:
         p = self.params
-        rows = [("Naive (one thread per C element)", k01_naive.counters(NaiveParams(M=p.M, N=p.N, K=p.K, T=min(p.BM, 32))))]
+        rows = [
+            ("Naive (one thread per C element)", k01_naive.counters(NaiveParams(M=p.M, N=p.N, K=p.K, T=min(p.BM, 32))))
+        ]
         try:
-            rows.append((f"Shared-memory tiled, T = BM = {p.BM}", k02_smem_tiled.counters(SmemParams(M=p.M, N=p.N, K=p.K, T=p.BM, device=p.device))))
+            rows.append(
+                (
+                    f"Shared-memory tiled, T = BM = {p.BM}",
+                    k02_smem_tiled.counters(SmemParams(M=p.M, N=p.N, K=p.K, T=p.BM, device=p.device)),
+                )
+            )
         except ParamError as error:
             rows.append((f"Shared-memory tiled, T = BM = {p.BM}: {error.message}", None))
         rows.append((f"2D register tiled (TM={p.TM}, TN={p.TN})", self.kernel.counters(p)))
         self.compare.textContent = ""
         self.compare.appendChild(h("h2", "", f"What each step buys, for M={p.M}, N={p.N}, K={p.K}"))
         table = h("table", "data", data_testid="compare-table")
-        table.appendChild(h("tr", "", children=[h("th", "", "Kernel", scope="col")] + [h("th", "", name.replace("_", " "), scope="col") for name in COMPARED]))
+        table.appendChild(
+            h(
+                "tr",
+                "",
+                children=[h("th", "", "Kernel", scope="col")]
+                + [h("th", "", name.replace("_", " "), scope="col") for name in COMPARED],
+            )
+        )
         for label, counters in rows:
             cells = [h("th", "", label, scope="row")]
             for name in COMPARED:
                 value = getattr(counters, name) if counters else None
-                cells.append(h("td", "", thousands(value) if value is not None else "—", data_value=str(value) if value is not None else ""))
+                cells.append(
+                    h(
+                        "td",
+                        "",
+                        thousands(value) if value is not None else "—",
+                        data_value=str(value) if value is not None else "",
+                    )
+                )
             table.appendChild(h("tr", "", children=cells))
         self.compare.appendChild(table)

@@ -45,6 +45,7 @@ class Shell:
 
 
 def start() -> None:
+    from .hierarchy import HierarchyView
     from .register import RegisterView
     from .tiling import TilingView
 
@@ -52,6 +53,7 @@ def start() -> None:
     shell = Shell(views)
     views["/tiling"] = TilingView(by_id("app-tiling"), shell.navigate)
     views["/register"] = RegisterView(by_id("app-register"), shell.navigate)
+    views["/hierarchy"] = HierarchyView(by_id("app-hierarchy"), shell.navigate)
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabBoot.ready()

@@ -6,7 +6,16 @@ from bruteforce import register
 from e2e.conftest import go, value, view
 from pysim import KERNELS, RegisterParams, Trace
 
-COUNTERS = ("global_loads", "shared_loads", "register_reads", "fma", "shared_stores", "barriers", "global_sectors", "bank_extra_cycles")
+COUNTERS = (
+    "global_loads",
+    "shared_loads",
+    "register_reads",
+    "fma",
+    "shared_stores",
+    "barriers",
+    "global_sectors",
+    "bank_extra_cycles",
+)
 
 
 def section(app):
