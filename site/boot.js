@@ -14,6 +14,7 @@
   }
 
   function setStage(text) {
+    performance.mark("tilelab:" + text);
     var stage = byId("boot-stage");
     if (stage && root.dataset.state === "loading") stage.textContent = text;
   }
@@ -35,8 +36,19 @@
     byId("boot").hidden = true;
   }
 
+  // A rejection or Python error often arrives just before the resource entry
+  // that explains it; give the specific message a moment to win.
+  var GENERIC_DELAY_MS = 300;
+
+  function failSoon(message) {
+    setTimeout(function () {
+      fail(message);
+    }, GENERIC_DELAY_MS);
+  }
+
   function ready() {
     if (root.dataset.state !== "loading") return;
+    performance.mark("tilelab:ready");
     root.dataset.state = "ready";
     byId("boot").hidden = true;
   }
@@ -74,14 +86,14 @@
     "error",
     function (event) {
       var url = describeTarget(event.target);
-      if (url) fail("Could not load " + url + ". Rebuild the site with `python build.py` and serve dist/.");
-      else fail("JavaScript error during start-up: " + event.message);
+      if (url) failSoon("Could not load " + url + ". Rebuild the site with `python build.py` and serve dist/.");
+      else failSoon("JavaScript error during start-up: " + event.message);
     },
     true
   );
   window.addEventListener("unhandledrejection", function (event) {
     var reason = event.reason;
-    fail("Start-up failed: " + (reason && reason.message ? reason.message : reason));
+    failSoon("Start-up failed: " + (reason && reason.message ? reason.message : reason));
   });
 
   // PyScript shows a Python exception as a .py-error element.
@@ -89,42 +101,57 @@
     records.forEach(function (record) {
       record.addedNodes.forEach(function (node) {
         if (node.nodeType === 1 && (node.matches(".py-error") || node.querySelector(".py-error"))) {
-          fail("Python error: " + node.textContent.trim().split("\n").slice(-1)[0]);
+          failSoon("Python error: " + node.textContent.trim().split("\n").slice(-1)[0]);
         }
       });
     });
   }).observe(root, { childList: true, subtree: true });
 
-  var PROBED = /^(pyodide\/|pyscript\/[^/]+\.(js|css)$|pysim\/|app\/|main\.py$|pyscript\.json$)/;
+  var RUNTIME = /\/(pyodide\/|pyscript\/|pysim\/|app\/|main\.py$|pyscript\.json$)/;
 
+  function relative(url) {
+    var base = location.href.replace(/[#?].*$/, "").replace(/[^/]*$/, "");
+    return url.indexOf(base) === 0 ? url.slice(base.length) : url;
+  }
+
+  // Every runtime request is checked as it completes (Resource Timing gives
+  // its HTTP status and MIME type), so a broken deployment is reported at
+  // once without extra requests competing with the downloads.
+  function checkResource(entry) {
+    if (!RUNTIME.test(entry.name) || entry.responseStatus === undefined) return;
+    var path = relative(entry.name);
+    if (entry.responseStatus >= 400) {
+      fail("Runtime file " + path + " is missing (HTTP " + entry.responseStatus + "). Upload the whole dist/ folder.");
+    } else if (/\.wasm$/.test(path) && entry.contentType && entry.contentType !== "application/wasm") {
+      fail("Runtime file " + path + " is served as '" + entry.contentType + "'; the server must send application/wasm.");
+    }
+  }
+
+  // Browsers without responseStatus: ask for each runtime file once the page has settled.
   function probe(entry) {
     return fetch(entry.path, { method: "HEAD", cache: "no-store" }).then(function (response) {
-      if (!response.ok) {
-        fail("Runtime file " + entry.path + " is missing (HTTP " + response.status + "). Upload the whole dist/ folder.");
-        return;
-      }
       var type = response.headers.get("content-type") || "";
-      if (/\.wasm$/.test(entry.path) && type.indexOf("application/wasm") !== 0) {
-        fail("Runtime file " + entry.path + " is served as '" + type + "'; the server must send application/wasm.");
-      }
+      checkResource({ name: response.url, responseStatus: response.status, contentType: type.split(";")[0] });
     });
   }
 
-  function probeRuntime() {
+  function readManifest() {
     fetch("manifest.json", { cache: "no-store" })
       .then(function (response) {
         if (!response.ok) throw new Error("manifest.json is missing (HTTP " + response.status + ")");
         return response.json();
       })
       .then(function (manifest) {
-        var probed = manifest.files.filter(function (entry) {
-          return PROBED.test(entry.path);
+        var runtime = manifest.files.filter(function (entry) {
+          return RUNTIME.test("/" + entry.path);
         });
-        probed.forEach(function (entry) {
+        runtime.forEach(function (entry) {
           if (/^pyodide\//.test(entry.path)) expectedBytes += entry.bytes;
         });
         showProgress();
-        return Promise.all(probed.map(probe));
+        if (!window.PerformanceResourceTiming || !("responseStatus" in PerformanceResourceTiming.prototype)) {
+          return Promise.all(runtime.map(probe));
+        }
       })
       .catch(function (error) {
         fail("Could not check the runtime files: " + error.message);
@@ -134,6 +161,7 @@
   if (window.PerformanceObserver) {
     new PerformanceObserver(function (list) {
       list.getEntries().forEach(function (entry) {
+        checkResource(entry);
         if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.encodedBodySize || 0;
       });
       showProgress();
@@ -144,6 +172,6 @@
   window.addEventListener("hashchange", showRoute);
   document.addEventListener("DOMContentLoaded", function () {
     showRoute();
-    probeRuntime();
+    readManifest();
   });
 })();

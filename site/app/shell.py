@@ -11,12 +11,23 @@ TYPING = ("INPUT", "SELECT", "TEXTAREA")
 
 
 class Shell:
-    """One Python runtime for every view: routes are switched, never reloaded."""
+    """One Python runtime for every view: routes are switched, never reloaded.
 
-    def __init__(self, views: dict) -> None:
-        self.views = views
+    A view is built the first time its route is visited, so start-up pays only
+    for the view on screen.
+    """
+
+    def __init__(self, factories: dict) -> None:
+        self.factories = factories
+        self.views: dict = {}
         on(window, "hashchange", lambda event: self.route_changed())
         on(document, "keydown", self.key)
+
+    def view(self, path: str):
+        if path not in self.views and path in self.factories:
+            view_class, container = self.factories[path]
+            self.views[path] = view_class(by_id(container), self.navigate)
+        return self.views.get(path)
 
     def navigate(self, path: str, params: dict[str, str]) -> None:
         """Make the address describe the current state, without a new history entry."""
@@ -29,7 +40,7 @@ class Shell:
 
     def route_changed(self) -> None:
         route = parse_hash(str(window.location.hash))
-        view = self.views.get(route.path)
+        view = self.view(route.path)
         if view is not None:
             view.activate(route.params)
 
@@ -49,11 +60,13 @@ def start() -> None:
     from .register import RegisterView
     from .tiling import TilingView
 
-    views: dict = {}
-    shell = Shell(views)
-    views["/tiling"] = TilingView(by_id("app-tiling"), shell.navigate)
-    views["/register"] = RegisterView(by_id("app-register"), shell.navigate)
-    views["/hierarchy"] = HierarchyView(by_id("app-hierarchy"), shell.navigate)
+    shell = Shell(
+        {
+            "/tiling": (TilingView, "app-tiling"),
+            "/register": (RegisterView, "app-register"),
+            "/hierarchy": (HierarchyView, "app-hierarchy"),
+        }
+    )
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabBoot.ready()

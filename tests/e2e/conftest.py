@@ -1,96 +1,20 @@
 """End-to-end fixtures: build dist/ once, serve it on 127.0.0.1, drive Chromium.
 
-The server can be told to break things (a missing file, a wrong MIME type) so
-the boot guard's error paths are tested against a real browser.
+The server (bench/harness.py) can be told to break things (a missing file, a
+wrong MIME type) so the boot guard's error paths are tested in a real browser.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import shutil
-import threading
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import sync_playwright
 
 import build
+from bench.harness import Server, launch
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 READY_TIMEOUT_MS = 60_000
-
-
-def find_chromium(playwright) -> str | None:
-    """TILELAB_CHROMIUM, then Playwright's own browser, then the system one."""
-    override = os.environ.get("TILELAB_CHROMIUM")
-    if override:
-        return override
-    try:
-        own = playwright.chromium.executable_path
-    except Exception:  # noqa: BLE001 - Playwright raises when its browser is not installed
-        own = ""
-    if own and Path(own).exists():
-        return None  # Playwright launches its own browser
-    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
-        if candidate and Path(candidate).exists():
-            return candidate
-    pytest.fail(
-        "no Chromium found: set TILELAB_CHROMIUM, run `playwright install chromium`, or install Debian's chromium"
-    )
-
-
-class FaultyHandler(build.Handler):
-    """build.Handler plus injected faults: {path: "missing" | "text/plain" (a wrong MIME type)}."""
-
-    faults: dict[str, str] = {}
-
-    def send_head(self):
-        path = urlparse(self.path).path.lstrip("/")
-        fault = self.faults.get(path)
-        if fault == "missing":
-            self.send_error(404, "File not found")
-            return None
-        if fault:
-            original = self.guess_type
-            self.guess_type = lambda _path: fault
-            try:
-                return super().send_head()
-            finally:
-                self.guess_type = original
-        return super().send_head()
-
-
-class QuietServer(http.server.ThreadingHTTPServer):
-    """A browser closing a page mid-download is normal here, not an error to print."""
-
-    def handle_error(self, request, client_address) -> None:
-        pass
-
-
-class Server:
-    def __init__(self, directory: Path) -> None:
-        self.faults: dict[str, str] = {}
-        handler_class = type("Handler", (FaultyHandler,), {"faults": self.faults})
-        handler = functools.partial(handler_class, directory=str(directory))
-        self.httpd = QuietServer(("127.0.0.1", 0), handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture(scope="session")
@@ -108,8 +32,7 @@ def server(dist):
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:
-        executable = find_chromium(playwright)
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        launched = launch(playwright)
         yield launched
         launched.close()
 

@@ -1,0 +1,28 @@
+"""Every benchmark script runs here in a short form, so none of them rots."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_pysim_bench_prints_its_figures():
+    out = run("bench/pysim_bench.py", "--quick")
+    assert "(a) closed-form counters" in out and "steps/s" in out and "MB" in out
+
+
+def test_tti_bench_prints_the_ratio():
+    out = run("bench/tti.py", "--runs", "1")
+    assert "ratio" in out and "pyodide.asm.wasm" in out
+
+
+def test_step_latency_bench_prints_each_case():
+    out = run("bench/step_latency.py", "--steps", "3")
+    assert out.count("median") == 5
