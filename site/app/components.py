@@ -12,7 +12,7 @@ import numpy as np
 
 from pysim.counters import COUNTER_LABELS, Counters
 
-from .dom import fmt, h, on, set_number_markup, thousands
+from .dom import fmt, h, on, set_number_markup, svg, thousands
 
 COUNTER_NOTES = {
     "global_loads": "element loads from global memory (L2 may serve some: not the same as DRAM reads)",
@@ -25,7 +25,14 @@ class CounterBoard:
     """Counters with data-testid="counter-<name>" and the exact integer in data-value."""
 
     def __init__(self, names: Iterable[str]) -> None:
-        self.element = h("dl", "counters", data_testid="counters")
+        self.board = h("dl", "counters", data_testid="counters")
+        note = h(
+            "p",
+            "hint",
+            "“Global loads” counts element loads from global memory; the L2 cache may serve some of them, "
+            "so they are not DRAM reads. Hover a counter for its definition.",
+        )
+        self.element = h("div", "counter-board", children=[self.board, note])
         self.values: dict[str, object] = {}
         self.shown: dict[str, int] = {}
         for name in names:
@@ -33,7 +40,7 @@ class CounterBoard:
             title = h("dt", "counter-name", COUNTER_LABELS[name])
             if name in COUNTER_NOTES:
                 title.setAttribute("title", COUNTER_NOTES[name])
-            self.element.appendChild(h("div", "counter", children=[title, value]))
+            self.board.appendChild(h("div", "counter", children=[title, value]))
             self.values[name] = value
 
     def show(self, counters: Counters) -> None:
@@ -110,6 +117,13 @@ class MatrixGrid:
         self.classes = {}
         self.values = np.full(rows * cols, np.nan)
 
+    def label_cell(self, row: int, col: int, label: str) -> None:
+        """A small corner label (CSS draws it from data-label), e.g. the thread owning a patch."""
+        self.cell(row, col).setAttribute("data-label", label)
+
+    def cell(self, row: int, col: int):
+        return self.cells[row * self.shape[1] + col]
+
     def show(self, values: np.ndarray | None, marks: dict[tuple[int, int], str]) -> None:
         """Write changed values (NaN shows blank) and set each marked cell's classes."""
         if values is not None:
@@ -142,3 +156,54 @@ class VerifyBadge:
         self.element.setAttribute("data-value", "ok" if ok else "mismatch")
         self.element.textContent = f"✓ {what}" if ok else f"✗ {what}: MISMATCH"
         self.element.className = "verify ok" if ok else "verify bad"
+
+
+class ArrowLayer:
+    """An SVG layer over a container, drawing arrows between cells of its grids (cooperative loads)."""
+
+    def __init__(self, container) -> None:
+        self.container = container
+        self.element = svg("svg", "arrows", aria_hidden="true")
+        defs = svg("defs")
+        marker = svg(
+            "marker",
+            id="load-head",
+            viewBox="0 0 8 8",
+            refX="7",
+            refY="4",
+            markerWidth="6",
+            markerHeight="6",
+            orient="auto",
+        )
+        marker.appendChild(svg("path", "arrow-head", d="M0,0 L8,4 L0,8 z"))
+        defs.appendChild(marker)
+        self.element.appendChild(defs)
+        self.lines = svg("g")
+        self.element.appendChild(self.lines)
+        container.appendChild(self.element)
+        self.drawn = False
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.lines.textContent = ""
+            self.drawn = False
+
+    def draw(self, pairs: list[tuple[object, object, bool]]) -> None:
+        """Arrows from each source cell to its target cell; the flagged ones are emphasised."""
+        self.clear()
+        box = self.container.getBoundingClientRect()
+        self.element.setAttribute("width", str(self.container.scrollWidth))
+        self.element.setAttribute("height", str(self.container.scrollHeight))
+        for source, target, emphasised in pairs:
+            a, b = source.getBoundingClientRect(), target.getBoundingClientRect()
+            self.lines.appendChild(
+                svg(
+                    "line",
+                    "load-arrow followed" if emphasised else "load-arrow",
+                    x1=f"{a.left + a.width / 2 - box.left:.1f}",
+                    y1=f"{a.top + a.height / 2 - box.top:.1f}",
+                    x2=f"{b.left + b.width / 2 - box.left:.1f}",
+                    y2=f"{b.top + b.height / 2 - box.top:.1f}",
+                )
+            )
+        self.drawn = bool(pairs)

@@ -125,6 +125,8 @@ class RegisterView(SteppingView):
             for c in range(p.N):
                 tx, ty = (c % p.BN) // p.TN, (r % p.BM) // p.TM
                 self.patches[(r, c)] = "patch-odd" if (tx + ty) % 2 else "patch-even"
+                if r % p.TM == 0 and c % p.TN == 0:
+                    self.grid_c.label_cell(r, c, f"t{ty * (p.BN // p.TN) + tx}")
         self.monitor_head.textContent = ""
         headings = (
             ["TID", "(tx,ty)", "Action"] + [f"regM[{i}]" for i in range(p.TM)] + [f"regN[{j}]" for j in range(p.TN)]

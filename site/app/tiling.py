@@ -6,7 +6,7 @@ from pysim import formulas
 from pysim.kernels import k02_smem_tiled
 
 from . import typeset
-from .components import MatrixGrid, add_marks
+from .components import ArrowLayer, MatrixGrid, add_marks
 from .dom import fmt, h, thousands
 from .stepping import SteppingView
 
@@ -59,6 +59,7 @@ class TilingView(SteppingView):
                 ),
             ],
         )
+        self.arrows = ArrowLayer(memory)
         legend = h("ul", "legend", aria_label="Legend")
         for cls, text in (
             ("g-load", "loaded from global memory this step"),
@@ -219,8 +220,28 @@ class TilingView(SteppingView):
         self.grid_ta.show(step.shared["tileA"], marks_ta)
         self.grid_tb.show(step.shared["tileB"], marks_tb)
         self.grid_c.show(self.trace.c_after(step.index), marks_c)
+        self.render_arrows(step)
         self.render_monitor(step)
         self.render_lens(step)
+
+    def render_arrows(self, step) -> None:
+        """During a cooperative load, an arrow per thread from its global element to its tile cell."""
+        if step.phase != "load":
+            self.arrows.clear()
+            return
+        source, tile = step.accesses
+        grids = {"A": self.grid_a, "B": self.grid_b, "tileA": self.grid_ta, "tileB": self.grid_tb}
+        threads = self.monitor_threads()
+        pairs = [
+            (
+                grids[source.array].cell(int(source.rows[0, t]), int(source.cols[0, t])),
+                grids[tile.array].cell(int(tile.rows[0, t]), int(tile.cols[0, t])),
+                t == self.thread,
+            )
+            for t in threads
+            if source.rows[0, t] >= 0
+        ]
+        self.arrows.draw(pairs)
 
     def render_monitor(self, step) -> None:
         for thread, (row, cells, shown) in self.monitor_rows.items():
