@@ -174,7 +174,7 @@ class HierarchyView:
             ("L2 cache", d.latency_l2),
             ("Global memory", d.latency_global),
         )
-        table = h("table", "data", data_testid="ladder-table")
+        table = h("table", "data", tabindex="0", data_testid="ladder-table")
         table.appendChild(
             h(
                 "tr",

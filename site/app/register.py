@@ -245,7 +245,7 @@ class RegisterView(SteppingView):
                 data_testid="intensity-current",
             )
         )
-        table = h("table", "data", data_testid="intensity-table")
+        table = h("table", "data", tabindex="0", data_testid="intensity-table")
         table.appendChild(
             h(
                 "tr",
@@ -333,7 +333,7 @@ class RegisterView(SteppingView):
         rows.append((f"2D register tiled (TM={p.TM}, TN={p.TN})", self.kernel.counters(p)))
         self.compare.textContent = ""
         self.compare.appendChild(h("h2", "", f"What each step buys, for M={p.M}, N={p.N}, K={p.K}"))
-        table = h("table", "data", data_testid="compare-table")
+        table = h("table", "data", tabindex="0", data_testid="compare-table")
         table.appendChild(
             h(
                 "tr",
