@@ -107,7 +107,9 @@ def test_phone_width_has_no_sideways_page_scroll(app):
         for route in ("#/", "#/tiling?M=6&N=6&K=9&T=3&step=31", "#/register?step=30", "#/hierarchy?step=6"):
             go(app, route)
             app.page.wait_for_timeout(100)
-            width, viewport = app.page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            width, viewport = app.page.evaluate(
+                "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+            )
             assert width <= viewport, route
     finally:
         app.page.set_viewport_size({"width": 1280, "height": 900})
