@@ -16,14 +16,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim import KERNELS, RegisterParams, SmemParams, Trace  # noqa: E402
+from pysim import KERNELS, RegisterParams, SmemParams, Trace, sectors  # noqa: E402
 
 TARGET_MS = 50.0
 
 
+def clear_caches() -> None:
+    sectors.clear_cache()
+    KERNELS["smem"].shared_extra_cycles_per_tile.cache_clear()
+    KERNELS["register"].shared_extra_cycles_per_tile.cache_clear()
+
+
 def time_ms(fn, repeats: int) -> float:
+    """Median time of a cold call (caches cleared before each)."""
     samples = []
     for _ in range(repeats):
+        clear_caches()
         start = time.perf_counter()
         fn()
         samples.append((time.perf_counter() - start) * 1000)

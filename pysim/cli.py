@@ -47,7 +47,9 @@ def make_parser() -> argparse.ArgumentParser:
         sub.add_argument("--kernel", choices=sorted(KERNELS), default="smem")
         for option in ("M", "N", "K", "tile", "BM", "BN", "BK", "TM", "TN", "n", "pad", "device"):
             sub.add_argument(f"--{option}", metavar="VALUE")
-        sub.add_argument("--seed", type=int, default=0, choices=range(0, 1 << 16), metavar="SEED", help="seed of the input matrices")
+        sub.add_argument(
+            "--seed", type=int, default=0, choices=range(0, 1 << 16), metavar="SEED", help="seed of the input matrices"
+        )
         if name == "count":
             sub.add_argument("--json", action="store_true", help="one JSON object instead of a table")
         else:

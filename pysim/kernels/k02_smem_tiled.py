@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from math import ceil
 
 import numpy as np
@@ -185,6 +186,7 @@ def tile_pattern(T: int) -> tuple[np.ndarray, np.ndarray]:
     return ty[None, :], tx[None, :]
 
 
+@lru_cache(maxsize=64)
 def shared_extra_cycles_per_tile(T: int) -> int:
     """Bank-conflict cycles of one tile step: two tile stores and T rounds of two reads."""
     ty, tx = np.divmod(np.arange(T * T), T)

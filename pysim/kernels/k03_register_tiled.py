@@ -10,6 +10,7 @@ FMA fall from 2 to (TM+TN)/(TM·TN).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from math import ceil
 
 import numpy as np
@@ -200,6 +201,7 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
     )
 
 
+@lru_cache(maxsize=64)
 def shared_extra_cycles_per_tile(p: RegisterParams) -> int:
     """Bank-conflict cycles of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
     n = p.threads
