@@ -30,3 +30,4 @@ bench: deps chromium
 	$(PYTHON) bench/pysim_bench.py
 	$(PYTHON) bench/tti.py
 	$(PYTHON) bench/step_latency.py
+	$(PYTHON) bench/long_run.py

@@ -139,7 +139,7 @@ class Trace:
         per_block = [kernel.block_counters(params, bx, by) for bx, by in self.blocks]
         self._before_block = [Counters(), *accumulate(per_block)]
         self._cached_blocks = cached_blocks
-        self._cache: OrderedDict[int, list[Step]] = OrderedDict()
+        self._cache: OrderedDict[int, _LazyBlock] = OrderedDict()
         self._c: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -149,11 +149,11 @@ class Trace:
         if not 0 <= index < len(self):
             raise IndexError(f"step {index} is outside 0..{len(self) - 1}")
         number, local = divmod(index, self.steps_per_block)
-        return self._block(number)[local]
+        return self._block(number).get(local)
 
     def __iter__(self) -> Iterator[Step]:
-        for number in range(len(self.blocks)):
-            yield from self._block(number)
+        for index in range(len(self)):
+            yield self[index]
 
     @property
     def totals(self) -> Counters:
@@ -185,15 +185,15 @@ class Trace:
             c[rows, cols] = self.final_c()[rows, cols]
         return c
 
-    def _block(self, number: int) -> list[Step]:
+    def _block(self, number: int) -> _LazyBlock:
         if number in self._cache:
             self._cache.move_to_end(number)
             return self._cache[number]
-        steps = list(self._build_block(number))
-        self._cache[number] = steps
+        block = _LazyBlock(self._build_block(number))
+        self._cache[number] = block
         if len(self._cache) > self._cached_blocks:
             self._cache.popitem(last=False)
-        return steps
+        return block
 
     def _build_block(self, number: int) -> Iterator[Step]:
         bx, by = self.blocks[number]
@@ -205,3 +205,19 @@ class Trace:
             yield replace(
                 step, index=first + offset, block=(bx, by), block_number=number, delta=delta, counters=running
             )
+
+
+class _LazyBlock:
+    """A block's steps, generated only as far as someone has asked (stepping forward costs one step)."""
+
+    def __init__(self, steps: Iterator[Step]) -> None:
+        self._source = steps
+        self._steps: list[Step] = []
+
+    def get(self, local: int) -> Step:
+        while len(self._steps) <= local:
+            self._steps.append(next(self._source))
+        return self._steps[local]
+
+    def __len__(self) -> int:
+        return len(self._steps)

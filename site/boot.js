@@ -30,6 +30,7 @@
 
   function fail(message) {
     if (root.dataset.state === "error") return; // the first failure is the cause
+    performance.mark("tilelab:error");
     root.dataset.state = "error";
     byId("boot-error-text").textContent = String(message);
     byId("boot-error").hidden = false;
@@ -38,7 +39,7 @@
 
   // A rejection or Python error often arrives just before the resource entry
   // that explains it; give the specific message a moment to win.
-  var GENERIC_DELAY_MS = 300;
+  var GENERIC_DELAY_MS = 600;
 
   function failSoon(message) {
     setTimeout(function () {
@@ -120,7 +121,13 @@
   function checkResource(entry) {
     if (!RUNTIME.test(entry.name) || entry.responseStatus === undefined) return;
     var path = relative(entry.name);
-    if (entry.responseStatus >= 400) {
+    if (entry.responseStatus === 0) {
+      // No status: the request failed outright, or an integrity check (the
+      // wheels are fetched with SRI) threw the body away. Ask the server.
+      probe({ path: path }).then(function (ok) {
+        if (ok) fail("Runtime file " + path + " could not be loaded (connection dropped or integrity check failed). Rebuild and upload dist/ again.");
+      });
+    } else if (entry.responseStatus >= 400) {
       fail("Runtime file " + path + " is missing (HTTP " + entry.responseStatus + "). Upload the whole dist/ folder.");
     } else if (/\.wasm$/.test(path) && entry.contentType && entry.contentType !== "application/wasm") {
       fail("Runtime file " + path + " is served as '" + entry.contentType + "'; the server must send application/wasm.");
@@ -132,6 +139,7 @@
     return fetch(entry.path, { method: "HEAD", cache: "no-store" }).then(function (response) {
       var type = response.headers.get("content-type") || "";
       checkResource({ name: response.url, responseStatus: response.status, contentType: type.split(";")[0] });
+      return response.ok;
     });
   }
 

@@ -26,3 +26,8 @@ def test_tti_bench_prints_the_ratio():
 def test_step_latency_bench_prints_each_case():
     out = run("bench/step_latency.py", "--steps", "3")
     assert out.count("median") == 5
+
+
+def test_long_run_bench_prints_each_view():
+    out = run("bench/long_run.py", "--limit", "50")
+    assert out.count("slowest") == 3

@@ -194,8 +194,9 @@ class ArrowLayer:
         box = self.container.getBoundingClientRect()
         self.element.setAttribute("width", str(self.container.scrollWidth))
         self.element.setAttribute("height", str(self.container.scrollHeight))
-        for source, target, emphasised in pairs:
-            a, b = source.getBoundingClientRect(), target.getBoundingClientRect()
+        # Read every position before adding any line, so the browser lays out once.
+        boxes = [(source.getBoundingClientRect(), target.getBoundingClientRect(), emphasised) for source, target, emphasised in pairs]
+        for a, b, emphasised in boxes:
             self.lines.appendChild(
                 svg(
                     "line",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from math import log10
 
+from pyscript import window
+
 from pysim.banks import ACCESS_KINDS
 from pysim.params import HierarchyParams, ParamError, parse_int
 from pysim.walkthrough import BANK_TILE, Walkthrough, bank_picture, check, quiz
@@ -111,8 +113,8 @@ class HierarchyView:
         self.prev.disabled = self.step == 0
         self.next.disabled = self.step == STEPS - 1
         self.position.textContent = f"step {self.step} of {STEPS - 1}"
-        if scroll:
-            self.sections[self.step].scrollIntoView()
+        if scroll:  # scroll this document only: scrollIntoView would also scroll an embedding page
+            window.scrollTo(0, self.sections[self.step].getBoundingClientRect().top + window.scrollY - 8)
         self.write_address()
 
     def write_address(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pyodide_js
+from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from .dom import by_id, on
@@ -55,6 +57,11 @@ class Shell:
             event.preventDefault()
 
 
+def wasm_bytes() -> int:
+    """Size of Python's WebAssembly memory, where every Python object lives."""
+    return pyodide_js._module.HEAP8.length
+
+
 def start() -> None:
     from .hierarchy import HierarchyView
     from .register import RegisterView
@@ -69,4 +76,5 @@ def start() -> None:
     )
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
+    window.tilelabWasmBytes = create_proxy(wasm_bytes)  # for the long-run memory test and benchmark
     window.tilelabBoot.ready()

@@ -45,6 +45,7 @@ class Visit:
         self.context = browser.new_context(viewport={"width": 1280, "height": 900})
         self.page = self.context.new_page()
         self.requests: list[str] = []
+        self.other_origins: list[str] = []  # our own second test server, when a test embeds across origins
         self.errors: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -58,8 +59,8 @@ class Visit:
             assert state == "ready", f"start failed: {message}"
 
     def foreign_requests(self) -> list[str]:
-        origin = self.server.url.rstrip("/")
-        return [url for url in self.requests if not url.startswith((origin, "blob:", "data:"))]
+        allowed = (self.server.url, *self.other_origins, "blob:", "data:")
+        return [url for url in self.requests if not url.startswith(allowed)]
 
     def close(self) -> None:
         self.context.close()
