@@ -35,7 +35,10 @@ def test_the_numbers_only_helper_is_fed_numbers():
     assert len(callers) == 1
     components = (ROOT / "site/app/components.py").read_text()
     # The one caller builds cells from the loop integers r and c only.
-    assert """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)""" in components
+    assert (
+        """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)"""
+        in components
+    )
 
 
 def test_no_inline_handlers_or_styles_in_the_page():

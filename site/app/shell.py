@@ -10,6 +10,10 @@ from .dom import by_id, on
 from .urlstate import format_hash, parse_hash
 
 TYPING = ("INPUT", "SELECT", "TEXTAREA")
+# Chromium ignores history updates beyond about 200 per 10 s (and then hash
+# navigation too), so the address is written at most this often; the last
+# state always lands.
+ADDRESS_INTERVAL_MS = 100
 
 
 class Shell:
@@ -22,6 +26,10 @@ class Shell:
     def __init__(self, factories: dict) -> None:
         self.factories = factories
         self.views: dict = {}
+        self.pending_address: str | None = None
+        self.address_written_at = -ADDRESS_INTERVAL_MS
+        self.address_timer = None
+        self.flush_proxy = create_proxy(self.write_address)
         on(window, "hashchange", lambda event: self.route_changed())
         on(document, "keydown", self.key)
 
@@ -36,9 +44,22 @@ class Shell:
         route = parse_hash(str(window.location.hash))
         if route.path != path:
             return  # the reader has already moved to another view
-        target = format_hash(path, {**params, **route.shell})
-        if target != str(window.location.hash):
+        self.pending_address = format_hash(path, {**params, **route.shell})
+        if self.address_timer is not None:
+            return
+        wait = self.address_written_at + ADDRESS_INTERVAL_MS - window.performance.now()
+        if wait <= 0:
+            self.write_address()
+        else:
+            self.address_timer = window.setTimeout(self.flush_proxy, wait)
+
+    def write_address(self) -> None:
+        self.address_timer = None
+        target, self.pending_address = self.pending_address, None
+        current = str(window.location.hash)
+        if target and target != current and parse_hash(target).path == parse_hash(current).path:
             window.history.replaceState(None, "", target)
+            self.address_written_at = window.performance.now()
 
     def route_changed(self) -> None:
         route = parse_hash(str(window.location.hash))

@@ -15,6 +15,7 @@ import build
 from bench.harness import Server, launch
 
 READY_TIMEOUT_MS = 60_000
+ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)
 
 
 @pytest.fixture(scope="session")
@@ -54,6 +55,7 @@ class Visit:
         self.page.goto(self.server.url + hash_)
         self.page.wait_for_function("document.documentElement.dataset.state !== 'loading'", timeout=READY_TIMEOUT_MS)
         state = self.page.evaluate("document.documentElement.dataset.state")
+        self.page.wait_for_timeout(ADDRESS_SETTLE_MS)
         if wait == "ready":
             message = self.page.evaluate("document.getElementById('boot-error-text').textContent")
             assert state == "ready", f"start failed: {message}"
@@ -87,10 +89,20 @@ def app(browser, server):
 
 
 def go(app: Visit, hash_: str) -> None:
-    """Navigate within the loaded app (no reload) and wait for the view to settle."""
+    """Navigate within the loaded app (no reload) and wait for the view and its address to settle."""
     app.page.evaluate("hash => { location.hash = hash; }", hash_)
     app.page.wait_for_function("h => location.hash.startsWith(h.split('?')[0])", arg=hash_)
-    app.page.wait_for_timeout(50)
+    app.page.wait_for_timeout(ADDRESS_SETTLE_MS)
+
+
+def url_has(page, *fragments: str) -> bool:
+    """Wait (briefly) until the address holds every `key=value` fragment exactly; works on frames too."""
+    page.wait_for_function(
+        "fs => fs.every(f => ('&' + location.hash.split('?')[1] + '&').includes('&' + f + '&'))",
+        arg=list(fragments),
+        timeout=2000,
+    )
+    return True
 
 
 def view(app: Visit, name: str):

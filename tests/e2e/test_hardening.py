@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from bench.harness import Server
-from e2e.conftest import go, view
+from e2e.conftest import go, url_has, view
 
 
 def test_csp_blocks_inline_handlers_and_foreign_origins(app):
@@ -35,13 +35,21 @@ def test_no_cookies_and_no_storage(app):
     assert app.page.evaluate("localStorage.length + sessionStorage.length") == 0
     # PyScript's own file-system and package caches, documented in README; TileLab writes nothing.
     names = app.page.evaluate("indexedDB.databases().then(list => list.map(db => db.name))")
-    assert sorted(name.split("/")[0] + "/" + name.split("/")[-1] for name in names) == ["IDBMap/@pyscript.fs", "IDBMap/pyodide@0.27.7"]
+    assert sorted(name.split("/")[0] + "/" + name.split("/")[-1] for name in names) == [
+        "IDBMap/@pyscript.fs",
+        "IDBMap/pyodide@0.27.7",
+    ]
     assert app.page.context.cookies() == []
 
 
 @pytest.mark.parametrize(
     "path",
-    ["pyodide/pyodide-lock.json", "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl", "pyscript.json", "app/tiling.py"],
+    [
+        "pyodide/pyodide-lock.json",
+        "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
+        "pyscript.json",
+        "app/tiling.py",
+    ],
 )
 def test_each_missing_file_is_named_within_two_seconds(visit, path):
     visit.server.faults[path] = "missing"
@@ -77,7 +85,11 @@ def digest(page) -> str:
 
 @pytest.mark.parametrize(
     "route",
-    ["#/tiling?M=7&N=5&K=9&T=3&thread=2,1&step=40", "#/register?M=9&N=7&K=5&BM=4&BN=4&BK=3&TM=2&TN=1&step=77", "#/hierarchy?N=1000&T=16&step=6"],
+    [
+        "#/tiling?M=7&N=5&K=9&T=3&thread=2,1&step=40",
+        "#/register?M=9&N=7&K=5&BM=4&BN=4&BK=3&TM=2&TN=1&step=77",
+        "#/hierarchy?N=1000&T=16&step=6",
+    ],
 )
 def test_same_address_same_state(browser, server, route):
     from e2e.conftest import Visit
@@ -130,14 +142,14 @@ def test_embedded_view_works_and_fits(visit, server, other_origin, origin, sandb
     assert handle.evaluate("document.documentElement.dataset.state") == "ready"
     assert not frame.locator(".site-header").is_visible()
     frame.locator("#view-tiling [data-testid=step]").click()
-    assert "step=1" in handle.evaluate("location.hash")
+    assert url_has(handle, "step=1")
     assert handle.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     parent_scroll = visit.page.evaluate("window.scrollY")
     frame.locator("#view-tiling h1").click()
     visit.page.keyboard.press("ArrowRight")
     visit.page.keyboard.press(" ")
     visit.page.keyboard.press(" ")
-    assert "step=2" in handle.evaluate("location.hash")
+    assert url_has(handle, "step=2")
     assert visit.page.evaluate("document.activeElement.id") == "frame"
     assert visit.page.evaluate("window.scrollY") == parent_scroll
 
@@ -166,6 +178,6 @@ def test_long_run_keeps_memory_bounded(visit):
         """() => { const b = document.querySelector('#view-tiling [data-testid=step]');
                    for (let i = 0; i < 400; i++) b.click(); }"""
     )
-    assert "step=401" in visit.page.url
+    assert url_has(visit.page, "step=401")
     assert heap() <= 1.5 * first
     assert visit.page.locator(".py-error").count() == 0

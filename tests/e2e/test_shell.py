@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e.conftest import go
+from e2e.conftest import go, url_has
 
 ROUTES = ["#/", "#/tiling", "#/register", "#/hierarchy"]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -41,7 +41,7 @@ def test_embed_hides_header_and_footer(app):
     go(app, "#/tiling?embed=1")
     assert not app.page.locator(".site-header").is_visible()
     assert not app.page.locator(".site-footer").is_visible()
-    assert "embed=1" in app.page.url
+    assert url_has(app.page, "embed=1")
     go(app, "#/tiling")
     assert app.page.locator(".site-header").is_visible()
 

@@ -3,7 +3,7 @@
 import pytest
 
 from bruteforce import smem
-from e2e.conftest import go, value, view
+from e2e.conftest import go, url_has, value, view
 from pysim import KERNELS, SmemParams, Trace
 
 COUNTERS = ("global_loads", "shared_loads", "shared_stores", "fma", "barriers", "global_sectors", "bank_extra_cycles")
@@ -69,10 +69,10 @@ def test_address_follows_every_step(app):
     go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
     click(app, "step")
     click(app, "step")
-    assert "step=2" in app.page.url
+    assert url_has(app.page, "step=2")
     click(app, "next-block")
     trace = Trace(KERNELS["smem"], SmemParams(M=4, N=4, K=8, T=2))
-    assert f"step={trace.steps_per_block}" in app.page.url
+    assert url_has(app.page, f"step={trace.steps_per_block}")
 
 
 def test_keyboard_controls(app):
@@ -80,13 +80,13 @@ def test_keyboard_controls(app):
     app.page.locator("#view-tiling h1").click()
     app.page.keyboard.press("ArrowRight")
     app.page.keyboard.press("ArrowRight")
-    assert "step=2" in app.page.url
+    assert url_has(app.page, "step=2")
     app.page.keyboard.press("ArrowLeft")
-    assert "step=1" in app.page.url
+    assert url_has(app.page, "step=1")
     app.page.keyboard.press("n")
-    assert "step=26" in app.page.url  # 2 + 4 tiles × (2 + 4) steps per block
+    assert url_has(app.page, "step=26")  # 2 + 4 tiles × (2 + 4) steps per block
     app.page.keyboard.press("Home")
-    assert "step=0" in app.page.url
+    assert url_has(app.page, "step=0")
     app.page.keyboard.press(" ")
     assert tiling(app).locator("[data-testid=play]").get_attribute("aria-pressed") == "true"
     app.page.keyboard.press(" ")
@@ -114,7 +114,7 @@ def test_tab_reaches_controls_with_a_visible_focus_ring(app):
     outline = app.page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     app.page.keyboard.press("Enter")
-    assert "step=1" in app.page.url
+    assert url_has(app.page, "step=1")
 
 
 @pytest.mark.parametrize(
@@ -146,7 +146,7 @@ def test_too_large_offers_counts_only(app):
     click(app, "counts-only")
     expected = KERNELS["smem"].counters(SmemParams(M=1000, N=1000, K=1000, T=16))
     assert value(app, "tiling", "counter-global_loads") == expected.global_loads == 126_000_000
-    assert "mode=counts" in app.page.url
+    assert url_has(app.page, "mode=counts")
 
 
 def test_lens_shows_the_followed_threads_row_and_column(app):
@@ -168,13 +168,13 @@ def test_bare_link_keeps_the_readers_state(app):
     go(app, "#/tiling?M=5&N=6&K=9&T=3&step=9")
     go(app, "#/")
     go(app, "#/tiling")
-    assert "M=5" in app.page.url and "step=9" in app.page.url
+    assert url_has(app.page, "M=5", "step=9")
 
 
 def test_clicking_c_follows_its_thread(app):
     go(app, "#/tiling?M=6&N=6&K=9&T=3&step=0")
     tiling(app).locator("[data-testid=grid-C] .cell[data-r='4'][data-c='2']").click()
-    assert "thread=2,1" in app.page.url
+    assert url_has(app.page, "thread=2,1")
     assert "Block (0, 1)" in tiling(app).locator("[data-testid=focus]").inner_text()
 
 
