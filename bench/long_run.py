@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
                 first = memory()
                 steps, slowest, at = page.evaluate(STEP_UNTIL_END, [view, args.limit])
                 ratio = memory() / first
-                print(f"{label:<28} {steps + 1:>7,} steps  slowest {slowest:6.1f} ms at step {at} (target 100)  memory ×{ratio:.3f} (target 1.5)")
+                print(
+                    f"{label:<28} {steps + 1:>7,} steps  slowest {slowest:6.1f} ms at step {at} (target 100)  memory ×{ratio:.3f} (target 1.5)"
+                )
             browser.close()
     finally:
         server.close()

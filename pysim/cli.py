@@ -30,11 +30,16 @@ OPTIONS = {
 CHECK_LIMIT = 1 << 31
 
 
+def one_line(message: str) -> str:
+    """The message with every unprintable character escaped, so it stays on one line."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors: exit 2 with a single line on stderr."""
 
     def error(self, message: str) -> None:
-        self.exit(2, f"error: {message}\n")
+        self.exit(2, f"error: {one_line(message)}\n")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -110,6 +115,6 @@ def main(argv: list[str] | None = None) -> int:
         params = params_from(args)
         (count if args.command == "count" else trace)(args, params)
     except ParamError as error:
-        print(f"error: {error.message}", file=sys.stderr)
+        print(f"error: {one_line(error.message)}", file=sys.stderr)
         return 2
     return 0

@@ -18,6 +18,7 @@ import numpy as np
 from .. import banks
 from ..constants import WARP_SIZE
 from ..counters import Counters
+from ..matrices import sliced_product
 from ..params import SmemParams
 from ..sectors import tile_load_sectors
 from ..trace import Access, Step
@@ -234,14 +235,7 @@ def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
 def run_c(p: SmemParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """C as the kernel computes it: float32 partial sums accumulated tile by tile."""
-    depth = p.tiles * p.T
-    a = np.zeros((p.M, depth), dtype=np.float32)
-    b = np.zeros((depth, p.N), dtype=np.float32)
-    a[:, : p.K], b[: p.K, :] = A, B
-    c = np.zeros((p.M, p.N), dtype=np.float32)
-    for t in range(p.tiles):
-        c += a[:, t * p.T : (t + 1) * p.T] @ b[t * p.T : (t + 1) * p.T, :]
-    return c
+    return sliced_product(A, B, p.T)
 
 
 def describe(step: Step, p: SmemParams, thread: int) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 from .. import banks
 from ..constants import WARP_SIZE
 from ..counters import Counters
+from ..matrices import sliced_product
 from ..params import RegisterParams
 from ..sectors import tile_load_sectors
 from ..trace import Access, Step
@@ -256,14 +257,7 @@ def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
 def run_c(p: RegisterParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """C as the kernel computes it: float32 results accumulated one BK slice at a time."""
-    depth = p.tiles * p.BK
-    a = np.zeros((p.M, depth), dtype=np.float32)
-    b = np.zeros((depth, p.N), dtype=np.float32)
-    a[:, : p.K], b[: p.K, :] = A, B
-    c = np.zeros((p.M, p.N), dtype=np.float32)
-    for t in range(p.tiles):
-        c += a[:, t * p.BK : (t + 1) * p.BK] @ b[t * p.BK : (t + 1) * p.BK, :]
-    return c
+    return sliced_product(A, B, p.BK)
 
 
 def describe(step: Step, p: RegisterParams, thread: int) -> str:

@@ -7,6 +7,13 @@ from collections.abc import Sequence
 from .dom import svg
 
 
+def picture(width: int, height: int, label: str):
+    """An empty, accessible SVG drawing: role img, labelled, with a <title>."""
+    drawing = svg("svg", "picture", viewBox=f"0 0 {width} {height}", role="img", aria_label=label)
+    drawing.appendChild(svg("title", text=label))
+    return drawing
+
+
 def line_chart(
     points: Sequence[tuple[float, float]],
     title: str,
@@ -25,8 +32,7 @@ def line_chart(
     y_max = max(ys) * 1.1 or 1
     sx = lambda x: left + (x - x_min) / ((x_max - x_min) or 1) * (width - left - right)  # noqa: E731
     sy = lambda y: height - bottom - y / y_max * (height - top - bottom)  # noqa: E731
-    chart = svg("svg", "picture", viewBox=f"0 0 {width} {height}", role="img", aria_label=title)
-    chart.appendChild(svg("title", text=title))
+    chart = picture(width, height, title)
     for start, end, label in walls:
         x0, x1 = sx(max(start, x_min)), sx(min(end, x_max))
         chart.appendChild(
@@ -66,8 +72,7 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
 
 def bar_chart(bars: Sequence[tuple[str, float, str]], title: str, width: int = 520, height: int = 220):
     """Horizontal bars (label, value, css class), each labelled with its value."""
-    chart = svg("svg", "picture", viewBox=f"0 0 {width} {height}", role="img", aria_label=title)
-    chart.appendChild(svg("title", text=title))
+    chart = picture(width, height, title)
     largest = max(value for _, value, _ in bars) or 1
     row = (height - 20) / len(bars)
     for i, (label, value, cls) in enumerate(bars):

@@ -195,7 +195,10 @@ class ArrowLayer:
         self.element.setAttribute("width", str(self.container.scrollWidth))
         self.element.setAttribute("height", str(self.container.scrollHeight))
         # Read every position before adding any line, so the browser lays out once.
-        boxes = [(source.getBoundingClientRect(), target.getBoundingClientRect(), emphasised) for source, target, emphasised in pairs]
+        boxes = [
+            (source.getBoundingClientRect(), target.getBoundingClientRect(), emphasised)
+            for source, target, emphasised in pairs
+        ]
         for a, b, emphasised in boxes:
             self.lines.appendChild(
                 svg(
@@ -208,3 +211,26 @@ class ArrowLayer:
                 )
             )
         self.drawn = bool(pairs)
+
+
+def memory_panel(spaces: list[tuple[str, str, list]]):
+    """The memory spaces side by side: (css kind, heading, children) each."""
+    return h(
+        "div",
+        "memory",
+        children=[
+            h("section", f"space {kind}", children=[h("h2", "", title), *children]) for kind, title, children in spaces
+        ],
+    )
+
+
+def legend(entries: tuple[tuple[str, str], ...]):
+    """Colour key; each swatch also carries its cell style's outline or pattern."""
+    element = h("ul", "legend", aria_label="Legend")
+    for cls, text in entries:
+        element.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
+    return element
+
+
+def code_section(code: CodePanel):
+    return h("section", "code-panel", children=[h("h2", "", "The kernel"), code.element])

@@ -209,14 +209,7 @@ class HierarchyView:
                 f"Modelled values for the {d.name} (change the device preset above); real latencies vary with clock, access pattern and load.",
             )
         )
-        drawing = svg(
-            "svg",
-            "picture",
-            viewBox="0 0 520 230",
-            role="img",
-            aria_label="Distance ladder: the further the shelf, the longer the walk",
-        )
-        drawing.appendChild(svg("title", text="Distance ladder"))
+        drawing = charts.picture(520, 230, "Distance ladder: the further the shelf, the longer the walk")
         for i, (name, figure) in enumerate(levels):
             length = 30 + 110 * log10(max(figure.value, 1))
             y = 200 - i * 52
@@ -252,14 +245,9 @@ class HierarchyView:
             )
         )
         shown = min(w.per_thread_loads, 32)
-        drawing = svg(
-            "svg",
-            "picture",
-            viewBox="0 0 520 200",
-            role="img",
-            aria_label=f"One thread's {w.per_thread_loads:,} arrows to global memory, {shown} drawn",
+        drawing = charts.picture(
+            520, 200, f"One thread's {w.per_thread_loads:,} arrows to global memory, {shown} drawn"
         )
-        drawing.appendChild(svg("title", text="One thread's arrows to global memory"))
         drawing.appendChild(svg("rect", "shelf", x="380", y="20", width="120", height="160", rx="6"))
         drawing.appendChild(svg("text", text="global memory", x="392", y="105"))
         drawing.appendChild(svg("circle", "point", cx="40", cy="100", r="10"))
@@ -297,14 +285,7 @@ class HierarchyView:
             typeset.tex(rf"N^2 \times 2N = 2N^3 = 2 \times {w.N}^3 = {tex_number(w.naive_total)}", "math display")
         )
         side = 8
-        drawing = svg(
-            "svg",
-            "picture",
-            viewBox="0 0 520 200",
-            role="img",
-            aria_label="The same row of A is fetched again by every thread of that row of C",
-        )
-        drawing.appendChild(svg("title", text="Repeated row fetches"))
+        drawing = charts.picture(520, 200, "The same row of A is fetched again by every thread of that row of C")
         for c in range(side):
             drawing.appendChild(svg("rect", "row-hot", x=str(20 + c * 20), y="40", width="18", height="18"))
         drawing.appendChild(svg("text", text="row 0 of A", x="20", y="30"))
@@ -335,14 +316,7 @@ class HierarchyView:
             )
         )
         shown = min(w.T, 8)
-        drawing = svg(
-            "svg",
-            "picture",
-            viewBox="0 0 520 200",
-            role="img",
-            aria_label="Long arrows into a shared tile, many short arrows out",
-        )
-        drawing.appendChild(svg("title", text="Tile in shared memory"))
+        drawing = charts.picture(520, 200, "Long arrows into a shared tile, many short arrows out")
         drawing.appendChild(svg("rect", "shelf", x="10", y="20", width="90", height="160", rx="6"))
         drawing.appendChild(svg("text", text="global", x="30", y="105"))
         drawing.appendChild(svg("rect", "tile-box", x="220", y="60", width="80", height="80", rx="4"))
@@ -518,14 +492,7 @@ class HierarchyView:
                 data_value=str(report.degree),
             )
         )
-        drawing = svg(
-            "svg",
-            "picture",
-            viewBox="0 0 520 150",
-            role="img",
-            aria_label=f"32 bank lanes; busiest lane serves {report.degree} words",
-        )
-        drawing.appendChild(svg("title", text="Bank lanes"))
+        drawing = charts.picture(520, 150, f"32 bank lanes; busiest lane serves {report.degree} words")
         width = 500 / 32
         for bank, words in enumerate(report.words_per_bank):
             cls = "lane" if not words else ("lane-jam" if len(words) > 1 else "lane-hit")

@@ -7,7 +7,7 @@ from pysim.kernels import k01_naive, k02_smem_tiled, k03_register_tiled
 from pysim.params import NaiveParams, ParamError, SmemParams
 
 from . import charts
-from .components import MatrixGrid, add_marks
+from .components import MatrixGrid, add_marks, code_section, legend, memory_panel
 from .dom import fmt, h, thousands
 from .stepping import SteppingView
 from .tiling import region
@@ -35,49 +35,26 @@ class RegisterView(SteppingView):
         self.grid_as = MatrixGrid("As", "As")
         self.grid_bs = MatrixGrid("Bs", "Bs")
         self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
-        memory = h(
-            "div",
-            "memory",
-            children=[
-                h(
-                    "section",
-                    "space global",
-                    children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element],
-                ),
-                h(
-                    "section",
-                    "space shared",
-                    children=[h("h2", "", "Shared memory"), self.grid_as.element, self.grid_bs.element],
-                ),
-                h(
-                    "section",
-                    "space result",
-                    children=[
-                        h("h2", "", "Global matrix C"),
-                        self.grid_c.element,
-                        h(
-                            "p",
-                            "hint",
-                            "Each thread owns a TM×TN patch (dashed and solid borders alternate). Click a cell to follow its thread.",
-                        ),
-                    ],
-                ),
-            ],
+        hint = "Each thread owns a TM×TN patch (dashed and solid borders alternate). Click a cell to follow its thread."
+        memory = memory_panel(
+            [
+                ("global", "Global memory", [self.grid_a.element, self.grid_b.element]),
+                ("shared", "Shared memory", [self.grid_as.element, self.grid_bs.element]),
+                ("result", "Global matrix C", [self.grid_c.element, h("p", "hint", hint)]),
+            ]
         )
-        legend = h("ul", "legend", aria_label="Legend")
-        for cls, text in (
-            ("g-load", "loaded from global memory this step"),
-            ("s-store", "written to shared memory"),
-            ("zero-fill", "zero-filled (edge)"),
-            ("s-read", "read from shared memory this step"),
-            ("reg-line", "the vector loaded into regM / regN"),
-            ("followed", "the scalar pair in use now"),
-            ("c-store", "stored to C"),
-            ("in-tile", "current block tile / slice"),
-        ):
-            legend.appendChild(
-                h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)])
+        key = legend(
+            (
+                ("g-load", "loaded from global memory this step"),
+                ("s-store", "written to shared memory"),
+                ("zero-fill", "zero-filled (edge)"),
+                ("s-read", "read from shared memory this step"),
+                ("reg-line", "the vector loaded into regM / regN"),
+                ("followed", "the scalar pair in use now"),
+                ("c-store", "stored to C"),
+                ("in-tile", "current block tile / slice"),
             )
+        )
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_head = h("tr", "")
         self.monitor_body = h("tbody", "")
@@ -98,9 +75,9 @@ class RegisterView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory],
+                children=[code_section(self.code), memory],
             ),
-            legend,
+            key,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
             monitor,
             self.intensity,

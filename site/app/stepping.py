@@ -87,31 +87,16 @@ class SteppingView:
             return
         try:
             params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
-        except ParamError as error:
-            self.form.show_error(error)
-            if self.params is None:
-                self.load(self.kernel.PARAMS(), 0, 0)
-            self.write_address()
-            return
-        if raw.get("mode") == "counts" and params.too_large_to_animate():
-            self.form.clear_error()
-            self.enter_counts_only(params)
-            return
-        if params != self.params or self.counts_only:
-            try:
-                self.load(params, 0, 0)
-            except ParamError as error:
-                self.form.show_error(error)
-                if self.params is None:
-                    self.load(self.kernel.PARAMS(), 0, 0)
-                self.write_address()
+            if raw.get("mode") == "counts" and params.too_large_to_animate():
+                self.form.clear_error()
+                self.enter_counts_only(params)
                 return
-        try:
+            if params != self.params or self.counts_only:
+                self.load(params, 0, 0)
             thread = self.parse_thread(raw.get("thread"))
             index = parse_int("step", raw.get("step", "0"), 0, len(self.trace) - 1)
         except ParamError as error:
-            self.form.show_error(error)
-            self.write_address()
+            self.reject(error)
             return
         self.form.clear_error()
         self.form.show(params)
@@ -120,6 +105,13 @@ class SteppingView:
             self.thread_select.value = str(thread)
             self.load_thread()
         self.player.go(index)
+
+    def reject(self, error: ParamError) -> None:
+        """Bad address: say why, keep (or, on first visit, start from) a valid state, and show it."""
+        self.form.show_error(error)
+        if self.params is None:
+            self.load(self.kernel.PARAMS(), 0, 0)
+        self.write_address()
 
     def parse_thread(self, text: str | None) -> int:
         if text is None:

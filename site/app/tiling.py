@@ -6,7 +6,7 @@ from pysim import formulas
 from pysim.kernels import k02_smem_tiled
 
 from . import typeset
-from .components import ArrowLayer, MatrixGrid, add_marks
+from .components import ArrowLayer, MatrixGrid, add_marks, code_section, legend, memory_panel
 from .dom import fmt, h, thousands
 from .stepping import SteppingView
 
@@ -34,45 +34,29 @@ class TilingView(SteppingView):
         self.grid_ta = MatrixGrid("tileA", "tileA")
         self.grid_tb = MatrixGrid("tileB", "tileB")
         self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
-        memory = h(
-            "div",
-            "memory",
-            children=[
-                h(
-                    "section",
-                    "space global",
-                    children=[h("h2", "", "Global memory"), self.grid_a.element, self.grid_b.element],
+        memory = memory_panel(
+            [
+                ("global", "Global memory", [self.grid_a.element, self.grid_b.element]),
+                ("shared", "Shared memory (on-chip)", [self.grid_ta.element, self.grid_tb.element]),
+                (
+                    "result",
+                    "Registers → C",
+                    [self.grid_c.element, h("p", "hint", "Click a cell of C to follow its thread.")],
                 ),
-                h(
-                    "section",
-                    "space shared",
-                    children=[h("h2", "", "Shared memory (on-chip)"), self.grid_ta.element, self.grid_tb.element],
-                ),
-                h(
-                    "section",
-                    "space result",
-                    children=[
-                        h("h2", "", "Registers → C"),
-                        self.grid_c.element,
-                        h("p", "hint", "Click a cell of C to follow its thread."),
-                    ],
-                ),
-            ],
+            ]
         )
         self.arrows = ArrowLayer(memory)
-        legend = h("ul", "legend", aria_label="Legend")
-        for cls, text in (
-            ("g-load", "loaded from global memory this step"),
-            ("s-store", "written to shared memory"),
-            ("zero-fill", "zero-filled (edge tile)"),
-            ("s-read", "read from shared memory"),
-            ("followed", "the followed thread's operands"),
-            ("c-store", "stored to C"),
-            ("in-tile", "current tile / block"),
-        ):
-            legend.appendChild(
-                h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)])
+        key = legend(
+            (
+                ("g-load", "loaded from global memory this step"),
+                ("s-store", "written to shared memory"),
+                ("zero-fill", "zero-filled (edge tile)"),
+                ("s-read", "read from shared memory"),
+                ("followed", "the followed thread's operands"),
+                ("c-store", "stored to C"),
+                ("in-tile", "current tile / block"),
             )
+        )
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
         monitor = h(
@@ -125,9 +109,9 @@ class TilingView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[h("section", "code-panel", children=[h("h2", "", "The kernel"), self.code.element]), memory],
+                children=[code_section(self.code), memory],
             ),
-            legend,
+            key,
             h("div", "details", children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens]),
             monitor,
             self.math,
