@@ -55,28 +55,50 @@ def flops_per_global_byte(fma: int, global_loads: int) -> float:
 
 @dataclass(frozen=True)
 class SweepPoint:
-    """One tile size T in the speedup-vs-T sweep for an N×N×N problem."""
+    """One tile size T in the speedup-vs-T sweep for an N×N×N problem, and the device's limits."""
 
     T: int
     speedup: float
     threads: int
     shared_bytes: int
-    wall: str | None
+    thread_limit: int
+    shared_limit: int
+
+    @property
+    def over_threads(self) -> bool:
+        return self.threads > self.thread_limit
+
+    @property
+    def over_shared(self) -> bool:
+        return self.shared_bytes > self.shared_limit
+
+    @property
+    def wall(self) -> str | None:
+        """Why T cannot run on the device (every reason), or None."""
+        reasons = []
+        if self.over_threads:
+            reasons.append(f"T={self.T} needs {self.threads:,} threads per block; the limit is {self.thread_limit:,}")
+        if self.over_shared:
+            reasons.append(
+                f"its two tiles need {self.shared_bytes:,} bytes of shared memory; the limit is {self.shared_limit:,}"
+            )
+        return "; ".join(reasons) or None
 
 
 def sweep(N: int, device: Device, Ts: range) -> list[SweepPoint]:
-    """Speedup of tiling over naive for each T, and which hardware wall (if any) T hits."""
-    points = []
-    for T in Ts:
-        threads, shared = T * T, 2 * T * T * WORD_BYTES
-        wall = None
-        if threads > device.thread_limit:
-            wall = f"T={T} needs {threads:,} threads per block; the limit is {device.thread_limit:,}"
-        elif shared > device.shared_limit_bytes:
-            wall = f"T={T} needs {shared:,} bytes of shared memory; the limit is {device.shared_limit_bytes:,}"
-        speedup = naive_loads(N, N, N) / tiled_loads(N, N, N, T)
-        points.append(SweepPoint(T, speedup, threads, shared, wall))
-    return points
+    """Speedup of tiling over naive for each T, with the device's thread and shared-memory limits."""
+    naive = naive_loads(N, N, N)
+    return [
+        SweepPoint(
+            T,
+            naive / tiled_loads(N, N, N, T),
+            T * T,
+            2 * T * T * WORD_BYTES,
+            device.thread_limit,
+            device.shared_limit_bytes,
+        )
+        for T in Ts
+    ]
 
 
 def largest_tile(device: Device) -> int:

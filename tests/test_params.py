@@ -69,3 +69,16 @@ def test_presets_are_valid():
     for cls in (SmemParams, RegisterParams):
         for values in cls.PRESETS.values():
             cls(**values)
+
+
+def test_sweep_walls_for_each_preset():
+    from pysim.devices import DEVICES
+    from pysim.formulas import largest_tile, sweep
+
+    for device in DEVICES.values():
+        points = sweep(1024, device, range(1, 97))
+        assert next(p.T for p in points if p.over_threads) == 33  # 33² = 1089 > 1024
+        assert next(p.T for p in points if p.over_shared) == 79  # 8·79² = 49,928 > 49,152
+        assert points[0].speedup == 1 and points[15].speedup == 16
+        assert largest_tile(device) == 32
+        assert "1,089 threads" in points[32].wall

@@ -57,7 +57,7 @@ def line_chart(
             chart.appendChild(svg("circle", "point", cx=f"{sx(x):.1f}", cy=f"{sy(y):.1f}", r="6"))
             chart.appendChild(svg("text", text=f"{x:g}: {y:.3g}", x=f"{sx(x) + 8:.1f}", y=f"{sy(y) - 8:.1f}"))
     for x in _ticks(x_min, x_max):
-        chart.appendChild(svg("text", text=f"{x:g}", x=f"{sx(x) - 4:.1f}", y=str(height - bottom + 16)))
+        chart.appendChild(svg("text", text=f"{x:.3g}", x=f"{sx(x) - 4:.1f}", y=str(height - bottom + 16)))
     for y in _ticks(0, y_max):
         chart.appendChild(svg("text", text=f"{y:.3g}", x="4", y=f"{sy(y) + 4:.1f}"))
     chart.appendChild(svg("text", text=x_label, x=str(width // 2 - 40), y=str(height - 6)))

@@ -8,7 +8,7 @@ from pyscript import window
 
 from pysim.banks import ACCESS_KINDS
 from pysim.params import HierarchyParams, ParamError, parse_int
-from pysim.walkthrough import BANK_TILE, Walkthrough, bank_picture, check, quiz
+from pysim.walkthrough import BANK_TILE, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
 
 from . import charts, typeset
 from .dom import h, on, svg, thousands
@@ -541,20 +541,20 @@ class HierarchyView:
             )
         )
         points = [(float(p.T), p.speedup) for p in w.sweep]
-        thread_wall = next((p.T for p in w.sweep if p.wall and "threads" in p.wall), None)
-        smem_wall = next((p.T for p in w.sweep if p.wall and "shared" in p.wall), None)
+        thread_wall = next((p.T for p in w.sweep if p.over_threads), None)
+        smem_wall = next((p.T for p in w.sweep if p.over_shared), None)
         walls = []
         if thread_wall:
-            walls.append((thread_wall - 0.5, 64.0, f"> {d.thread_limit:,} threads"))
+            walls.append((thread_wall - 0.5, float(SWEEP_MAX_T), f"> {d.thread_limit:,} threads"))
         if smem_wall:
-            walls.append((smem_wall - 0.5, 64.0, "shared memory"))
+            walls.append((smem_wall - 0.5, float(SWEEP_MAX_T), "> shared memory"))
         section.appendChild(
             charts.line_chart(
                 points,
                 "Speedup of tiling over naive against T, with the hardware walls",
                 "T",
                 "speedup",
-                highlight=float(w.T) if w.T <= 64 else None,
+                highlight=float(w.T) if w.T <= SWEEP_MAX_T else None,
                 walls=walls,
             )
         )

@@ -93,3 +93,11 @@ def test_bad_url_values_show_an_error_and_keep_state(app):
     go(app, "#/hierarchy?N=abc&T=16")
     assert "N must be a whole number" in section(app).locator("[data-testid=input-error]").inner_text()
     assert number(app, "naive-total") == 2_147_483_648
+
+
+def test_both_walls_are_drawn(app):
+    go(app, "#/hierarchy?N=1024&T=16&step=7")
+    walls = section(app).locator("[data-testid=walk-step-7] svg .wall")
+    assert walls.count() == 2
+    labels = section(app).locator("[data-testid=walk-step-7] svg").text_content()
+    assert "1,024 threads" in labels and "shared memory" in labels
