@@ -41,6 +41,7 @@ STEP_UNTIL_END = """([view, limit]) => {
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--limit", type=int, default=10**7, help="stop each run after this many steps")
+    parser.add_argument("--view", choices=("tiling", "register", "hierarchy"), help="run only this view")
     args = parser.parse_args(argv)
     server = Server(build.build())
     try:
@@ -56,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
             page.goto(server.url + "#/")
             wait_ready(page)
             for label, view, route in CASES:
+                if args.view and view != args.view:
+                    continue
                 page.evaluate("hash => { location.hash = hash; }", route)
                 page.wait_for_timeout(500)
                 page.click(f"#view-{view} [data-testid=step]")

@@ -24,10 +24,6 @@ def ideal_tiled_loads(M: int, N: int, K: int, T: int) -> float:
     return 2 * M * N * K / T
 
 
-def register_loads(M: int, N: int, K: int, BM: int, BN: int) -> int:
-    return M * K * ceil(N / BN) + K * N * ceil(M / BM)
-
-
 @dataclass(frozen=True)
 class Intensity:
     """Arithmetic intensity of one thread's outer product (per dotIdx)."""

@@ -22,8 +22,6 @@ from .counters import Counters
 from .matrices import operands
 from .warps import INACTIVE
 
-PHASES = ("setup", "load", "barrier", "compute", "store")
-
 
 @dataclass(frozen=True, eq=False)
 class Access:
@@ -75,8 +73,8 @@ class Access:
 class Step:
     """What one CUDA statement did in one block; `counters` are cumulative after it."""
 
-    phase: str
-    lines: tuple[int, int]
+    phase: str  # setup | load | barrier | compute | store
+    lines: tuple[int, int]  # first and last line of the kernel's CUDA source it executes
     accesses: tuple[Access, ...] = ()
     registers: dict[str, np.ndarray] = field(default_factory=dict)
     shared: dict[str, np.ndarray] = field(default_factory=dict)
@@ -218,6 +216,3 @@ class _LazyBlock:
         while len(self._steps) <= local:
             self._steps.append(next(self._source))
         return self._steps[local]
-
-    def __len__(self) -> int:
-        return len(self._steps)

@@ -203,7 +203,9 @@ class RegisterView(SteppingView):
                 if shown[i] != text:
                     cells[i + 1].textContent = text
                     shown[i] = text
-            row.className = "followed" if thread == self.thread else ""
+            followed = "followed" if thread == self.thread else ""
+            if row.className != followed:
+                row.className = followed
 
     def render_intensity(self) -> None:
         p = self.params

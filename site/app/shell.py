@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pyodide_js
 from pyodide.ffi import create_proxy
 from pyscript import document, window
@@ -35,7 +37,8 @@ class Shell:
 
     def view(self, path: str):
         if path not in self.views and path in self.factories:
-            view_class, container = self.factories[path]
+            module, name, container = self.factories[path]
+            view_class = getattr(importlib.import_module(module), name)  # imported on first visit
             self.views[path] = view_class(by_id(container), self.navigate)
         return self.views.get(path)
 
@@ -84,15 +87,11 @@ def wasm_bytes() -> int:
 
 
 def start() -> None:
-    from .hierarchy import HierarchyView
-    from .register import RegisterView
-    from .tiling import TilingView
-
     shell = Shell(
         {
-            "/tiling": (TilingView, "app-tiling"),
-            "/register": (RegisterView, "app-register"),
-            "/hierarchy": (HierarchyView, "app-hierarchy"),
+            "/tiling": ("app.tiling", "TilingView", "app-tiling"),
+            "/register": ("app.register", "RegisterView", "app-register"),
+            "/hierarchy": ("app.hierarchy", "HierarchyView", "app-hierarchy"),
         }
     )
     shell.route_changed()

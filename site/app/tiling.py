@@ -242,19 +242,20 @@ class TilingView(SteppingView):
                 if shown[i] != text:
                     cells[i + 1].textContent = text
                     shown[i] = text
-            row.className = "followed" if thread == self.thread else ""
+            followed = "followed" if thread == self.thread else ""
+            if row.className != followed:
+                row.className = followed
 
     def render_lens(self, step) -> None:
         lens = self.kernel.lens(step, self.params, self.thread)
-        fill_vector(self.lens_row, lens.row)
-        fill_vector(self.lens_col, lens.column)
-        self.lens_terms.textContent = ""
+        fill_list(self.lens_row, [("", fmt(value)) for value in lens.row])
+        fill_list(self.lens_col, [("", fmt(value)) for value in lens.column])
+        terms = []
         for term in lens.terms:
             state = "current" if term.current else ("done" if term.done else "todo")
-            label = f"k={term.k}: {fmt(term.a)}·{fmt(term.b)}" + (
-                f" = {fmt(term.product)}" if term.done else " (not yet)"
-            )
-            self.lens_terms.appendChild(h("li", state, label))
+            product = f" = {fmt(term.product)}" if term.done else " (not yet)"
+            terms.append((state, f"k={term.k}: {fmt(term.a)}·{fmt(term.b)}{product}"))
+        fill_list(self.lens_terms, terms)
         inside = lens.target[0] < self.params.M and lens.target[1] < self.params.N
         target = f"C[{lens.target[0]}][{lens.target[1]}]" if inside else "no element of C (outside)"
         self.lens_sum.textContent = f"partialSum = {fmt(lens.partial_sum)} → {target}"
@@ -350,7 +351,17 @@ class TilingView(SteppingView):
         )
 
 
-def fill_vector(element, values) -> None:
-    element.textContent = ""
-    for value in values:
-        element.appendChild(h("li", "", fmt(value)))
+def fill_list(element, items: list[tuple[str, str]]) -> None:
+    """Make a list show (class, text) items, reusing its <li> elements and writing only changes."""
+    children = element.children
+    while children.length > len(items):
+        element.removeChild(element.lastChild)
+    for i, (cls, text) in enumerate(items):
+        if i < children.length:
+            item = children.item(i)
+            if item.textContent != text:
+                item.textContent = text
+            if item.className != cls:
+                item.className = cls
+        else:
+            element.appendChild(h("li", cls, text))

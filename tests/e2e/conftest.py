@@ -100,7 +100,7 @@ def url_has(page, *fragments: str) -> bool:
     page.wait_for_function(
         "fs => fs.every(f => ('&' + location.hash.split('?')[1] + '&').includes('&' + f + '&'))",
         arg=list(fragments),
-        timeout=2000,
+        timeout=5000,
     )
     return True
 

@@ -104,6 +104,7 @@ def test_play_advances_at_the_chosen_speed(app):
 
 def test_tab_reaches_controls_with_a_visible_focus_ring(app):
     go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
+    assert tiling(app).locator(".position").inner_text().startswith("step 1 of")
     app.page.locator("#view-tiling h1").click()
     for _ in range(60):
         app.page.keyboard.press("Tab")
@@ -114,6 +115,7 @@ def test_tab_reaches_controls_with_a_visible_focus_ring(app):
     outline = app.page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     app.page.keyboard.press("Enter")
+    app.page.wait_for_function("document.querySelector('#view-tiling .position').textContent.startsWith('step 2 of')")
     assert url_has(app.page, "step=1")
 
 
