@@ -124,9 +124,14 @@
     if (entry.responseStatus === 0) {
       // No status: the request failed outright, or an integrity check (the
       // wheels are fetched with SRI) threw the body away. Ask the server.
-      probe({ path: path }).then(function (ok) {
-        if (ok) fail("Runtime file " + path + " could not be loaded (connection dropped or integrity check failed). Rebuild and upload dist/ again.");
-      });
+      probe({ path: path }).then(
+        function (ok) {
+          if (ok) fail("Runtime file " + path + " could not be loaded (connection dropped or integrity check failed). Rebuild and upload dist/ again.");
+        },
+        function () {
+          fail("Runtime file " + path + " could not be loaded: no response from the server.");
+        }
+      );
     } else if (entry.responseStatus >= 400) {
       fail("Runtime file " + path + " is missing (HTTP " + entry.responseStatus + "). Upload the whole dist/ folder.");
     } else if (/\.wasm$/.test(path) && entry.contentType && entry.contentType !== "application/wasm") {

@@ -156,6 +156,11 @@ class HierarchyView:
         if drawing is not None:
             section.appendChild(drawing)
 
+    @classmethod
+    def sentence(cls, before: str, value: int, testid: str, after: str):
+        """A paragraph around one computed number that tests can read exactly (data-value)."""
+        return h("p", "", children=[h("span", "", before), cls.number(value, testid), h("span", "", after)])
+
     @staticmethod
     def number(value: int, testid: str):
         return h("strong", "", thousands(value), data_testid=testid, data_value=str(value))
@@ -230,18 +235,11 @@ class HierarchyView:
     def step1(self, section) -> None:
         w = self.walk
         section.appendChild(
-            h(
-                "p",
-                "",
-                children=[
-                    h(
-                        "span",
-                        "",
-                        f"Multiply two {w.N:,}×{w.N:,} matrices, C = A × B. One thread computes one element of C, walking a row of A and a column of B: ",
-                    ),
-                    self.number(w.per_thread_loads, "per-thread-loads"),
-                    h("span", "", " global loads (2N) for one thread."),
-                ],
+            self.sentence(
+                f"Multiply two {w.N:,}×{w.N:,} matrices, C = A × B. One thread computes one element of C, walking a row of A and a column of B: ",
+                w.per_thread_loads,
+                "per-thread-loads",
+                " global loads (2N) for one thread.",
             )
         )
         shown = min(w.per_thread_loads, 32)
@@ -267,18 +265,11 @@ class HierarchyView:
     def step2(self, section) -> None:
         w = self.walk
         section.appendChild(
-            h(
-                "p",
-                "",
-                children=[
-                    h(
-                        "span",
-                        "",
-                        f"There is one thread per output cell: N² = {w.threads:,} threads, each making 2N loads. Total: ",
-                    ),
-                    self.number(w.naive_total, "naive-total"),
-                    h("span", "", " global loads."),
-                ],
+            self.sentence(
+                f"There is one thread per output cell: N² = {w.threads:,} threads, each making 2N loads. Total: ",
+                w.naive_total,
+                "naive-total",
+                " global loads.",
             )
         )
         section.appendChild(
@@ -345,15 +336,7 @@ class HierarchyView:
     def step4(self, section) -> None:
         w = self.walk
         section.appendChild(
-            h(
-                "p",
-                "",
-                children=[
-                    h("span", "", "Tiles along a row or column: ⌈N/T⌉ = "),
-                    self.number(w.tiles_per_row, "tiles-per-row"),
-                    h("span", "", "."),
-                ],
-            )
+            self.sentence("Tiles along a row or column: ⌈N/T⌉ = ", w.tiles_per_row, "tiles-per-row", ".")
         )
         section.appendChild(
             typeset.tex(
@@ -374,17 +357,7 @@ class HierarchyView:
                 f"T = {w.T} does not divide N = {w.N:,}: the last tile of each row sticks out and is loaded with zeros beyond the edge, "
                 f"so the exact count is {w.edge_excess:,.0f} more than the ideal {w.ideal_tiled:,.0f}: "
             )
-        section.appendChild(
-            h(
-                "p",
-                "",
-                children=[
-                    h("span", "", text),
-                    self.number(w.exact_tiled, "tiled-total"),
-                    h("span", "", " global loads."),
-                ],
-            )
-        )
+        section.appendChild(self.sentence(text, w.exact_tiled, "tiled-total", " global loads."))
         self.what_why_picture(
             section,
             "Recounted the walks with sharing.",
