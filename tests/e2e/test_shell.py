@@ -113,3 +113,13 @@ def test_phone_width_has_no_sideways_page_scroll(app):
             assert width <= viewport, route
     finally:
         app.page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_python_exception_during_start_is_reported(visit):
+    visit.server.extra["main.py"] = ("text/plain; charset=utf-8", b'raise RuntimeError("boom at start")\n')
+    try:
+        visit.open("#/tiling", wait="error")
+        message = visit.page.locator("[data-testid=boot-error]").inner_text()
+        assert "Python error" in message and "boom at start" in message
+    finally:
+        visit.server.extra.clear()
