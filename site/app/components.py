@@ -224,12 +224,32 @@ def memory_panel(spaces: list[tuple[str, str, list]]):
     )
 
 
-def legend(entries: tuple[tuple[str, str], ...]):
-    """Colour key; each swatch also carries its cell style's outline or pattern."""
+MEMORY_KEY = (
+    ("g-load", "loaded from global memory this step"),
+    ("s-store", "written to shared memory"),
+    ("zero-fill", "zero-filled (edge)"),
+    ("s-read", "read from shared memory this step"),
+)
+RESULT_KEY = (("c-store", "stored to C"), ("in-tile", "current block tile / slice"))
+
+
+def legend(view_entries: tuple[tuple[str, str], ...]):
+    """Colour key: the memory events, the view's own marks, then C; each swatch also has an outline or pattern."""
     element = h("ul", "legend", aria_label="Legend")
-    for cls, text in entries:
+    for cls, text in (*MEMORY_KEY, *view_entries, *RESULT_KEY):
         element.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
     return element
+
+
+def monitor_table(caption: str, head_row, body):
+    """The thread monitor: one row per thread, scrollable (so focusable) when wide."""
+    return h(
+        "table",
+        "monitor",
+        data_testid="monitor",
+        tabindex="0",
+        children=[h("caption", "", caption), h("thead", "", children=[head_row]), body],
+    )
 
 
 def code_section(code: CodePanel):

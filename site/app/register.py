@@ -7,7 +7,7 @@ from pysim.kernels import k01_naive, k02_smem_tiled, k03_register_tiled
 from pysim.params import NaiveParams, ParamError, SmemParams
 
 from . import charts
-from .components import MatrixGrid, add_marks, code_section, legend, memory_panel
+from .components import MatrixGrid, add_marks, code_section, legend, memory_panel, monitor_table
 from .dom import fmt, h, thousands
 from .stepping import SteppingView
 from .tiling import region
@@ -43,32 +43,11 @@ class RegisterView(SteppingView):
                 ("result", "Global matrix C", [self.grid_c.element, h("p", "hint", hint)]),
             ]
         )
-        key = legend(
-            (
-                ("g-load", "loaded from global memory this step"),
-                ("s-store", "written to shared memory"),
-                ("zero-fill", "zero-filled (edge)"),
-                ("s-read", "read from shared memory this step"),
-                ("reg-line", "the vector loaded into regM / regN"),
-                ("followed", "the scalar pair in use now"),
-                ("c-store", "stored to C"),
-                ("in-tile", "current block tile / slice"),
-            )
-        )
+        key = legend((("reg-line", "the vector loaded into regM / regN"), ("followed", "the scalar pair in use now")))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_head = h("tr", "")
         self.monitor_body = h("tbody", "")
-        monitor = h(
-            "table",
-            "monitor",
-            data_testid="monitor",
-            tabindex="0",
-            children=[
-                h("caption", "", "Thread monitor: outer-product registers"),
-                h("thead", "", children=[self.monitor_head]),
-                self.monitor_body,
-            ],
-        )
+        monitor = monitor_table("Thread monitor: outer-product registers", self.monitor_head, self.monitor_body)
         self.intensity = h("section", "explain", data_testid="intensity")
         self.compare = h("section", "explain", data_testid="compare")
         for part in (

@@ -6,7 +6,7 @@ from pysim import formulas
 from pysim.kernels import k02_smem_tiled
 
 from . import typeset
-from .components import ArrowLayer, MatrixGrid, add_marks, code_section, legend, memory_panel
+from .components import ArrowLayer, MatrixGrid, add_marks, code_section, legend, memory_panel, monitor_table
 from .dom import fmt, h, thousands
 from .stepping import SteppingView
 
@@ -46,43 +46,15 @@ class TilingView(SteppingView):
             ]
         )
         self.arrows = ArrowLayer(memory)
-        key = legend(
-            (
-                ("g-load", "loaded from global memory this step"),
-                ("s-store", "written to shared memory"),
-                ("zero-fill", "zero-filled (edge tile)"),
-                ("s-read", "read from shared memory"),
-                ("followed", "the followed thread's operands"),
-                ("c-store", "stored to C"),
-                ("in-tile", "current tile / block"),
-            )
-        )
+        key = legend((("followed", "the followed thread's operands"),))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
-        monitor = h(
-            "table",
-            "monitor",
-            data_testid="monitor",
-            tabindex="0",
-            children=[
-                h("caption", "", "Block thread monitor"),
-                h(
-                    "thead",
-                    "",
-                    children=[
-                        h(
-                            "tr",
-                            "",
-                            children=[
-                                h("th", "", t, scope="col")
-                                for t in ("Thread (tx,ty)", "Global target", "Action", "partialSum")
-                            ],
-                        )
-                    ],
-                ),
-                self.monitor_body,
-            ],
+        head = h(
+            "tr",
+            "",
+            children=[h("th", "", t, scope="col") for t in ("Thread (tx,ty)", "Global target", "Action", "partialSum")],
         )
+        monitor = monitor_table("Block thread monitor", head, self.monitor_body)
         self.lens_title = h("h3", "", "Selected thread lens")
         self.lens_row = h("ol", "vector", data_testid="lens-row", aria_label="tileA row")
         self.lens_col = h("ol", "vector", data_testid="lens-col", aria_label="tileB column")
