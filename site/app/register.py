@@ -108,14 +108,7 @@ class RegisterView(SteppingView):
     def clicked_c(self, row: int, col: int) -> None:
         p = self.params
         tx, ty = (col % p.BN) // p.TN, (row % p.BM) // p.TM
-        self.thread = ty * (p.BN // p.TN) + tx
-        self.thread_select.value = str(self.thread)
-        self.load_thread()
-        block = (col // p.BN, row // p.BM)
-        if block != self.trace[self.player.index].block:
-            self.player.go(self.trace.first_step(self.trace.blocks.index(block)))
-        else:
-            self.show_step(self.player.index)
+        self.follow(ty * (p.BN // p.TN) + tx, block=(col // p.BN, row // p.BM))
 
     def render(self, step) -> None:
         p = self.params
@@ -141,15 +134,7 @@ class RegisterView(SteppingView):
             add_marks(marks_b, region(k_range, block_cols), "in-tile")
         add_marks(marks_c, region(block_rows, block_cols), "in-tile")
         targets = {"A": marks_a, "B": marks_b, "As": marks_as, "Bs": marks_bs, "C": marks_c}
-        kinds = {
-            ("global", "load"): "g-load",
-            ("shared", "store"): "s-store",
-            ("shared", "load"): "s-read",
-            ("global", "store"): "c-store",
-        }
-        for access in step.accesses:
-            add_marks(targets[access.array], access.cells(), kinds[(access.space, access.op)])
-            add_marks(targets[access.array], access.zero_cells(), "zero-fill")
+        self.mark_accesses(step, targets)
         if step.k is not None:
             add_marks(marks_as, [(ty * p.TM + i, step.k) for i in range(p.TM)], "reg-line")
             add_marks(marks_bs, [(step.k, tx * p.TN + j) for j in range(p.TN)], "reg-line")
@@ -171,20 +156,12 @@ class RegisterView(SteppingView):
 
     def render_monitor(self, step) -> None:
         regs = step.registers
-        for thread, (row, cells, shown) in self.monitor_rows.items():
-            texts = [
-                f"({self.kernel.thread_xy(self.params, thread)[0]},{self.kernel.thread_xy(self.params, thread)[1]})",
-                self.kernel.describe(step, self.params, thread),
-            ]
+        for thread in self.monitor_rows:
+            tx, ty = self.kernel.thread_xy(self.params, thread)
+            texts = [f"({tx},{ty})", self.kernel.describe(step, self.params, thread)]
             texts += [fmt(v) for v in regs["regM"][thread]] + [fmt(v) for v in regs["regN"][thread]]
             texts += [fmt(v) for v in regs["threadResults"][thread].reshape(-1)]
-            for i, text in enumerate(texts):
-                if shown[i] != text:
-                    cells[i + 1].textContent = text
-                    shown[i] = text
-            followed = "followed" if thread == self.thread else ""
-            if row.className != followed:
-                row.className = followed
+            self.update_monitor_row(thread, texts)
 
     def render_intensity(self) -> None:
         p = self.params

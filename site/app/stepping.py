@@ -13,7 +13,7 @@ from dataclasses import fields
 from pysim.params import ParamError, Params, parse_int
 from pysim.trace import Trace
 
-from .components import CodePanel, CounterBoard, VerifyBadge
+from .components import CodePanel, CounterBoard, VerifyBadge, add_marks
 from .dom import h, on
 from .form import ParamForm
 from .player import Player
@@ -21,6 +21,12 @@ from .urlstate import pick
 
 Navigate = Callable[[str, dict[str, str]], None]
 MONITOR_ALL_UP_TO = 64  # larger blocks list only the followed thread's warp
+ACCESS_MARKS = {
+    ("global", "load"): "g-load",
+    ("shared", "store"): "s-store",
+    ("shared", "load"): "s-read",
+    ("global", "store"): "c-store",
+}
 
 
 class SteppingView:
@@ -178,11 +184,33 @@ class SteppingView:
         self.counts_note.removeAttribute("hidden")
         self.write_address()
 
-    def follow(self, thread: int) -> None:
+    def follow(self, thread: int, block: tuple[int, int] | None = None) -> None:
+        """Follow `thread`; with `block`, also jump to that block's first step if it is not the current one."""
         self.thread = thread
         self.thread_select.value = str(thread)
         self.load_thread()
-        self.show_step(self.player.index)
+        if block is not None and block != self.trace[self.player.index].block:
+            self.player.go(self.trace.first_step(self.trace.blocks.index(block)))
+        else:
+            self.show_step(self.player.index)
+
+    @staticmethod
+    def mark_accesses(step, targets: dict[str, dict]) -> None:
+        """Mark every cell the step touched, by kind of access, plus zero-fills."""
+        for access in step.accesses:
+            add_marks(targets[access.array], access.cells(), ACCESS_MARKS[(access.space, access.op)])
+            add_marks(targets[access.array], access.zero_cells(), "zero-fill")
+
+    def update_monitor_row(self, thread: int, texts: list[str]) -> None:
+        """Write the changed cells of one monitor row and mark the followed thread's row."""
+        row, cells, shown = self.monitor_rows[thread]
+        for i, text in enumerate(texts):
+            if shown[i] != text:
+                cells[i + 1].textContent = text
+                shown[i] = text
+        followed = "followed" if thread == self.thread else ""
+        if row.className != followed:
+            row.className = followed
 
     def load_thread(self) -> None:
         """Hook: the followed thread changed (e.g. rebuild the monitor rows)."""

@@ -118,16 +118,7 @@ class TilingView(SteppingView):
 
     def clicked_c(self, row: int, col: int) -> None:
         T = self.params.T
-        thread = (row % T) * T + col % T
-        block = (col // T, row // T)
-        self.thread = thread
-        self.thread_select.value = str(thread)
-        self.load_thread()
-        if block != self.trace[self.player.index].block:
-            number = self.trace.blocks.index(block)
-            self.player.go(self.trace.first_step(number))
-        else:
-            self.show_step(self.player.index)
+        self.follow((row % T) * T + col % T, block=(col // T, row // T))
 
     def render(self, step) -> None:
         p, T = self.params, self.params.T
@@ -152,16 +143,9 @@ class TilingView(SteppingView):
             add_marks(marks_b, region(k_cols, block_cols), "in-tile")
         add_marks(marks_c, region(block_rows, block_cols), "in-tile")
         targets = {"A": marks_a, "B": marks_b, "tileA": marks_ta, "tileB": marks_tb, "C": marks_c}
-        kinds = {
-            ("global", "load"): "g-load",
-            ("shared", "store"): "s-store",
-            ("shared", "load"): "s-read",
-            ("global", "store"): "c-store",
-        }
+        self.mark_accesses(step, targets)
         for access in step.accesses:
-            add_marks(targets[access.array], access.cells(), kinds[(access.space, access.op)])
-            add_marks(targets[access.array], access.zero_cells(), "zero-fill")
-            if access.array in ("A", "B", "C"):
+            if access.space == "global":
                 add_marks(targets[access.array], access.cells(self.thread), "followed")
         add_marks(marks_ta, [(ty, c) for c in range(T)], "followed-line")
         add_marks(marks_tb, [(r, tx) for r in range(T)], "followed-line")
@@ -200,23 +184,14 @@ class TilingView(SteppingView):
         self.arrows.draw(pairs)
 
     def render_monitor(self, step) -> None:
-        for thread, (row, cells, shown) in self.monitor_rows.items():
-            tx, ty = self.kernel.thread_xy(self.params, thread)
-            target_row, target_col = step.block[1] * self.params.T + ty, step.block[0] * self.params.T + tx
-            texts = [
-                f"C[{target_row}][{target_col}]"
-                if target_row < self.params.M and target_col < self.params.N
-                else "outside C",
-                self.kernel.describe(step, self.params, thread),
-                fmt(step.registers["partialSum"][thread]),
-            ]
-            for i, text in enumerate(texts):
-                if shown[i] != text:
-                    cells[i + 1].textContent = text
-                    shown[i] = text
-            followed = "followed" if thread == self.thread else ""
-            if row.className != followed:
-                row.className = followed
+        p = self.params
+        for thread in self.monitor_rows:
+            tx, ty = self.kernel.thread_xy(p, thread)
+            target_row, target_col = step.block[1] * p.T + ty, step.block[0] * p.T + tx
+            inside = target_row < p.M and target_col < p.N
+            target = f"C[{target_row}][{target_col}]" if inside else "outside C"
+            action = self.kernel.describe(step, p, thread)
+            self.update_monitor_row(thread, [target, action, fmt(step.registers["partialSum"][thread])])
 
     def render_lens(self, step) -> None:
         lens = self.kernel.lens(step, self.params, self.thread)
