@@ -28,6 +28,7 @@ PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
 KATEX_DIST = NODE_MODULES / "katex" / "dist"
 VENDOR_WHEELS = ROOT / "vendor" / "pyodide"
 SITE = ROOT / "site"
+PARTIALS = "partials"  # under SITE: HTML pieces that index.html includes at build time
 PYSIM = ROOT / "pysim"
 
 PYODIDE_FILES = (
@@ -116,6 +117,23 @@ def copy_tree(source: Path, target: Path, pattern: str = "*", skip_suffixes: tup
         shutil.copy2(path, destination)
 
 
+# `<!-- include: NAME.html -->` in index.html is replaced by site/partials/NAME.html, so each
+# view's static text (prose with number slots, skeletons) lives in a file of its own.
+INCLUDE = re.compile(r"<!--\s*include:\s*([a-z0-9_-]+\.html)\s*-->")
+
+
+def include_partials(page: Path, partials: Path) -> None:
+    """Expand the include comments of `page` in place; a missing partial fails the build."""
+
+    def partial(match: re.Match) -> str:
+        path = partials / match.group(1)
+        if not path.is_file():
+            raise BuildError(f"{page.name} includes {match.group(1)}, but {path} does not exist")
+        return path.read_text(encoding="utf-8").rstrip("\n")
+
+    page.write_text(INCLUDE.sub(partial, page.read_text(encoding="utf-8")), encoding="utf-8")
+
+
 def python_files(out: Path) -> dict[str, str]:
     """PyScript `files`: every module of ours, fetched into Python's working directory."""
     files = {}
@@ -174,6 +192,8 @@ def build(out: Path = ROOT / "dist", wheel_dir: Path = VENDOR_WHEELS, npm: bool 
     copy_tree(KATEX_DIST / "fonts", out / "katex" / "fonts", pattern="*.woff2")
 
     copy_tree(SITE, out)
+    include_partials(out / "index.html", out / PARTIALS)
+    shutil.rmtree(out / PARTIALS, ignore_errors=True)
     copy_tree(PYSIM, out / "pysim", pattern="*.py")
     write_pyscript_config(out)
     (out / ".nojekyll").write_text("")

@@ -1,0 +1,42 @@
+"""Register budget of one thread of the register-tiled kernel (an estimate, stated as such).
+
+A thread keeps TM·TN accumulators, TM values of regM and TN of regN in registers,
+plus a few for indices, pointers and loop counters. The compiler decides the
+real number (and spills to local memory past the limit); this estimate only
+needs to be right about the order of magnitude, so the overhead is a round,
+stated figure rather than a measurement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CUDA_GUIDE_LIMITS = (
+    "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#features-and-technical-specifications"
+)
+MAX_REGISTERS_PER_THREAD = 255  # every compute capability from 3.5 on (CUDA C++ Programming Guide, table of limits)
+OVERHEAD_ESTIMATE = 16  # indices, pointers, loop counters: an estimate, not a compiler's count
+
+
+@dataclass(frozen=True)
+class RegisterBudget:
+    """Registers one thread needs for a TM×TN outer product, by part."""
+
+    TM: int
+    TN: int
+
+    @property
+    def accumulators(self) -> int:
+        return self.TM * self.TN
+
+    @property
+    def fragments(self) -> int:
+        return self.TM + self.TN
+
+    @property
+    def total(self) -> int:
+        return self.accumulators + self.fragments + OVERHEAD_ESTIMATE
+
+    @property
+    def fits(self) -> bool:
+        return self.total <= MAX_REGISTERS_PER_THREAD
