@@ -1,7 +1,8 @@
-"""`python -m pysim`: counters and step traces from the command line (SPEC §3).
+"""`python -m pysim`: counters and step traces from the command line (SPEC §3, §5).
 
 python -m pysim count --kernel smem --M 6 --N 6 --K 9 --tile 3 --json
 python -m pysim trace --kernel register --M 8 --N 8 --K 8 --BM 4 --BN 4 --BK 4 --TM 2 --TN 2 --limit 20
+python -m pysim trace --kernel smem --M 4 --N 4 --K 8 --tile 2 --json     (JSON Lines, SPEC §5)
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import sys
 
 from .counters import COUNTER_LABELS
 from .kernels import KERNELS
-from .matrices import operands
 from .params import ParamError, Params, parse_int
-from .trace import Trace
+from .trace import Access, Step, Trace
 
 # CLI option -> parameter name, per kernel.
 OPTIONS = {
@@ -25,9 +25,11 @@ OPTIONS = {
 }
 
 
-# Above this many multiply-adds the C check is skipped (c_matches: null): it would
-# need the whole matrices in memory and seconds of NumPy time.
-CHECK_LIMIT = 1 << 31
+# C is checked by running every step of the simulation and collecting what the
+# threads stored; above this many steps (about ten seconds of CPython) the check
+# is skipped and c_matches is null.
+SIMULATE_LIMIT = 1_000_000
+TEXT_LIMIT = 200  # steps the text trace prints unless --limit says otherwise
 
 
 def one_line(message: str) -> str:
@@ -59,7 +61,10 @@ def make_parser() -> argparse.ArgumentParser:
             sub.add_argument("--json", action="store_true", help="one JSON object instead of a table")
         else:
             sub.add_argument("--thread", default="0", help="linear id of the thread to narrate")
-            sub.add_argument("--limit", type=int, default=200, help="print at most this many steps")
+            sub.add_argument(
+                "--limit", type=int, help=f"print at most this many steps (default {TEXT_LIMIT}; all with --json)"
+            )
+            sub.add_argument("--json", action="store_true", help="JSON Lines: header, one object per step, then C")
     return parser
 
 
@@ -74,21 +79,54 @@ def params_from(args: argparse.Namespace) -> Params:
     return KERNELS[args.kernel].PARAMS.parse(raw)
 
 
+def c_check(kernel, params: Params, seed: int) -> bool | None:
+    """Whether the C the simulated threads stored equals NumPy's; None when too large to simulate."""
+    gx, gy = kernel.grid(params)
+    if gx * gy * kernel.steps_per_block(params) > SIMULATE_LIMIT:
+        return None
+    return Trace(kernel, params, seed=seed).verified()
+
+
 def count(args: argparse.Namespace, params: Params) -> None:
     kernel = KERNELS[args.kernel]
     totals = kernel.counters(params).as_dict()
-    c_matches = None
-    if params.M * params.N * params.K <= CHECK_LIMIT:
-        A, B = operands(params.M, params.N, params.K, args.seed)
-        c_matches = bool((kernel.run_c(params, A, B) == kernel.reference(A, B)).all())
+    c_matches = c_check(kernel, params, args.seed)
     if args.json:
         print(json.dumps({"kernel": args.kernel, "params": params.as_strings(), **totals, "c_matches": c_matches}))
         return
     print(f"{kernel.TITLE}: " + ", ".join(f"{k}={v}" for k, v in params.as_strings().items()))
     for name, value in totals.items():
         print(f"  {COUNTER_LABELS[name]:<22}{value:>24,}")
-    verdict = {True: "yes", False: "NO", None: "not checked (too large)"}[c_matches]
+    verdict = {True: "yes", False: "NO", None: "not checked (too many steps to simulate)"}[c_matches]
     print(f"  {'C matches NumPy':<22}{verdict:>24}")
+
+
+def access_records(kernel, params: Params, access: Access) -> list[dict]:
+    """One SPEC §5 access object per thread that made the access."""
+    records = []
+    for instruction, thread in zip(*access.active.nonzero()):
+        records.append(
+            {
+                "space": access.space,
+                "op": access.op,
+                "array": access.array,
+                "index": [int(access.rows[instruction, thread]), int(access.cols[instruction, thread])],
+                "thread": list(kernel.thread_xy(params, int(thread))),
+                "value": float(access.values[instruction, thread]),
+            }
+        )
+    return records
+
+
+def step_record(kernel, params: Params, step: Step) -> dict:
+    accesses = [record for access in step.accesses for record in access_records(kernel, params, access)]
+    return {
+        "index": step.index,
+        "block": list(step.block),
+        "phase": step.phase,
+        "line": step.line,
+        "accesses": accesses,
+    }
 
 
 def trace(args: argparse.Namespace, params: Params) -> None:
@@ -98,13 +136,22 @@ def trace(args: argparse.Namespace, params: Params) -> None:
         raise too_large
     run = Trace(kernel, params, seed=args.seed)
     thread = parse_int("thread", args.thread, 0, kernel.threads(params) - 1)
+    limit = args.limit if args.limit is not None else (len(run) if args.json else TEXT_LIMIT)
+    if args.json:
+        header = {"kernel": args.kernel, "params": params.as_strings(), "A": run.A.tolist(), "B": run.B.tolist()}
+        print(json.dumps(header))
+        for index in range(min(limit, len(run))):
+            print(json.dumps(step_record(kernel, params, run[index])))
+        c = [[None if value != value else float(value) for value in row] for row in run.final_c()]
+        print(json.dumps({"C": c, "c_matches": run.verified()}))
+        return
     source = kernel.source(params)
     for step in run:
-        if step.index >= args.limit:
-            print(f"... {len(run) - args.limit} more steps (raise --limit)")
+        if step.index >= limit:
+            print(f"... {len(run) - limit} more steps (raise --limit)")
             break
-        line = source[step.lines[1] - 1].strip()
-        print(f"{step.index:>5} {step.phase:<8} L{step.lines[1]:<3} {kernel.narrate(step, params, thread)}")
+        line = source[step.line - 1].strip()
+        print(f"{step.index:>5} {step.phase:<8} L{step.line:<3} {kernel.narrate(step, params, thread)}")
         print(f"      {line}")
     print(f"C matches NumPy: {'yes' if run.verified() else 'NO'}")
 

@@ -49,9 +49,17 @@ def flops_per_global_byte(fma: int, global_loads: int) -> float:
     return 2 * fma / (global_loads * WORD_BYTES) if global_loads else 0.0
 
 
+def tile_shared_bytes(T: int) -> int:
+    """Shared memory of the smem kernel's two T×T float tiles (tileA and tileB)."""
+    return 2 * T * T * WORD_BYTES
+
+
 @dataclass(frozen=True)
 class SweepPoint:
-    """One tile size T in the speedup-vs-T sweep for an N×N×N problem, and the device's limits."""
+    """One tile size T in the sweep for an N×N×N problem, and the device's limits.
+
+    `speedup` is naive ÷ tiled global loads: a global-load reduction, not a run-time speedup.
+    """
 
     T: int
     speedup: float
@@ -82,14 +90,14 @@ class SweepPoint:
 
 
 def sweep(N: int, device: Device, Ts: range) -> list[SweepPoint]:
-    """Speedup of tiling over naive for each T, with the device's thread and shared-memory limits."""
+    """Global-load reduction of tiling over naive for each T, with the device's thread and shared-memory limits."""
     naive = naive_loads(N, N, N)
     return [
         SweepPoint(
             T,
             naive / tiled_loads(N, N, N, T),
             T * T,
-            2 * T * T * WORD_BYTES,
+            tile_shared_bytes(T),
             device.thread_limit,
             device.shared_limit_bytes,
         )
@@ -100,6 +108,6 @@ def sweep(N: int, device: Device, Ts: range) -> list[SweepPoint]:
 def largest_tile(device: Device) -> int:
     """The largest T whose T×T block and two T×T tiles fit the device."""
     T = 1
-    while (T + 1) ** 2 <= device.thread_limit and 2 * (T + 1) ** 2 * WORD_BYTES <= device.shared_limit_bytes:
+    while (T + 1) ** 2 <= device.thread_limit and tile_shared_bytes(T + 1) <= device.shared_limit_bytes:
         T += 1
     return T

@@ -26,17 +26,3 @@ def digits(rows: int, cols: int, salt: int) -> np.ndarray:
 def operands(M: int, N: int, K: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """A (M×K) and B (K×N), float32, the same for the same sizes and seed."""
     return digits(M, K, 2 * seed), digits(K, N, 2 * seed + 1)
-
-
-def sliced_product(A: np.ndarray, B: np.ndarray, width: int) -> np.ndarray:
-    """A @ B in float32 accumulated one `width`-deep slice of K at a time, the last slice zero-padded:
-    the order in which the tiled kernels add their partial sums."""
-    M, K = A.shape
-    slices = -(-K // width)
-    a = np.zeros((M, slices * width), dtype=np.float32)
-    b = np.zeros((slices * width, B.shape[1]), dtype=np.float32)
-    a[:, :K], b[:K, :] = A, B
-    c = np.zeros((M, B.shape[1]), dtype=np.float32)
-    for t in range(slices):
-        c += a[:, t * width : (t + 1) * width] @ b[t * width : (t + 1) * width, :]
-    return c

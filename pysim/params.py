@@ -14,6 +14,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .constants import ANIMATION_MAX_SIZE, MAX_SIZE, WORD_BYTES
 from .devices import DEFAULT_DEVICE, DEVICES, device
+from .registers import RegisterBudget
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,40}")
 SHOWN_CHARS = 24
@@ -197,6 +198,7 @@ class RegisterParams(Params):
     device: str = _device()
 
     def check(self) -> None:
+        self._check_registers()
         for block, thread in (("BM", "TM"), ("BN", "TN")):
             b, t = getattr(self, block), getattr(self, thread)
             if b % t:
@@ -209,6 +211,21 @@ class RegisterParams(Params):
         _check_shared(
             "BK", f"As[{self.BM}][{self.BK}] and Bs[{self.BK}][{self.BN}]", self.BK * (self.BM + self.BN), self.device
         )
+
+    def _check_registers(self) -> None:
+        """A thread's TM×TN outer product must fit in its registers (checked first: no BM or BN can fix it).
+
+        The error names TM unless TN alone is the larger, since shrinking the larger side helps most.
+        """
+        budget = RegisterBudget(self.TM, self.TN)
+        limit = device(self.device).register_limit
+        if budget.total > limit:
+            name = "TN" if self.TN > self.TM else "TM"
+            raise ParamError(
+                name,
+                f"TM={self.TM}, TN={self.TN} needs about {budget.total} registers per thread "
+                f"(estimate: {budget.breakdown()}); a thread may use at most {limit} registers",
+            )
 
     @property
     def threads(self) -> int:

@@ -40,3 +40,18 @@ class RegisterBudget:
     @property
     def fits(self) -> bool:
         return self.total <= MAX_REGISTERS_PER_THREAD
+
+    def breakdown(self) -> str:
+        """The estimate by part, for messages: '16·16 = 256 accumulators + 16+16 = 32 fragments + 16 overhead = 304'."""
+        return (
+            f"{self.TM}·{self.TN} = {self.accumulators} accumulators + {self.TM}+{self.TN} = {self.fragments} "
+            f"fragment values (regM, regN) + {OVERHEAD_ESTIMATE} overhead = {self.total}"
+        )
+
+
+def largest_square_tile(limit: int = MAX_REGISTERS_PER_THREAD) -> int:
+    """The largest TM = TN whose estimate fits in `limit` registers: where the intensity chart's wall stands."""
+    side = 1
+    while RegisterBudget(side + 1, side + 1).total <= limit:
+        side += 1
+    return side

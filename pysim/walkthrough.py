@@ -1,4 +1,8 @@
-"""Every number of the memory-hierarchy walkthrough (seed 002), for a chosen N, T and device."""
+"""Every number of the memory-hierarchy walkthrough (seed 002), for a chosen N, T and device.
+
+The prose lives in site/partials/hierarchy.html; this module only computes what
+its number slots show, so each fact has one source the tests can check.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from .params import HierarchyParams
 
 SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
 BANK_TILE = 32  # one warp, one lane per bank
+QUIZ_N, QUIZ_T = 512, 8  # the quiz's fixed tiled-count example
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ class Walkthrough:
     def device(self) -> Device:
         return device(self.params.device)
 
+    # --- steps 1-2: the naive kernel ---------------------------------------
     @property
     def per_thread_loads(self) -> int:
         """Step 1: one naive thread reads a row of A and a column of B."""
@@ -43,8 +49,10 @@ class Walkthrough:
     def naive_total(self) -> int:
         return formulas.naive_loads(self.N, self.N, self.N)
 
+    # --- steps 3-5: tiling ---------------------------------------------------
     @property
     def tiles_per_row(self) -> int:
+        """⌈N/T⌉: blocks along a row of C, and tile steps along k."""
         return ceil(self.N / self.T)
 
     @property
@@ -52,7 +60,38 @@ class Walkthrough:
         return self.N % self.T == 0
 
     @property
+    def capped(self) -> bool:
+        """T > N: a block is wider than the matrix, so no value can be used more than N times."""
+        return self.T > self.N
+
+    @property
+    def reuse(self) -> int:
+        """Uses of each loaded value inside a full block: T, but never more than N."""
+        return min(self.T, self.N)
+
+    @property
+    def full_blocks(self) -> int:
+        """Block columns (and rows) that are T wide."""
+        return self.N // self.T
+
+    @property
+    def edge_width(self) -> int:
+        """Width of the last, partial block column (0 when T divides N): its loads are used only this often."""
+        return self.N % self.T
+
+    @property
+    def slice_loads(self) -> int:
+        """Loads of A by one block column (all N rows × N k-values), whatever its width; likewise B per block row."""
+        return self.N * self.N
+
+    @property
+    def floor_loads(self) -> int:
+        """2N²: every element of A and of B loaded at least once; no tiling can go below it."""
+        return 2 * self.N * self.N
+
+    @property
     def ideal_tiled(self) -> float:
+        """2N³/T: every loaded value used exactly T times (below `floor_loads` when T > N)."""
         return formulas.ideal_tiled_loads(self.N, self.N, self.N, self.T)
 
     @property
@@ -60,13 +99,29 @@ class Walkthrough:
         return formulas.tiled_loads(self.N, self.N, self.N, self.T)
 
     @property
-    def speedup(self) -> float:
+    def edge_excess(self) -> float:
+        """Loads over 2N³/T: the partial block column reloads A's N² values but uses them only
+        `edge_width` times (likewise B), so 2N²·(T − edge_width)/T more."""
+        return self.exact_tiled - self.ideal_tiled
+
+    @property
+    def reduction(self) -> float:
+        """Naive ÷ tiled global loads (= N/⌈N/T⌉): a global-load reduction, not a run-time speedup."""
         return self.naive_total / self.exact_tiled
 
     @property
-    def edge_excess(self) -> float:
-        """Loads the partial edge tiles add over the ideal count."""
-        return self.exact_tiled - self.ideal_tiled
+    def latency_ratio(self) -> float:
+        """How many times longer the device's modelled global latency is than its shared latency."""
+        return self.device.latency_global.value / self.device.latency_shared.value
+
+    # --- step 7: the walls -----------------------------------------------------
+    @property
+    def block_threads(self) -> int:
+        return self.T * self.T
+
+    @property
+    def shared_bytes(self) -> int:
+        return formulas.tile_shared_bytes(self.T)
 
     @property
     def barriers_per_block(self) -> int:
@@ -93,57 +148,29 @@ def bank_picture(pad: int, access: str, index: int = 0) -> banks.BankReport:
 
 @dataclass(frozen=True)
 class Question:
+    """One reveal-check question: its prose is in the page, its answer comes from pysim."""
+
     key: str
-    prompt: str
     answer: int
-    explanation: str
 
 
 def quiz(walk: Walkthrough) -> list[Question]:
-    """Reveal-check questions; pysim computes every answer."""
-    small = Walkthrough(HierarchyParams(N=512, T=8, device=walk.params.device))
-    column = bank_picture(0, "column")
-    padded = bank_picture(1, "column")
+    """Reveal-check answers; pysim computes every one."""
+    example = Walkthrough(HierarchyParams(N=QUIZ_N, T=QUIZ_T, device=walk.params.device))
     return [
-        Question(
-            "naive",
-            f"How many global loads does the naive kernel make for N = {walk.N:,}?",
-            walk.naive_total,
-            f"2N³ = 2 × {walk.N:,}³ = {walk.naive_total:,}: N² threads, each loading 2N values.",
-        ),
-        Question(
-            "tiled",
-            "How many global loads does the tiled kernel make for N = 512, T = 8?",
-            small.exact_tiled,
-            f"2N²·⌈N/T⌉ = 2 × 512² × 64 = {small.exact_tiled:,}; T divides N, so this is exactly 2N³/T.",
-        ),
-        Question(
-            "bank",
-            f"A warp reads one column of a {BANK_TILE}×{BANK_TILE} float tile. How many words does the busiest bank serve?",
-            column.degree,
-            f"Row i starts at word 32·i, so every element of a column sits in the same bank: a {column.degree}-way conflict.",
-        ),
-        Question(
-            "padded",
-            f"And with the tile padded to {BANK_TILE}×{BANK_TILE + 1}?",
-            padded.degree,
-            "Each row now starts one bank further on, so the column spreads over all 32 banks: degree 1, no conflict.",
-        ),
-        Question(
-            "largest",
-            f"What is the largest square tile T a block can use on the {walk.device.name}?",
-            walk.largest_tile,
-            f"T×T threads must fit in {walk.device.thread_limit:,} threads per block, so T ≤ {walk.largest_tile}; "
-            f"its two tiles (8·T² = {8 * walk.largest_tile**2:,} bytes) fit in shared memory.",
-        ),
+        Question("naive", walk.naive_total),
+        Question("tiled", example.exact_tiled),
+        Question("bank", bank_picture(0, "column").degree),
+        Question("padded", bank_picture(1, "column").degree),
+        Question("largest", walk.largest_tile),
     ]
 
 
 def check(question: Question, text: str) -> tuple[bool, str]:
-    """Mark an answer typed by the reader; separators and spaces are allowed."""
+    """Mark an answer typed by the reader (separators and spaces allowed): (right, short verdict)."""
     cleaned = text.strip().replace(",", "").replace("_", "").replace(" ", "")
     if not cleaned.isdigit() or not cleaned.isascii():
         return False, "Type a whole number (thousands separators are fine)."
     if int(cleaned) == question.answer:
-        return True, f"Right. {question.explanation}"
-    return False, f"Not quite: the answer is {question.answer:,}. {question.explanation}"
+        return True, "Right."
+    return False, f"Not quite: the answer is {question.answer:,}."

@@ -18,17 +18,75 @@ def test_kernels_are_in_teaching_order():
     assert [k.NAME for k in ORDER] == ["naive", "smem", "register", "transpose"]
 
 
+# What each kind of step executes, written from the CUDA listings (not from pysim's markers):
+# (phase, the accesses it makes) -> text that its highlighted line must contain.
+STATEMENTS = {
+    "naive": {
+        ("setup", ()): "threadIdx.y",
+        ("compute", (("A", "load"), ("B", "load"))): "sum += A[row * K + k] * B[k * N + col]",
+        ("store", (("C", "store"),)): "C[row * N + col] = sum",
+    },
+    "smem": {
+        ("setup", ()): "threadIdx.x",
+        ("load", (("A", "load"), ("tileA", "store"))): "tileA[ty][tx] = (globalRow < M && tileColA < K) ? A[",
+        ("load", (("B", "load"), ("tileB", "store"))): "tileB[ty][tx] = (tileRowB < K && globalCol < N) ? B[",
+        ("barrier", ()): "__syncthreads();",
+        ("compute", (("tileA", "load"), ("tileB", "load"))): "partialSum += tileA[ty][k] * tileB[k][tx];",
+        ("store", (("C", "store"),)): "if (globalRow < M && globalCol < N) C[globalRow * N + globalCol] = partialSum;",
+    },
+    "register": {
+        ("setup", ()): "threadIdx.x",
+        ("load", (("A", "load"), ("As", "store"))): "? A[r * K + c] : 0",
+        ("load", (("B", "load"), ("Bs", "store"))): "? B[r * N + c] : 0",
+        ("barrier", ()): "__syncthreads();",
+        ("compute", (("As", "load"),)): "regM[i] = As[ty * ",
+        ("compute", (("Bs", "load"),)): "regN[j] = Bs[dotIdx][tx * ",
+        ("compute", ()): "+= regM[i] * regN[j];",
+        ("store", (("C", "store"),)): "if (r < M && c < N) C[r * N + c] = threadResults[",
+    },
+    "transpose": {
+        ("setup", ()): "threadIdx.y",
+        (
+            "load",
+            (("A", "load"), ("tile", "store")),
+        ): "tile[threadIdx.y][threadIdx.x] = (x < n && y < n) ? A[y * n + x]",
+        ("barrier", ()): "__syncthreads();",
+        (
+            "store",
+            (("tile", "load"), ("C", "store")),
+        ): "if (x < n && y < n) C[y * n + x] = tile[threadIdx.x][threadIdx.y];",
+    },
+}
+
+
 @pytest.mark.parametrize("name", SMALL)
-def test_every_statement_line_is_visited_and_exists(name):
+def test_highlighted_line_holds_the_statement_executed(name):
+    """SPEC §5: a step's line is a line of the listing shown, holding the statement the step runs."""
     kernel, params = KERNELS[name], SMALL[name]
     source = kernel.source(params)
-    visited = set()
+    seen = set()
     for step in Trace(kernel, params):
-        first, last = step.lines
-        for line in range(first, last + 1):
+        kind = (step.phase, tuple((a.array, a.op) for a in step.accesses))
+        assert kind in STATEMENTS[name], f"unexpected step kind {kind}"
+        assert STATEMENTS[name][kind] in source[step.line - 1], (step.index, step.line, source[step.line - 1])
+        for line in step.lines:
             assert source[line - 1].strip(), f"line {line} is blank"
-            visited.add(line)
-    assert visited == set(kernel.STATEMENT_LINES)
+        seen.add(kind)
+    assert seen == set(STATEMENTS[name]), "every kind of statement runs in the small case"
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_shown_listing_has_no_markers(name):
+    assert not any("@@" in line for line in KERNELS[name].source(SMALL[name]))
+
+
+def test_a_line_added_to_a_listing_moves_no_highlight():
+    from pysim.listing import Listing
+
+    template = "a\n  x = 1;  @@first\n  y = 2;  @@second\n"
+    edited = Listing(template.replace("  y", "  // a new comment\n  y"))
+    assert Listing(template).at("second") == (3,)
+    assert edited.at("second") == (4,) and edited.render()[3] == "  y = 2;"
 
 
 @pytest.mark.parametrize("name", SMALL)

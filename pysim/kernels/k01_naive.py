@@ -13,35 +13,34 @@ from math import ceil
 import numpy as np
 
 from ..counters import Counters
+from ..listing import Listing
 from ..params import NaiveParams
 from ..sectors import tile_load_sectors
-from ..trace import Access, Step
+from ..trace import Access, Cell, Focus, Step, cells
 from ..warps import INACTIVE
 
 NAME = "naive"
 TITLE = "Naive"
 PARAMS = NaiveParams
 
-SOURCE = """\
+LISTING = Listing("""\
 // blockDim = ({T}, {T}), grid = ({gx}, {gy}): one thread per element of C
 __global__ void sgemm_naive(int M, int N, int K, const float *A, const float *B, float *C) {{
-  int row = blockIdx.y * {T} + threadIdx.y;
-  int col = blockIdx.x * {T} + threadIdx.x;
-  if (row >= M || col >= N) return;  // threads outside C leave at once
-  float sum = 0.0f;
+  int row = blockIdx.y * {T} + threadIdx.y;  @@setup
+  int col = blockIdx.x * {T} + threadIdx.x;  @@setup
+  if (row >= M || col >= N) return;  // threads outside C leave at once  @@setup
+  float sum = 0.0f;  @@setup
   for (int k = 0; k < K; k++) {{
-    sum += A[row * K + k] * B[k * N + col];
+    sum += A[row * K + k] * B[k * N + col];  @@fma
   }}
-  C[row * N + col] = sum;
-}}"""
-
-SETUP, FMA, STORE = (3, 6), (8, 8), (10, 10)
-STATEMENT_LINES = frozenset([*range(SETUP[0], SETUP[1] + 1), FMA[0], STORE[0]])
+  C[row * N + col] = sum;  @@store
+}}""")
+SETUP, FMA, STORE = (LISTING.at(marker) for marker in ("setup", "fma", "store"))
 
 
 def source(p: NaiveParams) -> list[str]:
     gx, gy = grid(p)
-    return SOURCE.format(T=p.T, gx=gx, gy=gy).splitlines()
+    return LISTING.render(T=p.T, gx=gx, gy=gy)
 
 
 def grid(p: NaiveParams) -> tuple[int, int]:
@@ -60,8 +59,30 @@ def steps_per_block(p: NaiveParams) -> int:
     return p.K + 2
 
 
-def c_region(p: NaiveParams, bx: int, by: int) -> tuple[slice, slice]:
-    return slice(by * p.T, min((by + 1) * p.T, p.M)), slice(bx * p.T, min((bx + 1) * p.T, p.N))
+def owner(p: NaiveParams, row: int, col: int) -> tuple[tuple[int, int], int]:
+    """The block and linear thread id that compute C[row][col]."""
+    return (col // p.T, row // p.T), (row % p.T) * p.T + col % p.T
+
+
+def regions(p: NaiveParams, step: Step) -> dict[str, list[Cell]]:
+    """The block's part of C and, at step k, the column k of A and row k of B its threads read."""
+    bx, by = step.block
+    rows, cols = range(by * p.T, min(by * p.T + p.T, p.M)), range(bx * p.T, min(bx * p.T + p.T, p.N))
+    found = {"C": cells(rows, cols)}
+    if step.k is not None:
+        found |= {"A": cells(rows, range(step.k, step.k + 1)), "B": cells(range(step.k, step.k + 1), cols)}
+    return found
+
+
+def focus(p: NaiveParams, step: Step, thread: int) -> Focus:
+    """The thread's element of C, the row of A and column of B it walks, and the pair it reads now."""
+    tx, ty = thread_xy(p, thread)
+    row, col = step.block[1] * p.T + ty, step.block[0] * p.T + tx
+    if row >= p.M or col >= p.N:
+        return Focus(())
+    operands = {"A": tuple((row, k) for k in range(p.K)), "B": tuple((k, col) for k in range(p.K))}
+    current = {"A": ((row, step.k),), "B": ((step.k, col),)} if step.k is not None else {}
+    return Focus(((row, col),), operands, current)
 
 
 def block_steps(p: NaiveParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
@@ -76,21 +97,16 @@ def block_steps(p: NaiveParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) 
     yield Step("setup", SETUP, registers={"sum": total})
     for k in range(p.K):
         kk = np.where(inside, k, INACTIVE)
-        total = total + np.where(inside, A[np.minimum(row, p.M - 1), k] * B[k, np.minimum(col, p.N - 1)], 0)
-        yield Step(
-            "compute",
-            FMA,
-            k=k,
-            fma=active,
-            accesses=(
-                Access("A", "global", "load", live_row, kk, p.K),
-                Access("B", "global", "load", kk, live_col, p.N),
-            ),
-            registers={"sum": total},
+        a = np.where(inside, A[np.minimum(row, p.M - 1), k], 0).astype(np.float32)
+        b = np.where(inside, B[k, np.minimum(col, p.N - 1)], 0).astype(np.float32)
+        total = total + a * b
+        loads = (
+            Access("A", "global", "load", live_row, kk, p.K, a),
+            Access("B", "global", "load", kk, live_col, p.N, b),
         )
-    yield Step(
-        "store", STORE, accesses=(Access("C", "global", "store", live_row, live_col, p.N),), registers={"sum": total}
-    )
+        yield Step("compute", FMA, k=k, fma=active, accesses=loads, registers={"sum": total})
+    store = Access("C", "global", "store", live_row, live_col, p.N, total)
+    yield Step("store", STORE, accesses=(store,), registers={"sum": total})
 
 
 def counters_for(p: NaiveParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
@@ -117,25 +133,6 @@ def counters_for(p: NaiveParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
         fma=rows * cols * p.K,
         global_sectors=sectors,
     )
-
-
-def block_counters(p: NaiveParams, bx: int, by: int) -> Counters:
-    return counters_for(p, np.array([bx]), np.array([by]))
-
-
-def counters(p: NaiveParams) -> Counters:
-    gx, gy = grid(p)
-    return counters_for(p, np.arange(gx), np.arange(gy))
-
-
-def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """What C must equal: NumPy's product."""
-    return A @ B
-
-
-def run_c(p: NaiveParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Each thread's float32 dot product (NumPy's matmul; inputs are exact in float32)."""
-    return A @ B
 
 
 def describe(step: Step, p: NaiveParams, thread: int) -> str:

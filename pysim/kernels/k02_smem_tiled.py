@@ -18,57 +18,45 @@ import numpy as np
 from .. import banks
 from ..constants import WARP_SIZE
 from ..counters import Counters
-from ..matrices import sliced_product
+from ..listing import Listing
 from ..params import SmemParams
 from ..sectors import tile_load_sectors
-from ..trace import Access, Step
+from ..trace import Access, Cell, Focus, Step, cells
 from ..warps import INACTIVE
 
 NAME = "smem"
 TITLE = "Shared-memory tiling"
 PARAMS = SmemParams
 
-SOURCE = """\
+LISTING = Listing("""\
 // blockDim = ({T}, {T}), TILE_SIZE = {T}, grid = ({gx}, {gy})
 __global__ void sgemm_smem(int M, int N, int K, const float *A, const float *B, float *C) {{
   __shared__ float tileA[{T}][{T}];
   __shared__ float tileB[{T}][{T}];  // no padding needed (see the bank analysis)
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int globalRow = blockIdx.y * {T} + ty;
-  int globalCol = blockIdx.x * {T} + tx;
-  float partialSum = 0.0f;
+  int tx = threadIdx.x, ty = threadIdx.y;  @@setup
+  int globalRow = blockIdx.y * {T} + ty;  @@setup
+  int globalCol = blockIdx.x * {T} + tx;  @@setup
+  float partialSum = 0.0f;  @@setup
   for (int tileIdx = 0; tileIdx < {tiles}; tileIdx++) {{  // ceil(K / {T}) = ceil({K} / {T})
     int tileColA = tileIdx * {T} + tx, tileRowB = tileIdx * {T} + ty;
-    tileA[ty][tx] = (globalRow < M && tileColA < K) ? A[globalRow * K + tileColA] : 0;
-    tileB[ty][tx] = (tileRowB < K && globalCol < N) ? B[tileRowB * N + globalCol] : 0;
-    __syncthreads();  // the whole tile must be loaded before anyone reads it
+    tileA[ty][tx] = (globalRow < M && tileColA < K) ? A[globalRow * K + tileColA] : 0;  @@load_a
+    tileB[ty][tx] = (tileRowB < K && globalCol < N) ? B[tileRowB * N + globalCol] : 0;  @@load_b
+    __syncthreads();  // the whole tile must be loaded before anyone reads it  @@sync_loaded
     for (int k = 0; k < {T}; k++) {{
-      partialSum += tileA[ty][k] * tileB[k][tx];
+      partialSum += tileA[ty][k] * tileB[k][tx];  @@fma
     }}
-    __syncthreads();  // stops fast threads overwriting a tile slow threads still read
+    __syncthreads();  // stops fast threads overwriting a tile slow threads still read  @@sync_done
   }}
-  if (globalRow < M && globalCol < N) C[globalRow * N + globalCol] = partialSum;
-}}"""
-
+  if (globalRow < M && globalCol < N) C[globalRow * N + globalCol] = partialSum;  @@store
+}}""")
 SETUP, LOAD_A, LOAD_B, SYNC_LOADED, FMA, SYNC_DONE, STORE = (
-    (5, 8),
-    (10, 11),
-    (12, 12),
-    (13, 13),
-    (15, 15),
-    (17, 17),
-    (19, 19),
-)
-STATEMENT_LINES = frozenset(
-    line
-    for lines in (SETUP, LOAD_A, LOAD_B, SYNC_LOADED, FMA, SYNC_DONE, STORE)
-    for line in range(lines[0], lines[1] + 1)
+    LISTING.at(marker) for marker in ("setup", "load_a", "load_b", "sync_loaded", "fma", "sync_done", "store")
 )
 
 
 def source(p: SmemParams) -> list[str]:
     gx, gy = grid(p)
-    return SOURCE.format(T=p.T, K=p.K, gx=gx, gy=gy, tiles=p.tiles).splitlines()
+    return LISTING.render(T=p.T, K=p.K, gx=gx, gy=gy, tiles=p.tiles)
 
 
 def grid(p: SmemParams) -> tuple[int, int]:
@@ -87,8 +75,34 @@ def steps_per_block(p: SmemParams) -> int:
     return 2 + p.tiles * (p.T + 4)
 
 
-def c_region(p: SmemParams, bx: int, by: int) -> tuple[slice, slice]:
-    return slice(by * p.T, min((by + 1) * p.T, p.M)), slice(bx * p.T, min((bx + 1) * p.T, p.N))
+def owner(p: SmemParams, row: int, col: int) -> tuple[tuple[int, int], int]:
+    """The block and linear thread id that compute C[row][col]."""
+    return (col // p.T, row // p.T), (row % p.T) * p.T + col % p.T
+
+
+def _block_span(p: SmemParams, block: tuple[int, int]) -> tuple[range, range]:
+    bx, by = block
+    return range(by * p.T, min(by * p.T + p.T, p.M)), range(bx * p.T, min(bx * p.T + p.T, p.N))
+
+
+def regions(p: SmemParams, step: Step) -> dict[str, list[Cell]]:
+    """The block's part of C and, inside the tile loop, the K-slice of A and B the block works on."""
+    rows, cols = _block_span(p, step.block)
+    found = {"C": cells(rows, cols)}
+    if step.tile is not None:
+        ks = range(step.tile * p.T, min(step.tile * p.T + p.T, p.K))
+        found |= {"A": cells(rows, ks), "B": cells(ks, cols)}
+    return found
+
+
+def focus(p: SmemParams, step: Step, thread: int) -> Focus:
+    """The thread's element of C, its tileA row and tileB column, and the pair it multiplies now."""
+    tx, ty = thread_xy(p, thread)
+    row, col = step.block[1] * p.T + ty, step.block[0] * p.T + tx
+    owned = ((row, col),) if row < p.M and col < p.N else ()
+    operands = {"tileA": tuple((ty, k) for k in range(p.T)), "tileB": tuple((k, tx) for k in range(p.T))}
+    current = {"tileA": ((ty, step.k),), "tileB": ((step.k, tx),)} if step.k is not None else {}
+    return Focus(owned, operands, current)
 
 
 def block_steps(p: SmemParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
@@ -100,85 +114,57 @@ def block_steps(p: SmemParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -
     tileA = np.full((T, T), np.nan, dtype=np.float32)
     tileB = np.full((T, T), np.nan, dtype=np.float32)
     partialSum = np.zeros(T * T, dtype=np.float32)
-    yield Step("setup", SETUP, registers={"partialSum": partialSum}, shared={"tileA": tileA, "tileB": tileB})
+    tileStartSum = partialSum  # what partialSum carried into the current tile (for the lens)
 
+    def state() -> dict:
+        return {
+            "registers": {"partialSum": partialSum, "tileStartSum": tileStartSum},
+            "shared": {"tileA": tileA, "tileB": tileB},
+        }
+
+    yield Step("setup", SETUP, **state())
     for tileIdx in range(p.tiles):
+        tileStartSum = partialSum
         tileColA = tileIdx * T + tx
         tileRowB = tileIdx * T + ty
         inA = (globalRow < p.M) & (tileColA < p.K)
+        a = np.where(inA, A[np.minimum(globalRow, p.M - 1), np.minimum(tileColA, p.K - 1)], 0).astype(np.float32)
         tileA = tileA.copy()
-        tileA[ty, tx] = np.where(inA, A[np.minimum(globalRow, p.M - 1), np.minimum(tileColA, p.K - 1)], 0)
-        yield Step(
-            "load",
-            LOAD_A,
-            tile=tileIdx,
-            accesses=(
-                Access(
-                    "A", "global", "load", np.where(inA, globalRow, INACTIVE), np.where(inA, tileColA, INACTIVE), p.K
-                ),
-                Access("tileA", "shared", "store", ty, tx, T, zero_fill=~inA),
+        tileA[ty, tx] = a
+        loads = (
+            Access(
+                "A", "global", "load", np.where(inA, globalRow, INACTIVE), np.where(inA, tileColA, INACTIVE), p.K, a
             ),
-            registers={"partialSum": partialSum},
-            shared={"tileA": tileA, "tileB": tileB},
+            Access("tileA", "shared", "store", ty, tx, T, a, zero_fill=~inA),
         )
+        yield Step("load", LOAD_A, tile=tileIdx, accesses=loads, **state())
         inB = (tileRowB < p.K) & (globalCol < p.N)
+        b = np.where(inB, B[np.minimum(tileRowB, p.K - 1), np.minimum(globalCol, p.N - 1)], 0).astype(np.float32)
         tileB = tileB.copy()
-        tileB[ty, tx] = np.where(inB, B[np.minimum(tileRowB, p.K - 1), np.minimum(globalCol, p.N - 1)], 0)
-        yield Step(
-            "load",
-            LOAD_B,
-            tile=tileIdx,
-            accesses=(
-                Access(
-                    "B", "global", "load", np.where(inB, tileRowB, INACTIVE), np.where(inB, globalCol, INACTIVE), p.N
-                ),
-                Access("tileB", "shared", "store", ty, tx, T, zero_fill=~inB),
+        tileB[ty, tx] = b
+        loads = (
+            Access(
+                "B", "global", "load", np.where(inB, tileRowB, INACTIVE), np.where(inB, globalCol, INACTIVE), p.N, b
             ),
-            registers={"partialSum": partialSum},
-            shared={"tileA": tileA, "tileB": tileB},
+            Access("tileB", "shared", "store", ty, tx, T, b, zero_fill=~inB),
         )
-        yield Step(
-            "barrier",
-            SYNC_LOADED,
-            tile=tileIdx,
-            barrier=True,
-            registers={"partialSum": partialSum},
-            shared={"tileA": tileA, "tileB": tileB},
-        )
+        yield Step("load", LOAD_B, tile=tileIdx, accesses=loads, **state())
+        yield Step("barrier", SYNC_LOADED, tile=tileIdx, barrier=True, **state())
         for k in range(T):
-            partialSum = partialSum + tileA[ty, k] * tileB[k, tx]
-            yield Step(
-                "compute",
-                FMA,
-                tile=tileIdx,
-                k=k,
-                fma=T * T,
-                accesses=(
-                    Access("tileA", "shared", "load", ty, np.full(T * T, k), T),
-                    Access("tileB", "shared", "load", np.full(T * T, k), tx, T),
-                ),
-                registers={"partialSum": partialSum},
-                shared={"tileA": tileA, "tileB": tileB},
+            a, b = tileA[ty, k], tileB[k, tx]
+            partialSum = partialSum + a * b
+            reads = (
+                Access("tileA", "shared", "load", ty, np.full(T * T, k), T, a),
+                Access("tileB", "shared", "load", np.full(T * T, k), tx, T, b),
             )
-        yield Step(
-            "barrier",
-            SYNC_DONE,
-            tile=tileIdx,
-            barrier=True,
-            registers={"partialSum": partialSum},
-            shared={"tileA": tileA, "tileB": tileB},
-        )
+            yield Step("compute", FMA, tile=tileIdx, k=k, fma=T * T, accesses=reads, **state())
+        yield Step("barrier", SYNC_DONE, tile=tileIdx, barrier=True, **state())
 
     inC = (globalRow < p.M) & (globalCol < p.N)
-    yield Step(
-        "store",
-        STORE,
-        accesses=(
-            Access("C", "global", "store", np.where(inC, globalRow, INACTIVE), np.where(inC, globalCol, INACTIVE), p.N),
-        ),
-        registers={"partialSum": partialSum},
-        shared={"tileA": tileA, "tileB": tileB},
+    store = Access(
+        "C", "global", "store", np.where(inC, globalRow, INACTIVE), np.where(inC, globalCol, INACTIVE), p.N, partialSum
     )
+    yield Step("store", STORE, accesses=(store,), **state())
 
 
 def tile_pattern(T: int) -> tuple[np.ndarray, np.ndarray]:
@@ -217,25 +203,6 @@ def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
         global_sectors=sectors,
         bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(T),
     )
-
-
-def block_counters(p: SmemParams, bx: int, by: int) -> Counters:
-    return counters_for(p, np.array([bx]), np.array([by]))
-
-
-def counters(p: SmemParams) -> Counters:
-    gx, gy = grid(p)
-    return counters_for(p, np.arange(gx), np.arange(gy))
-
-
-def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """What C must equal: NumPy's product."""
-    return A @ B
-
-
-def run_c(p: SmemParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """C as the kernel computes it: float32 partial sums accumulated tile by tile."""
-    return sliced_product(A, B, p.T)
 
 
 def describe(step: Step, p: SmemParams, thread: int) -> str:
@@ -290,23 +257,51 @@ class Term:
 
 @dataclass(frozen=True)
 class Lens:
-    """The selected-thread lens: its tileA row, tileB column and dot-product timeline."""
+    """The selected-thread lens: its tileA row, tileB column and dot-product timeline.
+
+    `carried` is what partialSum brought into the current tile from earlier tiles,
+    so carried + the done terms = partial_sum. `terms` is empty while the tile is
+    still being loaded; `final` marks the store, where partial_sum is C's value.
+    """
 
     row: np.ndarray
     column: np.ndarray
     terms: tuple[Term, ...]
+    carried: float
     partial_sum: float
-    target: tuple[int, int]
+    target: Cell | None
+    final: bool
+
+    @property
+    def done_sum(self) -> float:
+        return float(sum(np.float32(term.product) for term in self.terms if term.done))
 
 
 def lens(step: Step, p: SmemParams, thread: int) -> Lens:
     tx, ty = thread_xy(p, thread)
     tileA, tileB = step.shared["tileA"], step.shared["tileB"]
-    in_loop = step.phase == "compute" or (step.phase == "barrier" and step.lines == SYNC_DONE)
-    last_done = step.k if step.phase == "compute" else (p.T - 1 if in_loop else -1)
-    terms = tuple(Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T))
-    target = (step.block[1] * p.T + ty, step.block[0] * p.T + tx)
-    return Lens(tileA[ty, :].copy(), tileB[:, tx].copy(), terms, float(step.registers["partialSum"][thread]), target)
+    loaded = step.phase in ("compute", "store") or step.lines in (SYNC_LOADED, SYNC_DONE)
+    if step.phase == "compute":
+        last_done = step.k
+    elif step.lines == SYNC_LOADED:
+        last_done = -1
+    else:
+        last_done = p.T - 1
+    terms = (
+        tuple(Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T))
+        if loaded
+        else ()
+    )
+    owned = focus(p, step, thread).owned
+    return Lens(
+        tileA[ty, :].copy(),
+        tileB[:, tx].copy(),
+        terms,
+        float(step.registers["tileStartSum"][thread]),
+        float(step.registers["partialSum"][thread]),
+        owned[0] if owned else None,
+        step.phase == "store",
+    )
 
 
 def phase_detail(step: Step, p: SmemParams) -> str:

@@ -18,64 +18,57 @@ import numpy as np
 from .. import banks
 from ..constants import WARP_SIZE
 from ..counters import Counters
-from ..matrices import sliced_product
+from ..listing import Listing
 from ..params import RegisterParams
 from ..sectors import tile_load_sectors
-from ..trace import Access, Step
+from ..trace import Access, Cell, Focus, Step, cells
 from ..warps import INACTIVE
 
 NAME = "register"
 TITLE = "2D register tiling"
 PARAMS = RegisterParams
 
-SOURCE = """\
+LISTING = Listing("""\
 // 2D tiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}, TN={TN}: {threads} threads compute a {BM}x{BN} tile of C
 __global__ void sgemm_2d(int M, int N, int K, const float *A, const float *B, float *C) {{
   __shared__ float As[{BM}][{BK}];
   __shared__ float Bs[{BK}][{BN}];
-  int tx = threadIdx.x % {cols}, ty = threadIdx.x / {cols};  // this thread's {TM}x{TN} patch
-  float threadResults[{TM} * {TN}] = {{0.0f}};
-  float regM[{TM}] = {{0.0f}}, regN[{TN}] = {{0.0f}};
+  int tx = threadIdx.x % {cols}, ty = threadIdx.x / {cols};  // this thread's {TM}x{TN} patch  @@setup
+  float threadResults[{TM} * {TN}] = {{0.0f}};  @@setup
+  float regM[{TM}] = {{0.0f}}, regN[{TN}] = {{0.0f}};  @@setup
   for (int bkIdx = 0; bkIdx < K; bkIdx += {BK}) {{
-    for (int i = threadIdx.x; i < {BM} * {BK}; i += {threads})  // cooperative load, 0 outside A
-      As[i / {BK}][i % {BK}] = A[(blockIdx.y * {BM} + i / {BK}) * K + bkIdx + i % {BK}];
-    for (int i = threadIdx.x; i < {BK} * {BN}; i += {threads})  // 0 outside B
-      Bs[i / {BN}][i % {BN}] = B[(bkIdx + i / {BN}) * N + blockIdx.x * {BN} + i % {BN}];
-    __syncthreads();
+    for (int i = threadIdx.x; i < {BM} * {BK}; i += {threads}) {{  // cooperative load of As
+      int r = blockIdx.y * {BM} + i / {BK}, c = bkIdx + i % {BK};
+      As[i / {BK}][i % {BK}] = (r < M && c < K) ? A[r * K + c] : 0;  // 0 outside A  @@load_a
+    }}
+    for (int i = threadIdx.x; i < {BK} * {BN}; i += {threads}) {{  // cooperative load of Bs
+      int r = bkIdx + i / {BN}, c = blockIdx.x * {BN} + i % {BN};
+      Bs[i / {BN}][i % {BN}] = (r < K && c < N) ? B[r * N + c] : 0;  // 0 outside B  @@load_b
+    }}
+    __syncthreads();  @@sync_loaded
     for (int dotIdx = 0; dotIdx < {BK}; ++dotIdx) {{
-      for (int i = 0; i < {TM}; ++i) regM[i] = As[ty * {TM} + i][dotIdx];
-      for (int j = 0; j < {TN}; ++j) regN[j] = Bs[dotIdx][tx * {TN} + j];
+      for (int i = 0; i < {TM}; ++i) regM[i] = As[ty * {TM} + i][dotIdx];  @@load_m
+      for (int j = 0; j < {TN}; ++j) regN[j] = Bs[dotIdx][tx * {TN} + j];  @@load_n
       for (int i = 0; i < {TM}; ++i)
         for (int j = 0; j < {TN}; ++j)
-          threadResults[i * {TN} + j] += regM[i] * regN[j];
+          threadResults[i * {TN} + j] += regM[i] * regN[j];  @@fma
     }}
-    __syncthreads();  // stops fast threads overwriting As/Bs that slow threads still read
+    __syncthreads();  // stops fast threads overwriting As/Bs that slow threads still read  @@sync_done
   }}
   for (int i = 0; i < {TM}; ++i)
-    for (int j = 0; j < {TN}; ++j)  // guarded: only elements inside C are written
-      C[(blockIdx.y * {BM} + ty * {TM} + i) * N + blockIdx.x * {BN} + tx * {TN} + j] = threadResults[i * {TN} + j];
-}}"""
-
+    for (int j = 0; j < {TN}; ++j) {{
+      int r = blockIdx.y * {BM} + ty * {TM} + i, c = blockIdx.x * {BN} + tx * {TN} + j;
+      if (r < M && c < N) C[r * N + c] = threadResults[i * {TN} + j];  // only inside C  @@store
+    }}
+}}""")
 SETUP, LOAD_A, LOAD_B, SYNC_LOADED, LOAD_M, LOAD_N, FMA, SYNC_DONE, STORE = (
-    (5, 7),
-    (9, 10),
-    (11, 12),
-    (13, 13),
-    (15, 15),
-    (16, 16),
-    (17, 19),
-    (21, 21),
-    (23, 25),
-)
-STATEMENT_LINES = frozenset(
-    line
-    for lines in (SETUP, LOAD_A, LOAD_B, SYNC_LOADED, LOAD_M, LOAD_N, FMA, SYNC_DONE, STORE)
-    for line in range(lines[0], lines[1] + 1)
+    LISTING.at(marker)
+    for marker in ("setup", "load_a", "load_b", "sync_loaded", "load_m", "load_n", "fma", "sync_done", "store")
 )
 
 
 def source(p: RegisterParams) -> list[str]:
-    return SOURCE.format(BM=p.BM, BN=p.BN, BK=p.BK, TM=p.TM, TN=p.TN, threads=p.threads, cols=p.BN // p.TN).splitlines()
+    return LISTING.render(BM=p.BM, BN=p.BN, BK=p.BK, TM=p.TM, TN=p.TN, threads=p.threads, cols=p.BN // p.TN)
 
 
 def grid(p: RegisterParams) -> tuple[int, int]:
@@ -94,8 +87,48 @@ def steps_per_block(p: RegisterParams) -> int:
     return 2 + p.tiles * (4 + p.BK * (2 + p.TM * p.TN))
 
 
-def c_region(p: RegisterParams, bx: int, by: int) -> tuple[slice, slice]:
-    return slice(by * p.BM, min((by + 1) * p.BM, p.M)), slice(bx * p.BN, min((bx + 1) * p.BN, p.N))
+def owner(p: RegisterParams, row: int, col: int) -> tuple[tuple[int, int], int]:
+    """The block and linear thread id whose TM×TN patch holds C[row][col]."""
+    tx, ty = (col % p.BN) // p.TN, (row % p.BM) // p.TM
+    return (col // p.BN, row // p.BM), ty * (p.BN // p.TN) + tx
+
+
+def owned_cells(p: RegisterParams, block: tuple[int, int], thread: int) -> tuple[Cell, ...]:
+    """The cells of C inside the thread's TM×TN patch, row by row."""
+    tx, ty = thread_xy(p, thread)
+    top, left = block[1] * p.BM + ty * p.TM, block[0] * p.BN + tx * p.TN
+    return tuple(cells(range(top, min(top + p.TM, p.M)), range(left, min(left + p.TN, p.N))))
+
+
+def regions(p: RegisterParams, step: Step) -> dict[str, list[Cell]]:
+    """The block's tile of C and, inside the bkIdx loop, the BK-slice of A and B it works on."""
+    bx, by = step.block
+    rows, cols = range(by * p.BM, min(by * p.BM + p.BM, p.M)), range(bx * p.BN, min(bx * p.BN + p.BN, p.N))
+    found = {"C": cells(rows, cols)}
+    if step.tile is not None:
+        ks = range(step.tile * p.BK, min(step.tile * p.BK + p.BK, p.K))
+        found |= {"A": cells(rows, ks), "B": cells(ks, cols)}
+    return found
+
+
+def focus(p: RegisterParams, step: Step, thread: int) -> Focus:
+    """The thread's patch of C, the As column / Bs row it copies into regM / regN, and the pair in use."""
+    tx, ty = thread_xy(p, thread)
+    owned = owned_cells(p, step.block, thread)
+    if step.k is None:
+        return Focus(owned)
+    operands = {
+        "As": tuple((ty * p.TM + i, step.k) for i in range(p.TM)),
+        "Bs": tuple((step.k, tx * p.TN + j) for j in range(p.TN)),
+    }
+    current = {}
+    if step.pair is not None:
+        i, j = step.pair
+        current = {"As": ((ty * p.TM + i, step.k),), "Bs": ((step.k, tx * p.TN + j),)}
+        cell = (step.block[1] * p.BM + ty * p.TM + i, step.block[0] * p.BN + tx * p.TN + j)
+        if cell in owned:
+            current["C"] = (cell,)
+    return Focus(owned, operands, current)
 
 
 def load_pattern(height: int, width: int, nthreads: int) -> tuple[np.ndarray, np.ndarray]:
@@ -123,18 +156,12 @@ def _copy(
     tile = tile.copy()
     values = np.where(
         inside, matrix[np.minimum(g_rows, matrix.shape[0] - 1), np.minimum(g_cols, matrix.shape[1] - 1)], 0
-    )
+    ).astype(np.float32)
     tile[rows[active], cols[active]] = values[active]
+    g_rows, g_cols = np.where(inside, g_rows, INACTIVE), np.where(inside, g_cols, INACTIVE)
     accesses = (
-        Access(
-            name,
-            "global",
-            "load",
-            np.where(inside, g_rows, INACTIVE),
-            np.where(inside, g_cols, INACTIVE),
-            matrix.shape[1],
-        ),
-        Access(array, "shared", "store", rows, cols, shape[1], zero_fill=active & ~inside),
+        Access(name, "global", "load", g_rows, g_cols, matrix.shape[1], values),
+        Access(array, "shared", "store", rows, cols, shape[1], values, zero_fill=active & ~inside),
     )
     return accesses, tile
 
@@ -163,25 +190,15 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
         yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
         for dotIdx in range(p.BK):
             m_rows = ty[None, :] * p.TM + np.arange(p.TM)[:, None]  # one instruction per i
-            regM = As[m_rows, dotIdx].T.copy()
-            yield Step(
-                "compute",
-                LOAD_M,
-                tile=tile,
-                k=dotIdx,
-                accesses=(Access("As", "shared", "load", m_rows, np.full_like(m_rows, dotIdx), p.BK),),
-                **state(),
-            )
+            read = As[m_rows, dotIdx]
+            regM = read.T.copy()
+            access = Access("As", "shared", "load", m_rows, np.full_like(m_rows, dotIdx), p.BK, read)
+            yield Step("compute", LOAD_M, tile=tile, k=dotIdx, accesses=(access,), **state())
             n_cols = tx[None, :] * p.TN + np.arange(p.TN)[:, None]
-            regN = Bs[dotIdx, n_cols].T.copy()
-            yield Step(
-                "compute",
-                LOAD_N,
-                tile=tile,
-                k=dotIdx,
-                accesses=(Access("Bs", "shared", "load", np.full_like(n_cols, dotIdx), n_cols, p.BN),),
-                **state(),
-            )
+            read = Bs[dotIdx, n_cols]
+            regN = read.T.copy()
+            access = Access("Bs", "shared", "load", np.full_like(n_cols, dotIdx), n_cols, p.BN, read)
+            yield Step("compute", LOAD_N, tile=tile, k=dotIdx, accesses=(access,), **state())
             for i in range(p.TM):
                 for j in range(p.TN):
                     results = results.copy()
@@ -192,14 +209,11 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
     rows = by * p.BM + ty[None, :] * p.TM + np.repeat(np.arange(p.TM), p.TN)[:, None]
     cols = bx * p.BN + tx[None, :] * p.TN + np.tile(np.arange(p.TN), p.TM)[:, None]
     inside = (rows < p.M) & (cols < p.N)
-    yield Step(
-        "store",
-        STORE,
-        accesses=(
-            Access("C", "global", "store", np.where(inside, rows, INACTIVE), np.where(inside, cols, INACTIVE), p.N),
-        ),
-        **state(),
+    values = results.reshape(n, p.TM * p.TN).T  # one store instruction per (i, j)
+    store = Access(
+        "C", "global", "store", np.where(inside, rows, INACTIVE), np.where(inside, cols, INACTIVE), p.N, values
     )
+    yield Step("store", STORE, accesses=(store,), **state())
 
 
 @lru_cache(maxsize=64)
@@ -239,25 +253,6 @@ def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counter
         global_sectors=sectors,
         bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(p),
     )
-
-
-def block_counters(p: RegisterParams, bx: int, by: int) -> Counters:
-    return counters_for(p, np.array([bx]), np.array([by]))
-
-
-def counters(p: RegisterParams) -> Counters:
-    gx, gy = grid(p)
-    return counters_for(p, np.arange(gx), np.arange(gy))
-
-
-def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """What C must equal: NumPy's product."""
-    return A @ B
-
-
-def run_c(p: RegisterParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """C as the kernel computes it: float32 results accumulated one BK slice at a time."""
-    return sliced_product(A, B, p.BK)
 
 
 def describe(step: Step, p: RegisterParams, thread: int) -> str:

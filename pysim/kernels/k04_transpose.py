@@ -15,32 +15,31 @@ import numpy as np
 
 from .. import banks
 from ..counters import Counters
+from ..listing import Listing
 from ..params import TransposeParams
 from ..sectors import tile_load_sectors
-from ..trace import Access, Step
+from ..trace import Access, Cell, Focus, Step, cells
 from ..warps import INACTIVE
 
 NAME = "transpose"
 TITLE = "Transpose (bank conflicts)"
 PARAMS = TransposeParams
 
-SOURCE = """\
+LISTING = Listing("""\
 // blockDim = ({TILE}, {TILE}), grid = ({g}, {g}), each tile row padded by {pad}
 __global__ void transpose(int n, const float *A, float *C) {{
   __shared__ float tile[{TILE}][{TILE} + {pad}];
-  int x = blockIdx.x * {TILE} + threadIdx.x, y = blockIdx.y * {TILE} + threadIdx.y;
-  tile[threadIdx.y][threadIdx.x] = (x < n && y < n) ? A[y * n + x] : 0;  // a warp reads a row
-  __syncthreads();
+  int x = blockIdx.x * {TILE} + threadIdx.x, y = blockIdx.y * {TILE} + threadIdx.y;  @@setup
+  tile[threadIdx.y][threadIdx.x] = (x < n && y < n) ? A[y * n + x] : 0;  // a warp reads a row  @@load
+  __syncthreads();  @@sync
   x = blockIdx.y * {TILE} + threadIdx.x; y = blockIdx.x * {TILE} + threadIdx.y;
-  if (x < n && y < n) C[y * n + x] = tile[threadIdx.x][threadIdx.y];  // a warp reads a column
-}}"""
-
-SETUP, LOAD, SYNC, STORE = (4, 4), (5, 5), (6, 6), (7, 8)
-STATEMENT_LINES = frozenset([4, 5, 6, 7, 8])
+  if (x < n && y < n) C[y * n + x] = tile[threadIdx.x][threadIdx.y];  // a warp reads a column  @@store
+}}""")
+SETUP, LOAD, SYNC, STORE = (LISTING.at(marker) for marker in ("setup", "load", "sync", "store"))
 
 
 def source(p: TransposeParams) -> list[str]:
-    return SOURCE.format(TILE=p.TILE, pad=p.pad, g=grid(p)[0]).splitlines()
+    return LISTING.render(TILE=p.TILE, pad=p.pad, g=grid(p)[0])
 
 
 def grid(p: TransposeParams) -> tuple[int, int]:
@@ -59,8 +58,28 @@ def steps_per_block(p: TransposeParams) -> int:
     return 4
 
 
-def c_region(p: TransposeParams, bx: int, by: int) -> tuple[slice, slice]:
-    return slice(bx * p.TILE, min((bx + 1) * p.TILE, p.n)), slice(by * p.TILE, min((by + 1) * p.TILE, p.n))
+def owner(p: TransposeParams, row: int, col: int) -> tuple[tuple[int, int], int]:
+    """The block and thread that store C[row][col]: block (bx, by) writes C[bx·T + ty][by·T + tx]."""
+    return (row // p.TILE, col // p.TILE), (row % p.TILE) * p.TILE + col % p.TILE
+
+
+def regions(p: TransposeParams, step: Step) -> dict[str, list[Cell]]:
+    """The tile of A the block reads and the tile of C it writes (mirrored across the diagonal)."""
+    bx, by = step.block
+    T = p.TILE
+    a_rows, a_cols = range(by * T, min(by * T + T, p.n)), range(bx * T, min(bx * T + T, p.n))
+    return {"A": cells(a_rows, a_cols), "C": cells(a_cols, a_rows)}
+
+
+def focus(p: TransposeParams, step: Step, thread: int) -> Focus:
+    """The element of A the thread copies in and the element of C it writes out."""
+    tx, ty = thread_xy(p, thread)
+    T = p.TILE
+    read = (step.block[1] * T + ty, step.block[0] * T + tx)
+    written = (step.block[0] * T + ty, step.block[1] * T + tx)
+    owned = (written,) if max(written) < p.n else ()
+    current = {"A": (read,)} if step.lines == LOAD and max(read) < p.n else {}
+    return Focus(owned, {"tile": ((tx, ty),)}, current)
 
 
 def block_steps(p: TransposeParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
@@ -71,29 +90,25 @@ def block_steps(p: TransposeParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
     yield Step("setup", SETUP, shared={"tile": tile})
     x, y = bx * T + tx, by * T + ty
     inside = (x < p.n) & (y < p.n)
+    values = np.where(inside, A[np.minimum(y, p.n - 1), np.minimum(x, p.n - 1)], 0).astype(np.float32)
     tile = tile.copy()
-    tile[ty, tx] = np.where(inside, A[np.minimum(y, p.n - 1), np.minimum(x, p.n - 1)], 0)
-    yield Step(
-        "load",
-        LOAD,
-        accesses=(
-            Access("A", "global", "load", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n),
-            Access("tile", "shared", "store", ty, tx, stride, zero_fill=~inside),
-        ),
-        shared={"tile": tile},
+    tile[ty, tx] = values
+    loads = (
+        Access("A", "global", "load", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n, values),
+        Access("tile", "shared", "store", ty, tx, stride, values, zero_fill=~inside),
     )
+    yield Step("load", LOAD, accesses=loads, shared={"tile": tile})
     yield Step("barrier", SYNC, barrier=True, shared={"tile": tile})
     x, y = by * T + tx, bx * T + ty
     inside = (x < p.n) & (y < p.n)
-    yield Step(
-        "store",
-        STORE,
-        accesses=(
-            Access("tile", "shared", "load", np.where(inside, tx, INACTIVE), np.where(inside, ty, INACTIVE), stride),
-            Access("C", "global", "store", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n),
+    values = tile[tx, ty]
+    stores = (
+        Access(
+            "tile", "shared", "load", np.where(inside, tx, INACTIVE), np.where(inside, ty, INACTIVE), stride, values
         ),
-        shared={"tile": tile},
+        Access("C", "global", "store", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n, values),
     )
+    yield Step("store", STORE, accesses=stores, shared={"tile": tile})
 
 
 def counters_for(p: TransposeParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
@@ -123,28 +138,9 @@ def counters_for(p: TransposeParams, bxs: np.ndarray, bys: np.ndarray) -> Counte
     )
 
 
-def block_counters(p: TransposeParams, bx: int, by: int) -> Counters:
-    return counters_for(p, np.array([bx]), np.array([by]))
-
-
-def counters(p: TransposeParams) -> Counters:
-    gx, gy = grid(p)
-    return counters_for(p, np.arange(gx), np.arange(gy))
-
-
 def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """What C must equal: NumPy's transpose of A."""
+    """What C must equal: NumPy's transpose of A (B is not used)."""
     return A.T
-
-
-def run_c(p: TransposeParams, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """C as the kernel writes it: tile by tile, each element through the shared tile."""
-    c = np.zeros((p.n, p.n), dtype=np.float32)
-    for by in range(grid(p)[1]):
-        for bx in range(grid(p)[0]):
-            rows, cols = c_region(p, bx, by)
-            c[rows, cols] = A[cols, rows].T
-    return c
 
 
 def describe(step: Step, p: TransposeParams, thread: int) -> str:
