@@ -36,6 +36,11 @@ class Kernel:
         gx, gy = self.module.grid(params)
         return self.module.counters_for(params, np.arange(gx), np.arange(gy))
 
+    @property
+    def expected_label(self) -> str:
+        """How the page names NumPy's answer."""
+        return getattr(self.module, "REFERENCE_LABEL", "A @ B")
+
     def expected_c(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         """What C must equal, computed by NumPy: A @ B (a kernel may say otherwise: the transpose)."""
         reference = getattr(self.module, "reference", None)

@@ -286,14 +286,21 @@ def _values(row: np.ndarray) -> str:
     return "[" + ", ".join(f"{v:g}" for v in row) + "]"
 
 
-def narrate(step: Step, p: RegisterParams, thread: int) -> str:
-    tx, ty = thread_xy(p, thread)
+def position(step: Step, p: RegisterParams) -> str:
+    """Where the block is in its loops: block, bkIdx slice, dotIdx and the FMA pair."""
     where = f"Block ({step.block[0]},{step.block[1]})"
     if step.tile is not None:
         where += f", bkIdx {step.tile * p.BK} (slice {step.tile + 1} of {p.tiles})"
-        if step.k is not None:
-            where += f", dotIdx={step.k}"
-    return f"{where}: thread {thread} (tx={tx}, ty={ty}) {describe(step, p, thread)}."
+    if step.k is not None:
+        where += f", dotIdx={step.k}"
+    if step.pair is not None:
+        where += f", FMA ({step.pair[0]},{step.pair[1]})"
+    return where
+
+
+def narrate(step: Step, p: RegisterParams, thread: int) -> str:
+    tx, ty = thread_xy(p, thread)
+    return f"{position(step, p)}: thread {thread} (tx={tx}, ty={ty}) {describe(step, p, thread)}."
 
 
 def phase_detail(step: Step, p: RegisterParams) -> str:

@@ -138,6 +138,9 @@ def counters_for(p: TransposeParams, bxs: np.ndarray, bys: np.ndarray) -> Counte
     )
 
 
+REFERENCE_LABEL = "A.T"
+
+
 def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """What C must equal: NumPy's transpose of A (B is not used)."""
     return A.T

@@ -58,7 +58,7 @@ class CodePanel:
     def __init__(self, label: str) -> None:
         self.element = h("pre", "code", tabindex="0", aria_label=label)
         self.lines: list = []
-        self.current: tuple[int, int] | None = None
+        self.current: tuple[int, ...] = ()
 
     def load(self, lines: list[str]) -> None:
         self.element.textContent = ""
@@ -67,16 +67,16 @@ class CodePanel:
             line = h("span", "line", text or " ", data_line=str(number))
             self.element.appendChild(line)
             self.lines.append(line)
-        self.current = None
+        self.current = ()
 
-    def highlight(self, lines: tuple[int, int]) -> None:
+    def highlight(self, lines: tuple[int, ...]) -> None:
+        """Mark the listing lines (1-based) of the statement being executed."""
         if lines == self.current:
             return
-        if self.current:
-            for number in range(self.current[0], self.current[1] + 1):
-                self.lines[number - 1].classList.remove("executing")
-                self.lines[number - 1].removeAttribute("aria-current")
-        for number in range(lines[0], lines[1] + 1):
+        for number in self.current:
+            self.lines[number - 1].classList.remove("executing")
+            self.lines[number - 1].removeAttribute("aria-current")
+        for number in lines:
             self.lines[number - 1].classList.add("executing")
             self.lines[number - 1].setAttribute("aria-current", "step")
         self.current = lines
@@ -147,14 +147,26 @@ def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]
 
 
 class VerifyBadge:
-    """data-testid="verify", data-value="ok" when the simulated C equals NumPy's."""
+    """data-testid="verify": "pending" while the threads' stores are being simulated, then "ok" when
+    the C they stored equals NumPy's answer, "mismatch" when it does not."""
 
     def __init__(self) -> None:
         self.element = h("p", "verify", "C not checked yet", data_testid="verify", data_value="pending")
 
-    def show(self, ok: bool, what: str) -> None:
+    def pending(self, done: int, total: int) -> None:
+        self.element.setAttribute("data-value", "pending")
+        self.element.textContent = f"Checking C: {done:,} of {total:,} blocks simulated…"
+        self.element.className = "verify"
+
+    def show(self, mismatches: int, elements: int, expected: str) -> None:
+        ok = mismatches == 0
         self.element.setAttribute("data-value", "ok" if ok else "mismatch")
-        self.element.textContent = f"✓ {what}" if ok else f"✗ {what}: MISMATCH"
+        self.element.setAttribute("data-mismatches", str(mismatches))
+        self.element.textContent = (
+            f"✓ C verified: the {elements:,} values the threads stored equal NumPy's {expected}"
+            if ok
+            else f"✗ C is wrong: {mismatches:,} of {elements:,} stored values differ from NumPy's {expected} (or were never stored)"
+        )
         self.element.className = "verify ok" if ok else "verify bad"
 
 

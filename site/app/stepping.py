@@ -10,10 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 
+from pyodide.ffi import create_proxy
+from pyscript import window
+
+from pysim.bounds import time_bound_for
+from pysim.devices import device
 from pysim.params import ParamError, Params, parse_int
 from pysim.trace import Trace
 
 from .components import CodePanel, CounterBoard, VerifyBadge, add_marks
+from .device_panel import DevicePanel
 from .dom import h, on
 from .form import ParamForm
 from .player import Player
@@ -21,6 +27,7 @@ from .urlstate import pick
 
 Navigate = Callable[[str, dict[str, str]], None]
 MONITOR_ALL_UP_TO = 64  # larger blocks list only the followed thread's warp
+CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
 ACCESS_MARKS = {
     ("global", "load"): "g-load",
     ("shared", "store"): "s-store",
@@ -33,6 +40,7 @@ class SteppingView:
     route = ""
     kernel = None
     counter_names: tuple[str, ...] = ()
+    operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
 
     def __init__(self, container, navigate: Navigate) -> None:
         self.navigate = navigate
@@ -54,6 +62,9 @@ class SteppingView:
         on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
+        self.device_panel = DevicePanel()
+        self.check_proxy = create_proxy(self.check_c)
+        self.check_timer = None
         container.textContent = ""
         for part in (
             h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
@@ -63,6 +74,7 @@ class SteppingView:
             self.focus,
             self.narration,
             self.stage,
+            self.device_panel.element,
         ):
             container.appendChild(part)
         self.build_panels(self.stage)
@@ -158,7 +170,8 @@ class SteppingView:
             self.thread_select.appendChild(h("option", "", self.thread_label(t), value=str(t)))
         self.thread_select.value = str(thread)
         self.code.load(self.kernel.source(params))
-        self.verify.show(self.trace.verified(), "simulated C equals NumPy's A @ B")
+        self.show_bound(params)
+        self.start_c_check()
         self.load_panels()
         self.load_thread()
         self.player.load(len(self.trace), index)
@@ -173,6 +186,7 @@ class SteppingView:
         self.form.clear_error()
         self.counts_button.setAttribute("hidden", "")
         self.counters.show(self.kernel.counters(params))
+        self.show_bound(params)
         self.stage.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")
         self.focus.textContent = ""
@@ -184,6 +198,38 @@ class SteppingView:
         self.counts_note.removeAttribute("hidden")
         self.write_address()
 
+    def show_bound(self, params: Params) -> None:
+        """The chosen device's figures and the time bound of the whole run on it."""
+        preset = device(params.device)
+        totals = self.kernel.counters(params)
+        self.device_panel.show(preset, time_bound_for(preset, totals, params.M, params.N, params.K))
+
+    def start_c_check(self) -> None:
+        """Check C in the background: run every block's threads, then compare what they stored with NumPy."""
+        if self.check_timer is not None:
+            window.clearTimeout(self.check_timer)
+        self.verify.pending(0, len(self.trace.blocks))
+        self.check_timer = window.setTimeout(self.check_proxy, 0)
+
+    def check_c(self) -> None:
+        self.check_timer = None
+        trace = self.trace
+        deadline = window.performance.now() + CHECK_SLICE_MS
+        number = trace.next_unsimulated()
+        while number is not None and window.performance.now() < deadline:
+            trace.simulate(number)
+            number = trace.next_unsimulated()
+        if number is None:
+            self.verify.show(trace.mismatches(), trace.expected.size, self.kernel.expected_label)
+        else:
+            self.verify.pending(trace.blocks_simulated, len(trace.blocks))
+            self.check_timer = window.setTimeout(self.check_proxy, 0)
+
+    def clicked_c(self, row: int, col: int) -> None:
+        """Follow the thread that computes C[row][col] (the kernel says which)."""
+        block, thread = self.kernel.owner(self.params, row, col)
+        self.follow(thread, block=block)
+
     def follow(self, thread: int, block: tuple[int, int] | None = None) -> None:
         """Follow `thread`; with `block`, also jump to that block's first step if it is not the current one."""
         self.thread = thread
@@ -194,12 +240,24 @@ class SteppingView:
         else:
             self.show_step(self.player.index)
 
-    @staticmethod
-    def mark_accesses(step, targets: dict[str, dict]) -> None:
-        """Mark every cell the step touched, by kind of access, plus zero-fills."""
+    def step_marks(self, step, arrays: tuple[str, ...]) -> dict[str, dict]:
+        """Cell marks of every grid, all from pysim: the block's regions, every access of the step
+        (by kind, plus zero-fills), and the followed thread's cells (what it owns, reads, uses now)."""
+        targets: dict[str, dict] = {name: {} for name in arrays}
+        for array, cells in self.kernel.regions(self.params, step).items():
+            add_marks(targets[array], cells, "in-tile")
         for access in step.accesses:
             add_marks(targets[access.array], access.cells(), ACCESS_MARKS[(access.space, access.op)])
             add_marks(targets[access.array], access.zero_cells(), "zero-fill")
+            if access.space == "global" and access.op == "load":
+                add_marks(targets[access.array], access.cells(self.thread), "followed")
+        focus = self.kernel.focus(self.params, step, self.thread)
+        add_marks(targets["C"], focus.owned, "followed-line")
+        for array, cells in focus.operands.items():
+            add_marks(targets[array], cells, self.operand_mark)
+        for array, cells in focus.current.items():
+            add_marks(targets[array], cells, "followed")
+        return targets
 
     def update_monitor_row(self, thread: int, texts: list[str]) -> None:
         """Write the changed cells of one monitor row and mark the followed thread's row."""

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from pysim import formulas
-from pysim.kernels import k02_smem_tiled
+from pysim.kernels import KERNELS
 
-from . import typeset
-from .components import ArrowLayer, MatrixGrid, add_marks, code_section, legend, memory_panel, monitor_table
-from .dom import fmt, h, thousands
+from . import explain_tiling
+from .components import ArrowLayer, MatrixGrid, code_section, legend, memory_panel, monitor_table
+from .dom import fmt, h
 from .stepping import SteppingView
 
-
-def region(rows: range, cols: range) -> list[tuple[int, int]]:
-    return [(r, c) for r in rows for c in cols]
+GRIDS = ("A", "B", "tileA", "tileB", "C")
 
 
 class TilingView(SteppingView):
     route = "/tiling"
-    kernel = k02_smem_tiled
+    kernel = KERNELS["smem"]
     counter_names = (
         "global_loads",
         "shared_loads",
@@ -75,8 +72,7 @@ class TilingView(SteppingView):
                 self.lens_sum,
             ],
         )
-        self.math = h("section", "explain math", data_testid="why-tiling")
-        self.banks = h("section", "explain banks", data_testid="why-no-padding")
+        self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
             h(
                 "div",
@@ -86,8 +82,6 @@ class TilingView(SteppingView):
             key,
             h("div", "details", children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens]),
             monitor,
-            self.math,
-            self.banks,
         ):
             stage.appendChild(part)
 
@@ -101,9 +95,7 @@ class TilingView(SteppingView):
         self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks")
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
-        self.shown_c_upto = None
-        self.render_math()
-        self.render_banks()
+        explain_tiling.show(self.explained, p)
 
     def load_thread(self) -> None:
         self.monitor_rows = {}
@@ -116,14 +108,9 @@ class TilingView(SteppingView):
         tx, ty = self.kernel.thread_xy(self.params, self.thread)
         self.lens_title.textContent = f"Selected thread lens: T({tx},{ty})"
 
-    def clicked_c(self, row: int, col: int) -> None:
-        T = self.params.T
-        self.follow((row % T) * T + col % T, block=(col // T, row // T))
-
     def render(self, step) -> None:
-        p, T = self.params, self.params.T
+        p = self.params
         bx, by = step.block
-        tx, ty = self.kernel.thread_xy(p, self.thread)
         phase = {
             "setup": "setup",
             "load": "cooperative load",
@@ -134,32 +121,12 @@ class TilingView(SteppingView):
         tile = f", tile {step.tile + 1} of {p.tiles}" if step.tile is not None else ""
         self.focus.textContent = f"Current focus: Block ({bx}, {by}){tile} · {phase}"
         self.phase.textContent = self.kernel.phase_detail(step, p)
-
-        block_rows, block_cols = range(by * T, min(by * T + T, p.M)), range(bx * T, min(bx * T + T, p.N))
-        marks_a, marks_b, marks_ta, marks_tb, marks_c = {}, {}, {}, {}, {}
-        if step.tile is not None:
-            k_cols = range(step.tile * T, min(step.tile * T + T, p.K))
-            add_marks(marks_a, region(block_rows, k_cols), "in-tile")
-            add_marks(marks_b, region(k_cols, block_cols), "in-tile")
-        add_marks(marks_c, region(block_rows, block_cols), "in-tile")
-        targets = {"A": marks_a, "B": marks_b, "tileA": marks_ta, "tileB": marks_tb, "C": marks_c}
-        self.mark_accesses(step, targets)
-        for access in step.accesses:
-            if access.space == "global":
-                add_marks(targets[access.array], access.cells(self.thread), "followed")
-        add_marks(marks_ta, [(ty, c) for c in range(T)], "followed-line")
-        add_marks(marks_tb, [(r, tx) for r in range(T)], "followed-line")
-        if step.k is not None:
-            add_marks(marks_ta, [(ty, step.k)], "followed")
-            add_marks(marks_tb, [(step.k, tx)], "followed")
-        row, col = by * T + ty, bx * T + tx
-        if row < p.M and col < p.N:
-            add_marks(marks_c, [(row, col)], "followed-line")
-        self.grid_a.show(None, marks_a)
-        self.grid_b.show(None, marks_b)
-        self.grid_ta.show(step.shared["tileA"], marks_ta)
-        self.grid_tb.show(step.shared["tileB"], marks_tb)
-        self.grid_c.show(self.trace.c_after(step.index), marks_c)
+        marks = self.step_marks(step, GRIDS)
+        self.grid_a.show(None, marks["A"])
+        self.grid_b.show(None, marks["B"])
+        self.grid_ta.show(step.shared["tileA"], marks["tileA"])
+        self.grid_tb.show(step.shared["tileB"], marks["tileB"])
+        self.grid_c.show(self.trace.c_after(step.index), marks["C"])
         self.render_arrows(step)
         self.render_monitor(step)
         self.render_lens(step)
@@ -186,10 +153,8 @@ class TilingView(SteppingView):
     def render_monitor(self, step) -> None:
         p = self.params
         for thread in self.monitor_rows:
-            tx, ty = self.kernel.thread_xy(p, thread)
-            target_row, target_col = step.block[1] * p.T + ty, step.block[0] * p.T + tx
-            inside = target_row < p.M and target_col < p.N
-            target = f"C[{target_row}][{target_col}]" if inside else "outside C"
+            owned = self.kernel.focus(p, step, thread).owned
+            target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
             action = self.kernel.describe(step, p, thread)
             self.update_monitor_row(thread, [target, action, fmt(step.registers["partialSum"][thread])])
 
@@ -202,100 +167,19 @@ class TilingView(SteppingView):
             state = "current" if term.current else ("done" if term.done else "todo")
             product = f" = {fmt(term.product)}" if term.done else " (not yet)"
             terms.append((state, f"k={term.k}: {fmt(term.a)}·{fmt(term.b)}{product}"))
+        if not lens.terms and step.tile is not None:
+            terms.append(("todo", "this tile is being loaded: its terms follow the barrier"))
         fill_list(self.lens_terms, terms)
-        inside = lens.target[0] < self.params.M and lens.target[1] < self.params.N
-        target = f"C[{lens.target[0]}][{lens.target[1]}]" if inside else "no element of C (outside)"
-        self.lens_sum.textContent = f"partialSum = {fmt(lens.partial_sum)} → {target}"
-
-    def render_math(self) -> None:
-        p = self.params
-        naive = formulas.naive_loads(p.M, p.N, p.K)
-        ideal = formulas.ideal_tiled_loads(p.M, p.N, p.K, p.T)
-        exact = formulas.tiled_loads(p.M, p.N, p.K, p.T)
-        gx, gy = self.kernel.grid(p)
-        self.math.textContent = ""
-        self.math.appendChild(h("h2", "", "Why tiling works (the math)"))
-        self.math.appendChild(
-            h(
-                "p",
-                "",
-                "Without shared memory each of the M·N threads reads a row of A and a column of B from global memory: 2K loads each.",
+        target = f"C[{lens.target[0]}][{lens.target[1]}]" if lens.target else "no element of C (outside)"
+        if lens.final:
+            stored = f"stored to {target}" if lens.target else "not stored (outside C)"
+            text = f"final partialSum = {fmt(lens.partial_sum)}, {stored}"
+        else:
+            text = (
+                f"partialSum = {fmt(lens.carried)} carried from earlier tiles + {fmt(lens.done_sum)} from this tile's "
+                f"terms = {fmt(lens.partial_sum)} → {target}"
             )
-        )
-        self.math.appendChild(
-            typeset.tex(
-                rf"\text{{global loads}} = 2MNK = 2 \times {p.M} \times {p.N} \times {p.K} = {naive:,}".replace(
-                    ",", "{,}"
-                ),
-                "math display",
-            )
-        )
-        self.math.appendChild(
-            h(
-                "p",
-                "",
-                f"With shared memory a block loads each tile once and its threads reuse every value TILE = {p.T} times.",
-            )
-        )
-        self.math.appendChild(
-            typeset.tex(
-                rf"\frac{{2MNK}}{{T}} = \frac{{{naive:,}}}{{{p.T}}} = {ideal:,.6g}".replace(",", "{,}"), "math display"
-            )
-        )
-        exact_tex = (
-            rf"MK\lceil N/T\rceil + KN\lceil M/T\rceil = {p.M}\cdot{p.K}\cdot{gx} + {p.K}\cdot{p.N}\cdot{gy} = {exact:,}"
-        ).replace(",", "{,}")
-        self.math.appendChild(
-            h("p", "", "Exactly, counting the edge tiles that are loaded even where they stick out of the matrix:")
-        )
-        self.math.appendChild(typeset.tex(exact_tex, "math display"))
-        verdict = (
-            "equal: the sizes are multiples of TILE"
-            if exact == ideal
-            else f"{exact - ideal:,.0f} more than ideal, because of partial edge tiles"
-        )
-        self.math.appendChild(
-            h(
-                "p",
-                "",
-                f"Exact {thousands(exact)} vs ideal {ideal:,.6g}: {verdict}. Naive/tiled = {naive / exact:.2f}×.",
-            )
-        )
-
-    def render_banks(self) -> None:
-        p = self.params
-        a_report, b_report = self.kernel.read_bank_reports(p)
-        self.banks.textContent = ""
-        self.banks.appendChild(h("h2", "", "Why no padding? (from the bank analysis)"))
-        self.banks.appendChild(
-            h(
-                "p",
-                "",
-                "Shared memory has 32 banks of 4-byte words; threads of one warp conflict only when they ask one bank for different words in the same instruction. At k = 0, warp 0 reads:",
-            )
-        )
-        for name, index, report in (("tileA", "[ty][0]", a_report), ("tileB", "[0][tx]", b_report)):
-            degree = "no conflict" if report.degree <= 1 else f"a {report.degree}-way conflict"
-            broadcast = (
-                f", {report.broadcast_words} of them broadcast to several threads" if report.broadcast_words else ""
-            )
-            self.banks.appendChild(
-                h(
-                    "p",
-                    "bank-line",
-                    f"{name}{index}: {report.threads} threads ask for {sum(len(w) for w in report.words_per_bank)} distinct word(s) "
-                    f"in {report.banks_used} bank(s){broadcast}: conflict degree {report.degree}, {degree}.",
-                    data_testid=f"bank-{name}",
-                    data_degree=str(report.degree),
-                )
-            )
-        self.banks.appendChild(
-            h(
-                "p",
-                "",
-                "Each thread does walk down a column of tileB over the k loop, but those are separate instructions, so they cannot conflict. Padding matters when one warp reads down a column at once, as in the transpose (see the memory-hierarchy walkthrough, step 6).",
-            )
-        )
+        self.lens_sum.textContent = text
 
 
 def fill_list(element, items: list[tuple[str, str]]) -> None:
