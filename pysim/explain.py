@@ -29,11 +29,18 @@ PRODUCTION_THREAD_TILE = 8
 INTENSITY_SWEEP = (1, 2, 4, 8, 16)
 
 
-def decimal(value: Fraction) -> str:
-    """A count that may be fractional (2MNK/T): exact when whole, else two decimals after '≈'."""
-    if value.denominator == 1:
-        return f"{value.numerator:,}"
-    return f"≈ {float(value):,.2f}"
+def decimal(value: Fraction, places: int = 5) -> str:
+    """A count that may be fractional (2MNK/T): exact when it has at most `places` decimals, as every
+    x/T does for T a power of two up to 32 (192.5, 0.03125); else truncated with an ellipsis (0.666…),
+    so an '=' before it stays true."""
+    scaled = value * 10**places
+    whole = scaled.numerator // scaled.denominator
+    text = f"{whole // 10**places:,}"
+    digits = f"{whole % 10**places:0{places}d}"
+    if scaled.denominator == 1:
+        digits = digits.rstrip("0")
+        return f"{text}.{digits}" if digits else text
+    return f"{text}.{digits[:3]}…"
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,23 @@ class TilingNumbers:
     def naive_threads(self) -> int:
         """Threads that compute an element of C (threads outside C return at once)."""
         return self.p.M * self.p.N
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.p.T * self.p.T
+
+    @property
+    def a_values(self) -> int:
+        return self.p.M * self.p.K
+
+    @property
+    def b_values(self) -> int:
+        return self.p.K * self.p.N
+
+    @property
+    def k_edge(self) -> bool:
+        """T does not divide K: the last tile step is partly zero-filled along K."""
+        return self.p.K % self.p.T != 0
 
     @property
     def loads_per_thread(self) -> int:
@@ -112,6 +136,16 @@ class TilingNumbers:
             if self.partial_rows
             else Fraction(0)
         )
+
+    @property
+    def floor(self) -> int:
+        """Loading A and B once each: no kernel loads less, whatever T (reached when T ≥ M and T ≥ N)."""
+        return self.p.M * self.p.K + self.p.K * self.p.N
+
+    @property
+    def capped(self) -> bool:
+        """T exceeds M or N: reuse is capped by the matrix, not by the tile."""
+        return self.p.T > min(self.p.M, self.p.N)
 
     @property
     def useful_fma(self) -> int:
@@ -218,6 +252,11 @@ class RegisterNumbers:
     @property
     def padding_fma(self) -> int:
         return self.counters.fma - self.useful_fma
+
+    @property
+    def intensity(self) -> Intensity:
+        """Per dotIdx: TM + TN shared reads feed TM·TN FMAs."""
+        return Intensity(self.p.TM, self.p.TN)
 
     @property
     def flops_per_byte(self) -> float:

@@ -132,9 +132,14 @@ class Walkthrough:
         return formulas.sweep(self.N, self.device, range(1, SWEEP_MAX_T + 1))
 
     @property
+    def fit(self) -> formulas.SweepPoint:
+        """The chosen T against the device's thread and shared-memory limits."""
+        return formulas.sweep(self.N, self.device, range(self.T, self.T + 1))[0]
+
+    @property
     def wall(self) -> str | None:
         """Why the chosen T cannot run on the device, if it cannot."""
-        return formulas.sweep(self.N, self.device, range(self.T, self.T + 1))[0].wall
+        return self.fit.wall
 
     @property
     def largest_tile(self) -> int:
@@ -166,11 +171,12 @@ def quiz(walk: Walkthrough) -> list[Question]:
     ]
 
 
-def check(question: Question, text: str) -> tuple[bool, str]:
-    """Mark an answer typed by the reader (separators and spaces allowed): (right, short verdict)."""
+def check(question: Question, text: str) -> tuple[bool | None, str]:
+    """Mark an answer typed by the reader (separators and spaces allowed): (right, short verdict);
+    right is None when the text is not a whole number."""
     cleaned = text.strip().replace(",", "").replace("_", "").replace(" ", "")
     if not cleaned.isdigit() or not cleaned.isascii():
-        return False, "Type a whole number (thousands separators are fine)."
+        return None, "Type a whole number (thousands separators are fine)."
     if int(cleaned) == question.answer:
         return True, "Right."
     return False, f"Not quite: the answer is {question.answer:,}."

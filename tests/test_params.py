@@ -82,3 +82,41 @@ def test_sweep_walls_for_each_preset():
         assert points[0].speedup == 1 and points[15].speedup == 16
         assert largest_tile(device) == 32
         assert "1,089 threads" in points[32].wall
+
+
+@pytest.mark.parametrize(
+    "TM,TN,param,total",
+    [
+        (16, 16, "TM", 304),  # 256 accumulators + 32 fragments + 16 overhead
+        (15, 15, "TM", 271),  # the first square over 255: 225 + 30 + 16
+        (8, 32, "TN", 312),  # TN alone is the larger, so TN is named: 256 + 40 + 16
+        (32, 8, "TM", 312),
+    ],
+)
+def test_register_budget_over_255_is_an_input_error(TM, TN, param, total):
+    with pytest.raises(ParamError) as caught:
+        RegisterParams(M=256, N=256, K=8, BM=256, BN=256, BK=1, TM=TM, TN=TN)
+    message = caught.value.message
+    assert caught.value.param == param
+    assert f"TM={TM}, TN={TN}" in message and f"about {total} registers" in message
+    assert f"{TM * TN} accumulators" in message and "estimate" in message and "at most 255" in message
+
+
+def test_register_budget_named_before_divisibility():
+    # No BM or BN can make 16×16 fit, so that is what the reader is told first.
+    with pytest.raises(ParamError) as caught:
+        RegisterParams.parse({"BM": "4", "BN": "4", "TM": "16", "TN": "16"})
+    assert caught.value.param == "TM" and "255" in caught.value.message
+
+
+@pytest.mark.parametrize("TM,TN", [(8, 8), (14, 14), (16, 8)])
+def test_register_budget_within_255_is_accepted(TM, TN):
+    # 8×8 is what production SGEMM kernels use: 64 + 16 + 16 = 96 registers (estimate).
+    RegisterParams(M=128, N=128, K=8, BM=4 * TM, BN=4 * TN, BK=1, TM=TM, TN=TN)
+
+
+def test_register_wall_matches_the_budget():
+    from pysim.registers import RegisterBudget, largest_square_tile
+
+    assert largest_square_tile() == 14
+    assert RegisterBudget(14, 14).fits and not RegisterBudget(15, 15).fits

@@ -33,11 +33,11 @@ def test_the_numbers_only_helper_is_fed_numbers():
         if "set_number_markup(" in line and "def set_number_markup" not in line
     ]
     assert len(callers) == 1
-    components = (ROOT / "site/app/components.py").read_text()
+    grids = (ROOT / "site/app/grids.py").read_text()
     # The one caller builds cells from the loop integers r and c only.
     assert (
         """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)"""
-        in components
+        in grids
     )
 
 

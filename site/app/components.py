@@ -1,4 +1,4 @@
-"""Reusable view pieces: counter board, code panel, matrix grid, verify badge.
+"""Reusable view pieces: counter board, code panel, verify badge, arrows, legend, panels.
 
 Each builds its elements once and afterwards changes only what differs from
 what it shows (text of a counter, class of a cell, highlighted code lines).
@@ -6,18 +6,24 @@ what it shows (text of a counter, class of a cell, highlighted code lines).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
-import numpy as np
+from collections.abc import Iterable
 
 from pysim.counters import COUNTER_LABELS, Counters
 
-from .dom import fmt, h, on, set_number_markup, svg, thousands
+from .dom import h, svg, thousands
+
+Rect = tuple[float, float, float, float]  # left, top, width, height in viewport pixels
 
 COUNTER_NOTES = {
     "global_loads": "element loads from global memory (L2 may serve some: not the same as DRAM reads)",
-    "global_sectors": "32-byte sectors touched by warp-wide global loads",
-    "bank_extra_cycles": "cycles lost to shared-memory bank conflicts",
+    "global_stores": "elements written to global memory (C), only inside the matrix",
+    "shared_loads": "shared-memory elements read by every launched thread",
+    "shared_stores": "shared-memory elements written per tile step, zero-fills included",
+    "register_reads": "register operands read by the multiply-adds: regM[i] and regN[j], two per FMA",
+    "fma": "multiply-adds executed by every launched thread, those on zero-filled padding included",
+    "barriers": "__syncthreads() executed, counted once per block",
+    "global_sectors": "32-byte sectors touched by warp-wide global loads, summed over the load instructions",
+    "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
 }
 
 
@@ -37,9 +43,7 @@ class CounterBoard:
         self.shown: dict[str, int] = {}
         for name in names:
             value = h("dd", "counter-value", "0", data_testid=f"counter-{name}", data_value="0")
-            title = h("dt", "counter-name", COUNTER_LABELS[name])
-            if name in COUNTER_NOTES:
-                title.setAttribute("title", COUNTER_NOTES[name])
+            title = h("dt", "counter-name", COUNTER_LABELS[name], title=COUNTER_NOTES[name])
             self.board.appendChild(h("div", "counter", children=[title, value]))
             self.values[name] = value
 
@@ -80,65 +84,6 @@ class CodePanel:
             self.lines[number - 1].classList.add("executing")
             self.lines[number - 1].setAttribute("aria-current", "step")
         self.current = lines
-
-
-class MatrixGrid:
-    """A rows×cols grid of value cells; per step only changed classes and values are written."""
-
-    def __init__(self, name: str, caption: str, on_click: Callable[[int, int], None] | None = None) -> None:
-        self.name = name
-        self.caption = h("figcaption", "", caption)
-        self.cells_element = h("div", "matrix", role="group", aria_label=caption, data_testid=f"grid-{name}")
-        # A wide grid scrolls sideways, so it must be reachable by keyboard.
-        self.element = h("figure", f"grid grid-{name}", tabindex="0", children=[self.caption, self.cells_element])
-        self.cells: list = []
-        self.shape = (0, 0)
-        self.classes: dict[int, str] = {}
-        self.values = np.zeros(0)
-        if on_click is not None:
-            on(self.cells_element, "click", lambda event: self._clicked(event, on_click))
-
-    def _clicked(self, event, on_click: Callable[[int, int], None]) -> None:
-        cell = event.target.closest(".cell")
-        if cell:
-            on_click(int(cell.getAttribute("data-r")), int(cell.getAttribute("data-c")))
-
-    def resize(self, rows: int, cols: int, caption: str) -> None:
-        self.caption.textContent = caption
-        self.cells_element.setAttribute("aria-label", caption)
-        self.cells_element.style.setProperty("--cols", str(cols))
-        markup = "".join(
-            f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)
-        )
-        set_number_markup(self.cells_element, markup)
-        children = self.cells_element.children
-        self.cells = [children.item(i) for i in range(rows * cols)]
-        self.shape = (rows, cols)
-        self.classes = {}
-        self.values = np.full(rows * cols, np.nan)
-
-    def label_cell(self, row: int, col: int, label: str) -> None:
-        """A small corner label (CSS draws it from data-label), e.g. the thread owning a patch."""
-        self.cell(row, col).setAttribute("data-label", label)
-
-    def cell(self, row: int, col: int):
-        return self.cells[row * self.shape[1] + col]
-
-    def show(self, values: np.ndarray | None, marks: dict[tuple[int, int], str]) -> None:
-        """Write changed values (NaN shows blank) and set each marked cell's classes."""
-        if values is not None:
-            flat = np.asarray(values, dtype=np.float64).reshape(-1)[: len(self.cells)]
-            changed = np.nonzero(~((flat == self.values) | (np.isnan(flat) & np.isnan(self.values))))[0]
-            for i in changed:
-                self.cells[i].textContent = fmt(flat[i])
-            self.values = flat.copy()
-        cols = self.shape[1]
-        wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < self.shape[0] and c < cols}
-        for i in set(self.classes) | set(wanted):
-            cls = wanted.get(i, "")
-            if self.classes.get(i, "") != cls:
-                self.cells[i].className = f"cell {cls}".strip()
-        self.classes = wanted
 
 
 def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]], cls: str) -> None:
@@ -200,26 +145,22 @@ class ArrowLayer:
             self.lines.textContent = ""
             self.drawn = False
 
-    def draw(self, pairs: list[tuple[object, object, bool]]) -> None:
-        """Arrows from each source cell to its target cell; the flagged ones are emphasised."""
+    def draw(self, pairs: list[tuple[Rect, Rect, bool]]) -> None:
+        """Arrows from each source cell to its target cell (viewport rectangles); flagged ones emphasised.
+        The caller reads every rectangle before any line is added, so the browser lays out once."""
         self.clear()
         box = self.container.getBoundingClientRect()
         self.element.setAttribute("width", str(self.container.scrollWidth))
         self.element.setAttribute("height", str(self.container.scrollHeight))
-        # Read every position before adding any line, so the browser lays out once.
-        boxes = [
-            (source.getBoundingClientRect(), target.getBoundingClientRect(), emphasised)
-            for source, target, emphasised in pairs
-        ]
-        for a, b, emphasised in boxes:
+        for (ax, ay, aw, ah), (bx, by, bw, bh), emphasised in pairs:
             self.lines.appendChild(
                 svg(
                     "line",
                     "load-arrow followed" if emphasised else "load-arrow",
-                    x1=f"{a.left + a.width / 2 - box.left:.1f}",
-                    y1=f"{a.top + a.height / 2 - box.top:.1f}",
-                    x2=f"{b.left + b.width / 2 - box.left:.1f}",
-                    y2=f"{b.top + b.height / 2 - box.top:.1f}",
+                    x1=f"{ax + aw / 2 - box.left:.1f}",
+                    y1=f"{ay + ah / 2 - box.top:.1f}",
+                    x2=f"{bx + bw / 2 - box.left:.1f}",
+                    y2=f"{by + bh / 2 - box.top:.1f}",
                 )
             )
         self.drawn = bool(pairs)

@@ -1,64 +1,355 @@
-"""#/hierarchy: the memory-hierarchy walkthrough (seed 002), steps 0-7, every number from pysim."""
+"""#/hierarchy: the memory-hierarchy walkthrough (seed 002), steps 0-7.
+
+The prose is static HTML (site/partials/hierarchy.html) with number slots; this
+module fills the slots from pysim's Walkthrough, shows the sentences that apply
+(`data-when`), draws the SVG pictures, and wires the controls once.
+"""
 
 from __future__ import annotations
 
-from math import log10
-
+from pyodide.ffi import create_proxy
 from pyscript import window
 
 from pysim.banks import ACCESS_KINDS
+from pysim.constants import NUM_BANKS
 from pysim.params import HierarchyParams, ParamError, parse_int
-from pysim.walkthrough import BANK_TILE, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
+from pysim.walkthrough import QUIZ_N, QUIZ_T, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
 
-from . import charts, typeset
-from .dom import h, on, svg, thousands
+from . import charts, slots
+from .chartmath import text_width
+from .dom import on, svg
 from .form import ParamForm
 
 STEPS = 8
-TITLES = (
-    "The words we are allowed to use",
-    "The problem, drawn as arrows to the pantry",
-    "The naive total, counted honestly",
-    "The idea: fetch once, reuse many (tiling)",
-    "Count the tiled walks, term by term",
-    "The speedup, and where the T comes from",
-    "Edge case: the shared counter has 32 lanes (bank conflicts)",
-    "Degenerate cases: when tiling doesn't help",
+WIDTH = 560  # every picture's viewBox width (the partial reserves the same boxes)
+LEVELS = (
+    ("Registers", "latency_register", "register"),
+    ("Shared memory", "latency_shared", "shared"),
+    ("L2 cache", "latency_l2", "l2"),
+    ("Global memory", "latency_global", "global"),
 )
 
 
-def tex_number(value: float) -> str:
-    return f"{value:,.0f}".replace(",", "{,}")
+# --- pure helpers: numbers to slot text --------------------------------------
+def count(value: float) -> int | str:
+    """A load count that may be fractional (2N³/T): an int when whole, else two decimals."""
+    return int(value) if value == int(value) else f"{value:,.2f}"
 
 
+def slot_values(w: Walkthrough) -> dict[str, object]:
+    d = w.device
+    example = Walkthrough(HierarchyParams(N=QUIZ_N, T=QUIZ_T, device=d.key))
+    values: dict[str, object] = {
+        "N": w.N,
+        "T": w.T,
+        "threads": w.threads,
+        "per-thread-loads": w.per_thread_loads,
+        "naive-total": w.naive_total,
+        "tiles-per-row": w.tiles_per_row,
+        "slice-loads": w.slice_loads,
+        "tiled-total": w.exact_tiled,
+        "ideal": count(w.ideal_tiled),
+        "full-blocks": w.full_blocks,
+        "edge-width": w.edge_width,
+        "edge-excess": count(w.edge_excess),
+        "floor-loads": w.floor_loads,
+        "reuse": w.reuse,
+        "reduction": f"{w.reduction:.2f}",
+        "device-name": d.name,
+        "latency-ratio": f"{w.latency_ratio:.0f}",
+        "l2-size": f"{d.l2_size.value:g} MB",
+        "block-threads": w.block_threads,
+        "shared-bytes": w.shared_bytes,
+        "thread-limit": d.thread_limit,
+        "shared-limit": d.shared_limit_bytes,
+        "largest-tile": w.largest_tile,
+        "largest-bytes": Walkthrough(HierarchyParams(N=w.N, T=w.largest_tile, device=d.key)).shared_bytes,
+        "t1-barriers": Walkthrough(HierarchyParams(N=w.N, T=1, device=d.key)).barriers_per_block,
+        "bank-before": bank_picture(0, "column").degree,
+        "bank-after": bank_picture(1, "column").degree,
+        "quiz-N": QUIZ_N,
+        "quiz-T": QUIZ_T,
+        "quiz-tiles": example.tiles_per_row,
+        "quiz-tiled": example.exact_tiled,
+    }
+    for _, field, short in LEVELS:
+        figure = getattr(d, field)
+        values[f"lat-{short}"] = f"{figure.value:g}"
+        values[f"alt-{short}"] = figure.alternative or "—"
+    return values
+
+
+def cases(w: Walkthrough) -> dict[str, bool]:
+    """Which alternative sentences (data-when) apply."""
+    chosen = w.fit
+    return {
+        "divides": w.divides and not w.capped,
+        "edge": not w.divides and not w.capped,
+        "capped": w.capped,
+        "fits": chosen.wall is None,
+        "wall": chosen.wall is not None,
+        "over-threads": chosen.over_threads,
+        "over-shared": chosen.over_shared,
+    }
+
+
+# --- pictures: pure functions from numbers to SVG ----------------------------
+def arrow(x1: float, y1: float, x2: float, y2: float, kind: str = "long"):
+    return svg("line", f"arrow-{kind}", x1=f"{x1:.1f}", y1=f"{y1:.1f}", x2=f"{x2:.1f}", y2=f"{y2:.1f}")
+
+
+def text(value: str, x: float, y: float, anchor: str = "start", cls: str = ""):
+    return charts.label(value, x, y, 4, WIDTH - 4, anchor, cls)
+
+
+def cell(x: float, y: float, size: float, cls: str):
+    return svg("rect", cls, x=f"{x:.1f}", y=f"{y:.1f}", width=f"{size - 2:.1f}", height=f"{size - 2:.1f}")
+
+
+def ladder_picture(w: Walkthrough):
+    """Step 0: one bar per storage place, length proportional to its modelled latency (linear scale)."""
+    d = w.device
+    drawing = charts.picture(WIDTH, 210, f"Distance ladder for the {d.name}, drawn to scale")
+    figures = [(name, getattr(d, field).value) for name, field, _ in LEVELS]
+    longest = max(v for _, v in figures)
+    x0 = 120
+    room = WIDTH - x0 - text_width(f"≈ {longest:g} cycles") - 16
+    drawing.appendChild(text("distance from the thread (modelled latency, to scale) →", x0, 16, cls="caption"))
+    for i, (name, value) in enumerate(figures):
+        y = 30 + i * 44
+        length = max(value / longest * room, 3)
+        drawing.appendChild(text(name, 4, y + 19))
+        drawing.appendChild(svg("rect", "shelf", x=str(x0), y=str(y), width=f"{length:.1f}", height="28", rx="3"))
+        drawing.appendChild(text(f"≈ {value:g} cycles", x0 + length + 6, y + 19))
+    return drawing
+
+
+def thread_picture(w: Walkthrough):
+    """Step 1: one thread and its 2N arrows into global memory (up to 32 drawn)."""
+    shown = min(w.per_thread_loads, 32)
+    drawing = charts.picture(WIDTH, 210, f"One thread's {w.per_thread_loads:,} arrows to global memory")
+    drawing.appendChild(svg("rect", "shelf", x="400", y="14", width="150", height="160", rx="6"))
+    drawing.appendChild(text("global memory", 475, 98, "middle"))
+    drawing.appendChild(svg("circle", "point", cx="40", cy="94", r="10"))
+    drawing.appendChild(text("thread", 40, 124, "middle"))
+    for i in range(shown):
+        y = 22 + i * 144 / max(shown - 1, 1) if shown > 1 else 94
+        drawing.appendChild(arrow(52, 94, 396, y))
+    caption = (
+        f"all {shown:,} arrows drawn"
+        if shown == w.per_thread_loads
+        else f"{shown} of {w.per_thread_loads:,} arrows drawn"
+    )
+    drawing.appendChild(text(caption, 280, 200, "middle", "caption"))
+    return drawing
+
+
+def naive_picture(w: Walkthrough):
+    """Step 2: every thread of row 0 of C fetches the same row 0 of A (one arrow per thread)."""
+    side = min(w.N, 8)
+    size = 18
+    top = 110
+    drawing = charts.picture(WIDTH, 280, "The same row of A is fetched by every thread of that row of C")
+    drawing.appendChild(text(f"row 0 of A ({w.N:,} values)", 20, top - 10))
+    for c in range(side):
+        drawing.appendChild(cell(20 + c * size, top, size, "row-hot"))
+    gx = 340
+    for r in range(side):
+        for c in range(side):
+            drawing.appendChild(cell(gx + c * size, top + r * size, size, "row-hot" if r == 0 else "lane"))
+    drawing.appendChild(text("C: one thread per cell", gx, top + side * size + 15))
+    start_x = 20 + side * size
+    for c in range(side):
+        end_x = gx + c * size + size / 2 - 1
+        lift = 30 + 9 * c
+        drawing.appendChild(
+            svg(
+                "path",
+                "arrow-long",
+                d=f"M{start_x:.1f},{top + 4} Q{(start_x + end_x) / 2:.1f},{top - 2 * lift:.1f} {end_x:.1f},{top - 3}",
+            )
+        )
+    lines = (
+        f"each of the {w.N:,} threads of row 0 of C",
+        "loads this same row of A, so it is",
+        f"fetched {w.N:,} times",
+    )
+    for i, line in enumerate(lines):
+        drawing.appendChild(svg("text", "caption", text=line, x="20", y=f"{top + 50 + i * 18}"))
+    return drawing
+
+
+def tile_picture(w: Walkthrough):
+    """Step 3: long arrows from global memory into the shared tile, short arrows out to the threads using it."""
+    shown, users = min(w.T, 8), min(w.reuse, 6)
+    drawing = charts.picture(WIDTH, 210, "Long arrows into a shared tile, many short arrows out")
+    drawing.appendChild(svg("rect", "shelf", x="10", y="20", width="100", height="160", rx="6"))
+    drawing.appendChild(text("global", 60, 104, "middle"))
+    drawing.appendChild(svg("rect", "tile-box", x="230", y="50", width="90", height="90", rx="4"))
+    drawing.appendChild(text(f"{w.T}×{w.T} tile", 275, 160, "middle"))
+    drawing.appendChild(text("in shared memory", 275, 176, "middle"))
+    for i in range(shown):
+        drawing.appendChild(arrow(110, 30 + i * 20, 226, 58 + i * 10))
+    for j in range(users):
+        y = 40 + j * 22
+        drawing.appendChild(svg("circle", "point", cx="470", cy=f"{y}", r="6"))
+        drawing.appendChild(arrow(322, 95, 460, y, "short"))
+    drawing.appendChild(text(f"each value used by {w.reuse:,} threads", 550, 196, "end", "caption"))
+    return drawing
+
+
+def reuse_picture(w: Walkthrough):
+    """Step 4: one row of the A tile, loaded once from global memory, feeds `reuse` cells of a row of C."""
+    shown = min(w.T, w.N, 8)
+    size = 20
+    x0 = (WIDTH - shown * size) / 2
+    drawing = charts.picture(WIDTH, 200, "One loaded row of an A tile feeding a row of C")
+    drawing.appendChild(text("global", 20, 24))
+    drawing.appendChild(arrow(50, 30, x0 - 4, 50))
+    drawing.appendChild(text("one row of the A tile, in shared memory", WIDTH / 2, 30, "middle"))
+    for c in range(shown):
+        drawing.appendChild(cell(x0 + c * size, 40, size, "row-used"))
+    uses = min(w.reuse, 16)
+    step = min(30, (WIDTH - 40) / uses)
+    cx0 = (WIDTH - uses * step) / 2
+    for j in range(uses):
+        x = cx0 + j * step
+        drawing.appendChild(cell(x + (step - 16) / 2, 130, 16, "row-hot"))
+        drawing.appendChild(arrow(WIDTH / 2, 62, x + step / 2 - 1, 126, "short"))
+    more = f", {uses} drawn" if uses < w.reuse else ""
+    drawing.appendChild(text(f"a row of C: 1 load → {w.reuse:,} uses{more}", WIDTH / 2, 168, "middle", "caption"))
+    return drawing
+
+
+def bars_picture(w: Walkthrough):
+    """Step 5: naive, tiled and least-possible counts; the naive-tiled gap labelled with the factor."""
+    bars = [
+        ("naive 2N³", w.naive_total, "bar-naive"),
+        ("tiled", w.exact_tiled, "bar-tiled"),
+        ("least 2N²", w.floor_loads, "bar-floor"),
+    ]
+    return charts.bar_chart(
+        bars,
+        f"Global loads: naive against tiled, {w.reduction:.2f}× fewer",
+        width=WIDTH,
+        factor=f"{w.reduction:.2f}× fewer global loads",
+    )
+
+
+def lanes_picture(drawing, report, x0: float, panel: float, caption: str):
+    """Step 6, one panel: every word the warp asks for, stacked in its bank's column."""
+    width = panel / NUM_BANKS
+    for bank, words in enumerate(report.words_per_bank):
+        cls = "lane-jam" if len(words) > 1 else "lane-hit"
+        for k in range(len(words)):
+            drawing.appendChild(
+                svg(
+                    "rect",
+                    cls,
+                    x=f"{x0 + bank * width:.1f}",
+                    y=f"{170 - (k + 1) * 4.4:.1f}",
+                    width=f"{width - 1.5:.1f}",
+                    height="3.6",
+                )
+            )
+    drawing.appendChild(svg("line", "axis", x1=f"{x0}", y1="171", x2=f"{x0 + panel}", y2="171"))
+    drawing.appendChild(charts.label(caption, x0, 16, x0, x0 + panel))
+    drawing.appendChild(charts.label("bank 0", x0, 188, x0, x0 + panel))
+    drawing.appendChild(charts.label("bank 31", x0 + panel, 188, x0, x0 + panel, "end"))
+
+
+def banks_before_after_picture():
+    before, after = bank_picture(0, "column"), bank_picture(1, "column")
+    drawing = charts.picture(WIDTH, 200, "A warp reads a column: 32×32 tile against 32×33 tile")
+    lanes_picture(drawing, before, 10, 260, f"32×32: {before.degree}-way conflict")
+    lanes_picture(drawing, after, 290, 260, "32×33: no conflict" if after.degree <= 1 else f"32×33: {after.degree}-way")
+    return drawing
+
+
+def banks_picture(report):
+    """Step 6, explorer: one bar per bank, height and label = different words it serves."""
+    drawing = charts.picture(WIDTH, 170, f"32 banks; the busiest serves {report.degree} words")
+    width = (WIDTH - 20) / NUM_BANKS
+    tallest = max(report.degree, 1)
+    for bank, words in enumerate(report.words_per_bank):
+        cls = "lane" if not words else ("lane-jam" if len(words) > 1 else "lane-hit")
+        height = 6 + 108 * len(words) / tallest
+        x = 10 + bank * width
+        drawing.appendChild(
+            svg("rect", cls, x=f"{x:.1f}", y=f"{140 - height:.1f}", width=f"{width - 2:.1f}", height=f"{height:.1f}")
+        )
+        if words:
+            drawing.appendChild(text(str(len(words)), x + width / 2 - 1, 136 - height, "middle"))
+    drawing.appendChild(text("bank 0", 10, 160))
+    drawing.appendChild(text("bank 31", WIDTH - 10, 160, "end"))
+    return drawing
+
+
+def sweep_picture(w: Walkthrough):
+    """Step 7: the reduction against T, with the device's walls shaded and labelled."""
+    d = w.device
+    points = [(float(p.T), p.speedup) for p in w.sweep]
+    thread_wall = next((p.T for p in w.sweep if p.over_threads), None)
+    smem_wall = next((p.T for p in w.sweep if p.over_shared), None)
+    walls = []
+    if thread_wall:
+        walls.append((thread_wall - 0.5, float(SWEEP_MAX_T), f"T > {thread_wall - 1}: over {d.thread_limit:,} threads"))
+    if smem_wall:
+        walls.append(
+            (smem_wall - 0.5, float(SWEEP_MAX_T), f"T > {smem_wall - 1}: over {d.shared_limit_bytes:,} B shared memory")
+        )
+    return charts.line_chart(
+        points,
+        "Global-load reduction against T, with the hardware walls",
+        "T (tile width)",
+        "global-load reduction (×)",
+        highlight=float(w.T) if w.T <= SWEEP_MAX_T else None,
+        walls=walls,
+        width=WIDTH,
+        height=280,
+        highlight_label=f"T = {w.T}: {w.reduction:.2f}×",
+    )
+
+
+# --- the view: owns the DOM --------------------------------------------------
 class HierarchyView:
     route = "/hierarchy"
 
     def __init__(self, container, navigate) -> None:
+        self.root = container
         self.navigate = navigate
         self.params: HierarchyParams | None = None
+        self.walk: Walkthrough | None = None
         self.step = 0
         self.pad = 0
         self.access = "column"
+        self.answers: dict[str, object] = {}
         self.form = ParamForm(HierarchyParams, self.apply, legend="Problem (N×N matrices, T×T tiles)")
-        self.prev = h("button", "", "◀ Back", type="button", data_testid="prev", aria_keyshortcuts="ArrowLeft")
-        self.next = h("button", "", "Next ▶", type="button", data_testid="step", aria_keyshortcuts="ArrowRight")
-        self.position = h("span", "position", "")
+        self.part("form").appendChild(self.form.element)
+        self.prev = self.find('[data-testid="prev"]')
+        self.next = self.find('[data-testid="step"]')
+        self.sections = [self.find(f'[data-testid="walk-step-{i}"]') for i in range(STEPS)]
+        self.pad_select = self.find('[data-testid="input-pad"]')
+        self.access_select = self.find('[data-testid="input-access"]')
+        # Bound once; every later change only updates text, attributes and pictures.
         on(self.prev, "click", lambda e: self.go(self.step - 1))
         on(self.next, "click", lambda e: self.go(self.step + 1))
-        self.sections = [
-            h("section", "walk-step", data_testid=f"walk-step-{i}", aria_labelledby=f"walk-title-{i}")
-            for i in range(STEPS)
-        ]
-        self.summary = h("section", "walk-step", data_testid="summary")
-        self.quiz_box = h("section", "walk-step quiz", data_testid="quiz")
-        container.textContent = ""
-        container.appendChild(self.form.element)
-        container.appendChild(
-            h("nav", "steps-nav", aria_label="Walkthrough steps", children=[self.prev, self.next, self.position])
-        )
-        for part in (*self.sections, self.summary, self.quiz_box):
-            container.appendChild(part)
+        on(self.pad_select, "change", lambda e: self.set_banks(int(self.pad_select.value), self.access))
+        on(self.access_select, "change", lambda e: self.set_banks(self.pad, str(self.access_select.value)))
+        forms = container.querySelectorAll("form[data-quiz]")
+        for i in range(forms.length):
+            on(forms.item(i), "submit", self.mark)
+        for control in (self.prev, self.next, self.pad_select, self.access_select):
+            control.disabled = False
+        for i in range(forms.length):
+            forms.item(i).querySelector("button").disabled = False
+        self.scroll_proxy = create_proxy(lambda timestamp: self.scroll_to_step())
+
+    def find(self, selector: str):
+        return self.root.querySelector(selector)
+
+    def part(self, name: str):
+        return self.find(f'[data-part="{name}"]')
 
     # --- state -------------------------------------------------------------
     def activate(self, raw: dict[str, str]) -> None:
@@ -79,9 +370,11 @@ class HierarchyView:
             self.write_address()
             return
         self.form.clear_error()
-        self.pad, self.access = pad, access
         self.load(params)
+        self.set_banks(pad, access, write=False)
         self.go(step, scroll=False)
+        if "step" in raw:  # a deep link to a step: scroll once the page has settled (after the boot banner goes)
+            window.requestAnimationFrame(self.scroll_proxy)
 
     def apply(self, params: HierarchyParams) -> None:
         self.form.clear_error()
@@ -90,18 +383,50 @@ class HierarchyView:
 
     def load(self, params: HierarchyParams) -> None:
         self.params = params
-        self.walk = Walkthrough(params)
+        self.walk = w = Walkthrough(params)
         self.form.show(params)
-        for i, build in enumerate(
-            (self.step0, self.step1, self.step2, self.step3, self.step4, self.step5, self.step6, self.step7)
+        slots.fill(self.root, slot_values(w))
+        for case, visible in cases(w).items():
+            slots.show(self.root, f'[data-when="{case}"]', visible)
+        speed = self.find('[data-testid="speedup"]')
+        speed.setAttribute("data-value", f"{w.reduction:.6f}")
+        for _, field, _ in LEVELS:
+            self.find(f'[data-source="{field}"]').setAttribute("href", getattr(w.device, field).source)
+        self.part("defaults-note").setAttribute("data-filled", "")  # keeps its line: nothing below jumps
+        for name, drawing in (
+            ("ladder", ladder_picture(w)),
+            ("thread", thread_picture(w)),
+            ("naive", naive_picture(w)),
+            ("tile", tile_picture(w)),
+            ("reuse", reuse_picture(w)),
+            ("bars", bars_picture(w)),
+            ("banks-before-after", banks_before_after_picture()),
+            ("sweep", sweep_picture(w)),
         ):
-            section = self.sections[i]
-            section.textContent = ""
-            section.appendChild(h("h2", "", f"Step {i} — {TITLES[i]}", id=f"walk-title-{i}"))
-            build(section)
-        self.build_summary()
-        self.build_quiz()
-        self.go(self.step, scroll=False)
+            self.draw(name, drawing)
+        self.answers = {question.key: question for question in quiz(w)}
+        self.reset_quiz()
+
+    def draw(self, name: str, drawing) -> None:
+        """Put a freshly drawn picture in place of the one the partial reserved (same viewBox)."""
+        drawing.setAttribute("data-picture", name)
+        self.find(f'[data-picture="{name}"]').replaceWith(drawing)
+
+    def set_banks(self, pad: int, access: str, write: bool = True) -> None:
+        self.pad, self.access = pad, access
+        self.pad_select.value = str(pad)
+        self.access_select.value = access
+        report = bank_picture(pad, access)
+        slots.fill(
+            self.root, {"bank-degree": report.degree, "banks-used": report.banks_used, "bank-threads": report.threads}
+        )
+        broadcast = access == "broadcast" and report.broadcast_words > 0 and report.degree == 1
+        slots.show(self.root, '[data-when="conflict"]', report.degree > 1)
+        slots.show(self.root, '[data-when="no-conflict"]', report.degree <= 1)
+        slots.show(self.root, '[data-when="broadcast"]', broadcast)
+        self.draw("banks", banks_picture(report))
+        if write:
+            self.write_address()
 
     def go(self, step: int, scroll: bool = True) -> None:
         self.step = max(0, min(step, STEPS - 1))
@@ -112,10 +437,14 @@ class HierarchyView:
                 section.removeAttribute("aria-current")
         self.prev.disabled = self.step == 0
         self.next.disabled = self.step == STEPS - 1
-        self.position.textContent = f"step {self.step} of {STEPS - 1}"
-        if scroll:  # scroll this document only: scrollIntoView would also scroll an embedding page
-            window.scrollTo(0, self.sections[self.step].getBoundingClientRect().top + window.scrollY - 8)
+        self.part("position").textContent = f"step {self.step} of {STEPS - 1}"
+        if scroll:
+            self.scroll_to_step()
         self.write_address()
+
+    def scroll_to_step(self) -> None:
+        # This document only: scrollIntoView would also scroll a course page that embeds us in a frame.
+        window.scrollTo(0, self.sections[self.step].getBoundingClientRect().top + window.scrollY - 8)
 
     def write_address(self) -> None:
         values = self.params.as_strings() | {"step": str(self.step)}
@@ -124,491 +453,31 @@ class HierarchyView:
         self.navigate(self.route, values)
 
     def key(self, event) -> bool:
-        if event.key == "ArrowRight":
-            self.go(self.step + 1)
-        elif event.key == "ArrowLeft":
-            self.go(self.step - 1)
-        elif event.key == "Home":
-            self.go(0)
-        elif event.key == "End":
-            self.go(STEPS - 1)
-        else:
+        moves = {"ArrowRight": self.step + 1, "ArrowLeft": self.step - 1, "Home": 0, "End": STEPS - 1}
+        if event.key not in moves:
             return False
+        self.go(moves[event.key])
         return True
 
-    # --- helpers -----------------------------------------------------------
-    @staticmethod
-    def what_why_picture(section, what: str, why: str, picture: str, drawing=None) -> None:
-        section.appendChild(
-            h(
-                "dl",
-                "wwp",
-                children=[
-                    h("dt", "", "What"),
-                    h("dd", "", what),
-                    h("dt", "", "Why"),
-                    h("dd", "", why),
-                    h("dt", "", "Picture"),
-                    h("dd", "", picture),
-                ],
-            )
-        )
-        if drawing is not None:
-            section.appendChild(drawing)
+    # --- the quiz ------------------------------------------------------------
+    def reset_quiz(self) -> None:
+        forms = self.root.querySelectorAll("form[data-quiz]")
+        for i in range(forms.length):
+            feedback = forms.item(i).querySelector(".feedback")
+            feedback.textContent = ""
+            feedback.className = "feedback"
+            forms.item(i).querySelector(".explain").setAttribute("hidden", "")
 
-    @classmethod
-    def sentence(cls, before: str, value: int, testid: str, after: str):
-        """A paragraph around one computed number that tests can read exactly (data-value)."""
-        return h("p", "", children=[h("span", "", before), cls.number(value, testid), h("span", "", after)])
-
-    @staticmethod
-    def number(value: int, testid: str):
-        return h("strong", "", thousands(value), data_testid=testid, data_value=str(value))
-
-    # --- the steps ---------------------------------------------------------
-    def step0(self, section) -> None:
-        d = self.walk.device
-        section.appendChild(
-            h(
-                "p",
-                "",
-                "A thread is one worker running the kernel; a warp is 32 threads that issue each instruction together; a cycle is one tick of the GPU clock, our unit of time.",
-            )
-        )
-        levels = (
-            ("Registers", d.latency_register),
-            ("Shared memory", d.latency_shared),
-            ("L2 cache", d.latency_l2),
-            ("Global memory", d.latency_global),
-        )
-        table = h("table", "data", tabindex="0", data_testid="ladder-table")
-        table.appendChild(
-            h(
-                "tr",
-                "",
-                children=[
-                    h("th", "", t, scope="col")
-                    for t in ("Storage", "Modelled latency (cycles)", "Source", "Other sources say")
-                ],
-            )
-        )
-        for name, figure in levels:
-            link = h("a", "", "source", href=figure.source, rel="noopener noreferrer", target="_blank")
-            table.appendChild(
-                h(
-                    "tr",
-                    "",
-                    children=[
-                        h("td", "", name),
-                        h("td", "", f"≈ {figure.value:g}"),
-                        h("td", "", children=[link]),
-                        h("td", "", figure.alternative or "—"),
-                    ],
-                )
-            )
-        section.appendChild(table)
-        section.appendChild(
-            h(
-                "p",
-                "hint",
-                f"Modelled values for the {d.name} (change the device preset above); real latencies vary with clock, access pattern and load.",
-            )
-        )
-        drawing = charts.picture(520, 230, "Distance ladder: the further the shelf, the longer the walk")
-        for i, (name, figure) in enumerate(levels):
-            length = 30 + 110 * log10(max(figure.value, 1))
-            y = 200 - i * 52
-            drawing.appendChild(svg("rect", "shelf", x="20", y=str(y - 18), width="150", height="30", rx="4"))
-            drawing.appendChild(svg("text", text=name, x="28", y=str(y + 2)))
-            drawing.appendChild(
-                svg("line", "arrow-long", x1="175", y1=str(y - 3), x2=f"{175 + length:.0f}", y2=str(y - 3))
-            )
-            drawing.appendChild(svg("text", text=f"≈ {figure.value:g} cycles", x=f"{182 + length:.0f}", y=str(y + 2)))
-        self.what_why_picture(
-            section,
-            "We named workers and shelves.",
-            "Every later symbol is built only from these.",
-            "The shelves stacked by distance; the arrow length grows with the log of the latency.",
-            drawing,
-        )
-
-    def step1(self, section) -> None:
-        w = self.walk
-        section.appendChild(
-            self.sentence(
-                f"Multiply two {w.N:,}×{w.N:,} matrices, C = A × B. One thread computes one element of C, walking a row of A and a column of B: ",
-                w.per_thread_loads,
-                "per-thread-loads",
-                " global loads (2N) for one thread.",
-            )
-        )
-        shown = min(w.per_thread_loads, 32)
-        drawing = charts.picture(
-            520, 200, f"One thread's {w.per_thread_loads:,} arrows to global memory, {shown} drawn"
-        )
-        drawing.appendChild(svg("rect", "shelf", x="380", y="20", width="120", height="160", rx="6"))
-        drawing.appendChild(svg("text", text="global memory", x="392", y="105"))
-        drawing.appendChild(svg("circle", "point", cx="40", cy="100", r="10"))
-        drawing.appendChild(svg("text", text="thread", x="18", y="130"))
-        for i in range(shown):
-            y = 24 + i * 152 / max(shown - 1, 1)
-            drawing.appendChild(svg("line", "arrow-long", x1="52", y1="100", x2="378", y2=f"{y:.1f}"))
-        drawing.appendChild(svg("text", text=f"{shown} of {w.per_thread_loads:,} arrows drawn", x="120", y="195"))
-        self.what_why_picture(
-            section,
-            f"We counted {w.per_thread_loads:,} global reads per thread.",
-            "This is the baseline walk count.",
-            "One thread firing long arrows into the far pantry.",
-            drawing,
-        )
-
-    def step2(self, section) -> None:
-        w = self.walk
-        section.appendChild(
-            self.sentence(
-                f"There is one thread per output cell: N² = {w.threads:,} threads, each making 2N loads. Total: ",
-                w.naive_total,
-                "naive-total",
-                " global loads.",
-            )
-        )
-        section.appendChild(
-            typeset.tex(rf"N^2 \times 2N = 2N^3 = 2 \times {w.N}^3 = {tex_number(w.naive_total)}", "math display")
-        )
-        side = 8
-        drawing = charts.picture(520, 200, "The same row of A is fetched again by every thread of that row of C")
-        for c in range(side):
-            drawing.appendChild(svg("rect", "row-hot", x=str(20 + c * 20), y="40", width="18", height="18"))
-        drawing.appendChild(svg("text", text="row 0 of A", x="20", y="30"))
-        for r in range(side):
-            for c in range(side):
-                cls = "row-hot" if r == 0 else "lane"
-                drawing.appendChild(svg("rect", cls, x=str(300 + c * 20), y=str(30 + r * 20), width="18", height="18"))
-        for c in range(side):
-            drawing.appendChild(svg("line", "arrow-long", x1=f"{309 + c * 20}", y1="40", x2="180", y2="49"))
-        drawing.appendChild(
-            svg("text", text=f"every thread of row 0 of C fetches the same {w.N:,} values", x="20", y="190")
-        )
-        self.what_why_picture(
-            section,
-            "Multiplied per-thread walks by the number of threads.",
-            "To see the true traffic, and the waste.",
-            "The same row of A (coral) fetched by every thread of that row of C.",
-            drawing,
-        )
-
-    def step3(self, section) -> None:
-        w = self.walk
-        section.appendChild(
-            h(
-                "p",
-                "",
-                f"Split the matrices into {w.T}×{w.T} tiles. The {w.T * w.T:,} threads of a block each copy one element of an A tile and one of a B tile into shared memory, wait at a barrier, then read their operands from the fast copy: each value fetched once is reused by T = {w.T} threads.",
-            )
-        )
-        shown = min(w.T, 8)
-        drawing = charts.picture(520, 200, "Long arrows into a shared tile, many short arrows out")
-        drawing.appendChild(svg("rect", "shelf", x="10", y="20", width="90", height="160", rx="6"))
-        drawing.appendChild(svg("text", text="global", x="30", y="105"))
-        drawing.appendChild(svg("rect", "tile-box", x="220", y="60", width="80", height="80", rx="4"))
-        drawing.appendChild(svg("text", text=f"{w.T}×{w.T} tile", x="226", y="104"))
-        for i in range(shown):
-            drawing.appendChild(svg("line", "arrow-long", x1="100", y1=f"{30 + i * 18}", x2="218", y2=f"{66 + i * 9}"))
-            for j in range(3):
-                drawing.appendChild(
-                    svg(
-                        "line",
-                        "arrow-short",
-                        x1="302",
-                        y1=f"{66 + i * 9}",
-                        x2=f"{360 + j * 40}",
-                        y2=f"{30 + i * 18 + j * 4}",
-                    )
-                )
-        self.what_why_picture(
-            section,
-            "Introduced a tile parked in shared memory.",
-            "Shared memory is about ten times closer than global, and cooperative loading removes the duplicate walks of step 2.",
-            "Long arrows in (one per element), many short arrows out (T uses each).",
-            drawing,
-        )
-
-    def step4(self, section) -> None:
-        w = self.walk
-        section.appendChild(
-            self.sentence("Tiles along a row or column: ⌈N/T⌉ = ", w.tiles_per_row, "tiles-per-row", ".")
-        )
-        section.appendChild(
-            typeset.tex(
-                rf"\frac{{2N^3}}{{T}} = \frac{{2 \cdot {w.N}^3}}{{{w.T}}} = {tex_number(w.ideal_tiled) if w.ideal_tiled == int(w.ideal_tiled) else f'{w.ideal_tiled:,.1f}'.replace(',', '{,}')}",
-                "math display",
-            )
-        )
-        section.appendChild(
-            typeset.tex(
-                rf"2N^2 \left\lceil \frac{{N}}{{T}} \right\rceil = 2 \cdot {w.N}^2 \cdot {w.tiles_per_row} = {tex_number(w.exact_tiled)}",
-                "math display",
-            )
-        )
-        if w.divides:
-            text = f"T = {w.T} divides N = {w.N:,}, so the exact count equals the ideal 2N³/T: "
-        else:
-            text = (
-                f"T = {w.T} does not divide N = {w.N:,}: the last tile of each row sticks out and is loaded with zeros beyond the edge, "
-                f"so the exact count is {w.edge_excess:,.0f} more than the ideal {w.ideal_tiled:,.0f}: "
-            )
-        section.appendChild(self.sentence(text, w.exact_tiled, "tiled-total", " global loads."))
-        self.what_why_picture(
-            section,
-            "Recounted the walks with sharing.",
-            "To get the honest new number, edge tiles included.",
-            "One loaded row of an A tile feeds T output cells: one walk, T uses.",
-        )
-
-    def step5(self, section) -> None:
-        w = self.walk
-        section.appendChild(
-            h(
-                "p",
-                "",
-                children=[
-                    h("span", "", "Naive ÷ tiled = "),
-                    h("strong", "", f"{w.speedup:.2f}×", data_testid="speedup", data_value=f"{w.speedup:.6f}"),
-                    h(
-                        "span",
-                        "",
-                        f". The clean law: reuse each fetched value T times and traffic drops by T = {w.T}. "
-                        + (
-                            "Here T divides N, so the factor is exactly T."
-                            if w.divides
-                            else f"Here the edge tiles soften it to {w.speedup:.2f}× — this is where the '~15×' of practice comes from (N = 1000, T = 16 gives 126,000,000 loads instead of 125,000,000)."
-                        ),
-                    ),
-                ],
-            )
-        )
-        drawing = charts.bar_chart(
-            [("naive", w.naive_total, "bar-naive"), ("tiled", w.exact_tiled, "bar-tiled")],
-            f"Global loads: naive vs tiled, {w.speedup:.2f}× fewer",
-        )
-        self.what_why_picture(
-            section,
-            "Divided the two counts.",
-            "To isolate what causes the speedup: it is T, nothing else.",
-            f"A bar chart: {w.naive_total:,} shrinking to {w.exact_tiled:,}, labelled with the factor {w.speedup:.2f}×.",
-            drawing,
-        )
-
-    def step6(self, section) -> None:
-        report = bank_picture(self.pad, self.access)
-        pad_select = h("select", "", id="bank-pad", data_testid="input-pad")
-        for pad in range(3):
-            pad_select.appendChild(
-                h(
-                    "option",
-                    "",
-                    f"{BANK_TILE}×{BANK_TILE + pad}" + (" (no padding)" if pad == 0 else f" (pad {pad})"),
-                    value=str(pad),
-                )
-            )
-        pad_select.value = str(self.pad)
-        access_select = h("select", "", id="bank-access", data_testid="input-access")
-        for kind in ACCESS_KINDS:
-            access_select.appendChild(
-                h(
-                    "option",
-                    "",
-                    {
-                        "row": "a row: tile[0][lane]",
-                        "column": "a column: tile[lane][0]",
-                        "broadcast": "one word: tile[0][0]",
-                    }[kind],
-                    value=kind,
-                )
-            )
-        access_select.value = self.access
-        on(pad_select, "change", lambda e: self.set_banks(int(pad_select.value), self.access))
-        on(access_select, "change", lambda e: self.set_banks(self.pad, access_select.value))
-        section.appendChild(
-            h(
-                "p",
-                "",
-                "Shared memory is split into 32 banks (lanes), each serving one 4-byte word per cycle. Threads of a warp that ask one bank for different words are served one after another.",
-            )
-        )
-        section.appendChild(
-            h(
-                "div",
-                "toolbar",
-                children=[
-                    h("label", "field", children=[h("span", "", "Tile"), pad_select]),
-                    h("label", "field", children=[h("span", "", "A warp reads"), access_select]),
-                ],
-            )
-        )
-        verdict = (
-            "no conflict"
-            if report.degree <= 1
-            else f"a {report.degree}-way conflict: {report.degree} serialized cycles"
-        )
-        extra = (
-            f", one word broadcast to {report.threads} threads"
-            if report.broadcast_words and report.degree == 1 and self.access == "broadcast"
-            else ""
-        )
-        section.appendChild(
-            h(
-                "p",
-                "",
-                f"pysim: {report.banks_used} bank(s) used, busiest bank serves {report.degree} word(s) — {verdict}{extra}.",
-                data_testid="bank-degree",
-                data_value=str(report.degree),
-            )
-        )
-        drawing = charts.picture(520, 150, f"32 bank lanes; busiest lane serves {report.degree} words")
-        width = 500 / 32
-        for bank, words in enumerate(report.words_per_bank):
-            cls = "lane" if not words else ("lane-jam" if len(words) > 1 else "lane-hit")
-            height = 10 + 3.5 * len(words)
-            drawing.appendChild(
-                svg(
-                    "rect",
-                    cls,
-                    x=f"{10 + bank * width:.1f}",
-                    y=f"{120 - height:.1f}",
-                    width=f"{width - 2:.1f}",
-                    height=f"{height:.1f}",
-                )
-            )
-            if words:
-                drawing.appendChild(
-                    svg("text", text=str(len(words)), x=f"{12 + bank * width:.1f}", y=f"{115 - height:.1f}")
-                )
-        drawing.appendChild(svg("text", text="bank 0", x="10", y="138"))
-        drawing.appendChild(svg("text", text="bank 31", x="470", y="138"))
-        self.what_why_picture(
-            section,
-            "Modelled shared memory as 32 lanes.",
-            "The counter is only fast if the team does not crowd one lane.",
-            "Bars per bank: the number on each is how many different words that bank must serve (hatched red: serialized).",
-            drawing,
-        )
-
-    def set_banks(self, pad: int, access: str) -> None:
-        self.pad, self.access = pad, access
-        section = self.sections[6]
-        section.textContent = ""
-        section.appendChild(h("h2", "", f"Step 6 — {TITLES[6]}", id="walk-title-6"))
-        self.step6(section)
-        self.write_address()
-
-    def step7(self, section) -> None:
-        w = self.walk
-        d = w.device
-        t1 = Walkthrough(HierarchyParams(N=w.N, T=1, device=d.key))
-        section.appendChild(
-            h(
-                "p",
-                "",
-                f"T = 1: every value is used once, so tiled = naive = {t1.exact_tiled:,} loads (speedup {t1.speedup:.0f}×), and each block still pays {t1.barriers_per_block:,} barriers.",
-            )
-        )
-        points = [(float(p.T), p.speedup) for p in w.sweep]
-        thread_wall = next((p.T for p in w.sweep if p.over_threads), None)
-        smem_wall = next((p.T for p in w.sweep if p.over_shared), None)
-        walls = []
-        if thread_wall:
-            walls.append((thread_wall - 0.5, float(SWEEP_MAX_T), f"> {d.thread_limit:,} threads"))
-        if smem_wall:
-            walls.append((smem_wall - 0.5, float(SWEEP_MAX_T), "> shared memory"))
-        section.appendChild(
-            charts.line_chart(
-                points,
-                "Speedup of tiling over naive against T, with the hardware walls",
-                "T",
-                "speedup",
-                highlight=float(w.T) if w.T <= SWEEP_MAX_T else None,
-                walls=walls,
-            )
-        )
-        section.appendChild(
-            h(
-                "p",
-                "",
-                (
-                    f"Walls for the {d.name}: T×T threads must fit in {d.thread_limit:,} per block (T ≤ {w.largest_tile}); "
-                    f"two tiles take 8·T² bytes against {d.shared_limit_bytes:,} bytes of static shared memory per block."
-                ),
-            )
-        )
-        if w.wall:
-            section.appendChild(
-                h("p", "input-error", f"Your T = {w.T} is past the wall: {w.wall}.", data_testid="wall-message")
-            )
-        else:
-            section.appendChild(
-                h(
-                    "p",
-                    "",
-                    f"Your T = {w.T} fits: {w.T * w.T:,} threads, {8 * w.T * w.T:,} bytes of shared memory.",
-                    data_testid="wall-message",
-                )
-            )
-        self.what_why_picture(
-            section,
-            "Swept the boundary values of T.",
-            "Every case must be shown, including when the trick fails.",
-            "The T-vs-speedup curve: flat at 1 for T = 1, rising, then a red 'won't fit' wall.",
-        )
-
-    def build_summary(self) -> None:
-        w = self.walk
-        self.summary.textContent = ""
-        self.summary.appendChild(h("h2", "", "The one-picture summary"))
-        self.summary.appendChild(
-            h(
-                "p",
-                "",
-                (
-                    f"One thread's {w.per_thread_loads:,} far walks (step 1) × {w.threads:,} threads = {w.naive_total:,} walks (step 2, full of duplicates). "
-                    f"Park a {w.T}×{w.T} tile in shared memory (step 3), reuse each fetched value {w.T} times (step 4), and the walks fall to "
-                    f"{w.exact_tiled:,} — {w.speedup:.2f}× fewer (step 5) — provided the 32 lanes are not jammed (step 6) and the tile fits (step 7)."
-                ),
-            )
-        )
-
-    def build_quiz(self) -> None:
-        self.quiz_box.textContent = ""
-        self.quiz_box.appendChild(h("h2", "", "Reveal-check"))
-        items = h("ol", "")
-        for question in quiz(self.walk):
-            answer = h(
-                "input",
-                "",
-                type="text",
-                inputmode="numeric",
-                id=f"quiz-{question.key}",
-                data_testid=f"quiz-{question.key}",
-                autocomplete="off",
-            )
-            feedback = h("p", "feedback", "", aria_live="polite", data_testid=f"quiz-{question.key}-feedback")
-            button = h("button", "", "Check", type="button", data_testid=f"quiz-{question.key}-check")
-            on(button, "click", lambda e, q=question, a=answer, f=feedback: self.mark(q, a, f))
-            items.appendChild(
-                h(
-                    "li",
-                    "",
-                    children=[
-                        h("label", "", question.prompt, for_=f"quiz-{question.key}"),
-                        h("div", "", children=[answer, button]),
-                        feedback,
-                    ],
-                )
-            )
-        self.quiz_box.appendChild(items)
-
-    @staticmethod
-    def mark(question, answer, feedback) -> None:
-        right, text = check(question, str(answer.value))
-        feedback.textContent = text
+    def mark(self, event) -> None:
+        """Enter in the box or the Check button: pysim marks the answer; the page's explanation is revealed."""
+        event.preventDefault()
+        form = event.currentTarget
+        right, verdict = check(self.answers[str(form.dataset.quiz)], str(form.querySelector("input").value))
+        feedback = form.querySelector(".feedback")
+        feedback.textContent = verdict
         feedback.className = "feedback right" if right else "feedback wrong"
+        explain = form.querySelector(".explain")
+        if right is None:
+            explain.setAttribute("hidden", "")
+        else:
+            explain.removeAttribute("hidden")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pysim.kernels import KERNELS
 
 from . import explain_register
-from .components import MatrixGrid, code_section, legend, memory_panel, monitor_table
+from .components import code_section, legend, memory_panel, monitor_table
 from .dom import fmt, h
+from .grids import MatrixGrid
 from .stepping import SteppingView
 
 GRIDS = ("A", "B", "As", "Bs", "C")

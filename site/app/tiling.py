@@ -5,8 +5,9 @@ from __future__ import annotations
 from pysim.kernels import KERNELS
 
 from . import explain_tiling
-from .components import ArrowLayer, MatrixGrid, code_section, legend, memory_panel, monitor_table
-from .dom import fmt, h
+from .components import ArrowLayer, code_section, legend, memory_panel, monitor_table
+from .dom import fmt, h, on
+from .grids import MatrixGrid
 from .stepping import SteppingView
 
 GRIDS = ("A", "B", "tileA", "tileB", "C")
@@ -43,6 +44,9 @@ class TilingView(SteppingView):
             ]
         )
         self.arrows = ArrowLayer(memory)
+        # A wide grid scrolls sideways inside its figure: the arrows follow its cells.
+        for grid in (self.grid_a, self.grid_b, self.grid_ta, self.grid_tb):
+            on(grid.element, "scroll", lambda event: self.redraw_arrows())
         key = legend((("followed", "the followed thread's operands"),))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
@@ -131,6 +135,10 @@ class TilingView(SteppingView):
         self.render_monitor(step)
         self.render_lens(step)
 
+    def redraw_arrows(self) -> None:
+        if self.trace is not None and not self.counts_only:
+            self.render_arrows(self.trace[self.player.index])
+
     def render_arrows(self, step) -> None:
         """During a cooperative load, an arrow per thread from its global element to its tile cell."""
         if step.phase != "load":
@@ -141,8 +149,8 @@ class TilingView(SteppingView):
         threads = self.monitor_threads()
         pairs = [
             (
-                grids[source.array].cell(int(source.rows[0, t]), int(source.cols[0, t])),
-                grids[tile.array].cell(int(tile.rows[0, t]), int(tile.cols[0, t])),
+                grids[source.array].cell_rect(int(source.rows[0, t]), int(source.cols[0, t])),
+                grids[tile.array].cell_rect(int(tile.rows[0, t]), int(tile.cols[0, t])),
                 t == self.thread,
             )
             for t in threads

@@ -34,10 +34,123 @@ def test_numbers_follow_n_and_t(app, N, T):
     assert speedup == pytest.approx((2 * N**3) / (2 * N * N * -(-N // T)))
 
 
-def test_edge_tiles_explain_the_fifteen_times(app):
+def test_edge_blocks_explain_the_excess(app):
     go(app, "#/hierarchy?N=1000&T=16")
     text = section(app).locator("[data-testid=walk-step-4]").inner_text()
     assert "126,000,000" in text and "125,000,000" in text
+    assert "zero-filled" in text and "only 8 wide" in text and "1,000,000 more" in text
+
+
+def test_reduction_is_computed_not_fifteen(app):
+    go(app, "#/hierarchy?N=1024&T=40")
+    step5 = section(app).locator("[data-testid=walk-step-5]")
+    assert step5.locator("[data-testid=speedup]").inner_text() == "39.38×"
+    assert "15×" not in section(app).inner_text()
+    assert "global-load reduction" in step5.inner_text() and "L2" in step5.inner_text()
+
+
+def test_tile_wider_than_matrix_explains_the_2n2_floor(app):
+    go(app, "#/hierarchy?N=8&T=16")
+    floor = section(app).locator("[data-testid=floor-loads]")
+    assert floor.is_visible() and floor.get_attribute("data-value") == "128"
+    text = section(app).locator("[data-testid=walk-step-4]").inner_text()
+    assert "2N²" in text and "capped" in text and "= 8" in text
+    assert number(app, "tiled-total") == 128
+    go(app, "#/hierarchy?N=1024&T=16")
+    assert not section(app).locator("[data-testid=floor-loads]").is_visible()
+
+
+def test_enter_in_a_quiz_box_checks_it(app):
+    go(app, "#/hierarchy?N=1024&T=16")
+    box = section(app).locator("[data-testid=quiz-padded]")
+    box.fill("1")
+    box.press("Enter")
+    feedback = section(app).locator("[data-testid=quiz-padded-feedback]")
+    assert feedback.get_attribute("class") == "feedback right"
+    assert section(app).locator("form[data-quiz=padded] .explain").is_visible()
+    assert url_has(app.page, "N=1024")  # still on the page: the form did not navigate
+
+
+def test_controls_are_bound_once(app):
+    go(app, "#/hierarchy?N=1024&T=16&step=6")
+    before = app.page.evaluate("document.querySelector('#view-hierarchy [data-testid=input-pad]') !== null")
+    pad = section(app).locator("[data-testid=input-pad]")
+    handle = pad.element_handle()
+    for value in ("1", "0", "2", "0"):
+        pad.select_option(value)
+    go(app, "#/hierarchy?N=512&T=8&step=6")
+    assert before and handle.evaluate("e => e.isConnected")  # the same select, updated, not rebuilt
+    assert number(app, "bank-degree") == 32
+
+
+STEP_LINK = "#/hierarchy?N=1024&T=16&step=4"
+
+
+def step_top(page) -> float:
+    return page.evaluate("document.querySelector('[data-testid=walk-step-4]').getBoundingClientRect().top")
+
+
+def test_step_link_scrolls_to_the_step(visit):
+    visit.open(STEP_LINK)
+    visit.page.wait_for_timeout(200)
+    assert 0 <= step_top(visit.page) < 40
+
+
+def test_step_link_scrolls_inside_a_frame_not_the_parent(visit):
+    page = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title></head><body>'
+        f'<h1>Course page</h1><iframe id="frame" title="TileLab" width="800" height="600" src="/{STEP_LINK}"></iframe>'
+        '<p style="height:2000px">more</p></body></html>'
+    )
+    visit.server.extra["course.html"] = ("text/html; charset=utf-8", page.encode())
+    try:
+        visit.page.goto(visit.server.url + "course.html")
+        frame = visit.page.query_selector("#frame").content_frame()
+        frame.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=60_000)
+        visit.page.wait_for_timeout(300)
+        assert visit.page.evaluate("scrollY") == 0
+        assert 0 <= step_top(frame) < 40
+    finally:
+        visit.server.extra.clear()
+
+
+SVG_TEXT_OUTSIDE = """() => {
+  const bad = [];
+  document.querySelectorAll('#view-hierarchy svg').forEach(s => {
+    const box = s.getBoundingClientRect();
+    if (box.width === 0) return;
+    s.querySelectorAll('text').forEach(t => {
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        bad.push((s.dataset.picture || '?') + ': ' + t.textContent);
+    });
+  });
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (360, 800)])
+@pytest.mark.parametrize("route", ["N=1024&T=16", "N=1000&T=16", "N=8&T=16", "N=1&T=1", "N=16384&T=256&device=h100"])
+def test_every_svg_label_inside_its_picture(app, width, height, route):
+    app.page.set_viewport_size({"width": width, "height": height})
+    try:
+        go(app, f"#/hierarchy?{route}&step=0")
+        for step in range(8):
+            go(app, f"#/hierarchy?{route}&step={step}")
+            assert section(app).locator(f"[data-testid=walk-step-{step}] svg.picture text").count() > 0
+        assert app.page.evaluate(SVG_TEXT_OUTSIDE) == []
+    finally:
+        app.page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_the_prose_reads_without_python(visit):
+    visit.page.route("**/pyscript/core.js", lambda route: route.abort())
+    visit.page.goto(visit.server.url + "#/hierarchy")
+    visit.page.wait_for_timeout(500)
+    text = visit.page.locator("#view-hierarchy").inner_text()
+    assert "2,147,483,648" in text and "134,217,728" in text and "Numbers shown for N = 1,024, T = 16" in text
+    for step in range(8):
+        assert visit.page.locator(f"[data-testid=walk-step-{step}] h2").is_visible()
 
 
 def test_bank_step_32_way_and_padding(app):
@@ -101,3 +214,5 @@ def test_both_walls_are_drawn(app):
     assert walls.count() == 2
     labels = section(app).locator("[data-testid=walk-step-7] svg").text_content()
     assert "1,024 threads" in labels and "shared memory" in labels
+    ticks = section(app).locator("[data-testid=walk-step-7] svg text").all_text_contents()
+    assert "20" in ticks and "40" in ticks and not any("." in t for t in ticks if t.replace(".", "").isdigit())

@@ -1,0 +1,147 @@
+"""The walkthrough's numbers (pysim/walkthrough.py) against brute-force loops and closed forms,
+and the chart tick helper (site/app/chartmath.py)."""
+
+from fractions import Fraction
+from math import ceil, floor, log10
+
+import pytest
+
+from app.chartmath import fit_x, nice_ceiling, nice_ticks, text_width, tick_label
+from pysim.devices import DEVICES
+from pysim.params import HierarchyParams
+from pysim.walkthrough import QUIZ_N, QUIZ_T, Walkthrough, check, quiz
+
+SIZES = [(1, 1), (1, 16), (8, 16), (16, 16), (12, 5), (13, 4), (20, 7), (17, 17), (5, 1), (24, 8)]
+
+
+def walk(N, T, device="a100"):
+    return Walkthrough(HierarchyParams(N=N, T=T, device=device))
+
+
+def tiled_brute_force(N, T):
+    """Loop over blocks, tile steps and threads of the smem kernel: count guarded global loads, and the
+    most threads of one block that read one loaded A value (its reuse)."""
+    loads, most_uses = 0, 0
+    blocks = ceil(N / T)
+    for by in range(blocks):
+        for bx in range(blocks):
+            for step in range(blocks):
+                for ty in range(T):
+                    for tx in range(T):
+                        row, col = by * T + ty, bx * T + tx
+                        loads += (row < N and step * T + tx < N) + (step * T + ty < N and col < N)
+                # tileA[ty][k] is read by the threads tx of the block whose column is inside C
+                most_uses = max(most_uses, sum(1 for tx in range(T) if bx * T + tx < N))
+    return loads, most_uses
+
+
+@pytest.mark.parametrize("N,T", SIZES)
+def test_counts_match_a_brute_force_loop(N, T):
+    w = walk(N, T)
+    loads, uses = tiled_brute_force(N, T)
+    assert w.exact_tiled == loads
+    assert w.naive_total == 2 * N**3 == sum(2 * N for _ in range(N * N))
+    assert w.reuse == uses == min(T, N)
+    assert w.reduction == pytest.approx(w.naive_total / loads)
+
+
+@pytest.mark.parametrize("N,T", [*SIZES, (1000, 16), (1024, 40), (16384, 256), (16384, 3), (16384, 1)])
+def test_closed_forms(N, T):
+    w = walk(N, T)
+    r = N % T
+    assert w.tiles_per_row == -(-N // T)
+    assert w.exact_tiled == 2 * N * N * -(-N // T)
+    assert w.ideal_tiled == pytest.approx(2 * N**3 / T)
+    assert w.floor_loads == 2 * N * N <= w.exact_tiled  # nothing beats loading A and B once
+    assert w.reduction == pytest.approx(N / -(-N // T))
+    assert w.reduction <= min(T, N)
+    assert w.full_blocks * T + w.edge_width == N
+    # The excess over 2N³/T is the partial block column (row) reusing A's (B's) N² values only r times.
+    excess = Fraction(w.exact_tiled) - Fraction(2 * N**3, T)
+    assert excess == (0 if r == 0 else Fraction(2 * N * N * (T - r), T))
+    assert w.edge_excess == pytest.approx(float(excess))
+    assert w.divides == (r == 0)
+
+
+def test_seed_examples():
+    assert walk(1024, 16).naive_total == 2_147_483_648
+    assert walk(1024, 16).exact_tiled == 134_217_728 and walk(1024, 16).reduction == 16
+    edge = walk(1000, 16)
+    assert (edge.exact_tiled, edge.ideal_tiled, edge.edge_excess) == (126_000_000, 125_000_000, 1_000_000)
+    assert (edge.full_blocks, edge.edge_width) == (62, 8)
+    assert f"{walk(1024, 40).reduction:.2f}" == "39.38"  # not "~15×"
+
+
+def test_tile_wider_than_the_matrix_is_capped_at_the_2n2_floor():
+    w = walk(8, 16)
+    assert w.capped and not walk(16, 16).capped
+    assert w.ideal_tiled == 64 < w.floor_loads == 128 == w.exact_tiled
+    assert w.reuse == 8 and w.reduction == 8
+
+
+def test_one_by_one():
+    w = walk(1, 1)
+    assert (w.naive_total, w.exact_tiled, w.floor_loads, w.reduction, w.reuse) == (2, 2, 2, 1, 1)
+
+
+def test_device_quantities():
+    a100, h100 = walk(1024, 16, "a100"), walk(1024, 16, "h100")
+    assert a100.latency_ratio == pytest.approx(290 / 29)
+    assert h100.latency_ratio == pytest.approx(478 / 29)
+    for key in DEVICES:
+        w = walk(1024, 16, key)
+        assert w.latency_ratio == w.device.latency_global.value / w.device.latency_shared.value
+    w = walk(1024, 33)
+    assert w.block_threads == 1089 and w.shared_bytes == 2 * 33 * 33 * 4
+    assert w.fit.over_threads and not w.fit.over_shared and "1,089 threads" in w.wall
+    assert walk(1024, 80).fit.over_shared and walk(1024, 16).wall is None
+
+
+def test_quiz_answers_and_marking():
+    answers = {q.key: q for q in quiz(walk(1024, 16))}
+    assert answers["naive"].answer == 2 * 1024**3
+    assert answers["tiled"].answer == 2 * QUIZ_N**2 * -(-QUIZ_N // QUIZ_T)
+    assert (answers["bank"].answer, answers["padded"].answer) == (32, 1)
+    assert answers["largest"].answer == 32  # 32×32 = 1024 threads, one per tile element
+    assert check(answers["tiled"], " 33,554,432 ") == (True, "Right.")
+    right, verdict = check(answers["bank"], "16")
+    assert right is False and "32" in verdict
+    assert check(answers["bank"], "<img src=x>")[0] is None
+    assert check(answers["bank"], "٣٢")[0] is None
+
+
+@pytest.mark.parametrize(
+    "low,high,expected",
+    [
+        (0, 10, [0, 2, 4, 6, 8, 10]),
+        (1, 96, [20, 40, 60, 80]),
+        (0, 1, [0, 0.2, 0.4, 0.6, 0.8, 1]),
+        (0, 0.3, [0, 0.1, 0.2, 0.3]),
+        (-7, 13, [-5, 0, 5, 10]),
+        (3, 3, [3]),
+        (10, 0, [0, 2, 4, 6, 8, 10]),
+    ],
+)
+def test_nice_ticks_examples(low, high, expected):
+    assert nice_ticks(low, high) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("high", [0.0042, 1.76, 8.8, 20.5, 61.4, 93.09, 1000, 2_147_483_648])
+def test_nice_ticks_are_round_and_inside(high):
+    ticks = nice_ticks(0, high)
+    step = ticks[1] - ticks[0]
+    mantissa = step / 10 ** floor(log10(step))
+    assert round(mantissa, 9) in (1, 2, 5)
+    assert 3 <= len(ticks) <= 11 and ticks[0] == 0 and ticks[-1] <= high
+    for tick in ticks:
+        assert round(tick / step, 9) == round(tick / step)
+    top = nice_ceiling(high)
+    assert top >= high and round(top / step, 9) == round(top / step)
+
+
+def test_tick_labels_and_text_fitting():
+    assert [tick_label(v) for v in (0.0, 20.0, 2500.0, 0.2, 1e9)] == ["0", "20", "2,500", "0.2", "1,000,000,000"]
+    assert text_width("≈ 290 cycles") > text_width("290")
+    x = fit_x(500, "a long label here", 0, 520)
+    assert x + text_width("a long label here") <= 520
+    assert fit_x(5, "label", 10, 520, anchor="middle") - text_width("label") / 2 >= 10
