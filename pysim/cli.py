@@ -3,6 +3,7 @@
 python -m pysim count --kernel smem --M 6 --N 6 --K 9 --tile 3 --json
 python -m pysim trace --kernel register --M 8 --N 8 --K 8 --BM 4 --BN 4 --BK 4 --TM 2 --TN 2 --limit 20
 python -m pysim trace --kernel smem --M 4 --N 4 --K 8 --tile 2 --json     (JSON Lines, SPEC §5)
+python -m pysim run kernel.py --M 32 --N 32 --K 32 --json                  (a playground file, SPEC §5)
 """
 
 from __future__ import annotations
@@ -65,7 +66,79 @@ def make_parser() -> argparse.ArgumentParser:
                 "--limit", type=int, help=f"print at most this many steps (default {TEXT_LIMIT}; all with --json)"
             )
             sub.add_argument("--json", action="store_true", help="JSON Lines: header, one object per step, then C")
+    add_run_parser(commands)
     return parser
+
+
+def add_run_parser(commands: argparse._SubParsersAction) -> None:
+    sub = commands.add_parser("run", help="run a playground file (a Numba-CUDA kernel, SPEC §5) on the simulator")
+    sub.add_argument("file", metavar="FILE", help="the kernel file: kernel(A, B, C) and launch(M, N, K)")
+    for option in ("M", "N", "K"):
+        sub.add_argument(f"--{option}", metavar="VALUE", default="32", help="size (default 32)")
+    sub.add_argument(
+        "--seed", type=int, default=0, choices=range(0, 1 << 16), metavar="SEED", help="seed of the input matrices"
+    )
+    sub.add_argument("--max-steps", default=str(RUN_MAX_STEPS), metavar="STEPS", help="step budget (all threads)")
+    sub.add_argument("--puzzle", metavar="NAME", help="also grade the file against a playground puzzle")
+    sub.add_argument("--json", action="store_true", help="one JSON object: counters, c_matches, diagnostics")
+
+
+# The CLI grades files on a laptop, so it allows more steps than the browser's default.
+RUN_MAX_STEPS = 50_000_000
+
+
+def run_file(args: argparse.Namespace) -> int:
+    """`python -m pysim run FILE`: exit 0 when the kernel ran (even with a wrong C), 2 when it cannot run."""
+    from .constants import MAX_SIZE
+    from .play import ProgramError, run
+    from .play.puzzles import PUZZLE_BY_KEY
+
+    try:
+        M, N, K = (parse_int(name, getattr(args, name), 1, MAX_SIZE) for name in ("M", "N", "K"))
+        max_steps = parse_int("max-steps", args.max_steps, 1, 10**10)
+    except ParamError as error:
+        print(f"error: {one_line(error.message)}", file=sys.stderr)
+        return 2
+    puzzle = None
+    if args.puzzle is not None:
+        puzzle = PUZZLE_BY_KEY.get(args.puzzle)
+        if puzzle is None:
+            choices = ", ".join(PUZZLE_BY_KEY)
+            print(f"error: --puzzle must be one of {choices} (got {one_line(args.puzzle)!r})", file=sys.stderr)
+            return 2
+    try:
+        with open(args.file, encoding="utf-8") as handle:
+            source = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"error: {one_line(args.file)}: cannot read the file ({one_line(str(error))})", file=sys.stderr)
+        return 2
+    try:
+        result = run(
+            source, M, N, K, seed=args.seed, max_steps=max_steps, keep=False, expected=puzzle and puzzle.expected
+        )
+    except ProgramError as error:
+        print(f"error: {one_line(args.file)}: {one_line(str(error))}", file=sys.stderr)
+        return 2
+    grade = puzzle.grade(source) if puzzle is not None else None
+    if args.json:
+        found = {"file": args.file, **result.as_dict()}
+        if grade is not None:
+            found["puzzle"] = grade.as_dict()
+        print(json.dumps(found))
+        return 0
+    print(f"{args.file}: M={M}, N={N}, K={K}, grid={result.launch.grid}, block={result.launch.block}")
+    for name, value in result.counters.as_dict().items():
+        print(f"  {COUNTER_LABELS[name]:<22}{value:>24,}")
+    verdict = "yes" if result.c_matches else f"NO ({result.mismatches} element(s) differ)"
+    print(f"  {'C matches NumPy':<22}{verdict:>24}")
+    for diagnostic in result.diagnostics:
+        print(f"  line {diagnostic.line}: {diagnostic.kind}: {one_line(diagnostic.message)}")
+    if grade is not None:
+        print(f"puzzle {grade.puzzle}: {'passed' if grade.passed else 'not yet'}")
+        for check in grade.checks:
+            mark = "ok " if check.passed else "NO "
+            print(f"  {mark} {check.size}: {check.label} ({check.value} vs {check.limit})")
+    return 0
 
 
 def params_from(args: argparse.Namespace) -> Params:
@@ -158,6 +231,8 @@ def trace(args: argparse.Namespace, params: Params) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
+    if args.command == "run":
+        return run_file(args)
     try:
         params = params_from(args)
         (count if args.command == "count" else trace)(args, params)

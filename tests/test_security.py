@@ -36,8 +36,7 @@ def test_the_numbers_only_helper_is_fed_numbers():
     grids = (ROOT / "site/app/grids.py").read_text()
     # The one caller builds cells from the loop integers r and c only.
     assert (
-        """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)"""
-        in grids
+        """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)""" in grids
     )
 
 

@@ -39,3 +39,17 @@ def test_shell_keys_and_pick():
     route = parse_hash("#/register?embed=1&BM=4&junk=2")
     assert route.shell == {"embed": "1"}
     assert pick(route.params, ("BM", "BN")) == {"BM": "4"}
+
+
+def test_the_page_has_a_section_and_a_nav_link_for_every_route():
+    """One route table (app.urlstate.VIEWS): the static page agrees with it."""
+    import re
+    from pathlib import Path
+
+    from app.urlstate import ROUTES, VIEWS
+
+    html = (Path(__file__).resolve().parents[1] / "site" / "index.html").read_text()
+    assert set(re.findall(r'data-route="([^"]+)"', html)) == set(ROUTES)
+    assert set(re.findall(r'data-nav="([^"]+)"', html)) == set(ROUTES)
+    for view in VIEWS:
+        assert f'id="{view.container}"' in html

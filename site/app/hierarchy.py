@@ -313,8 +313,6 @@ def sweep_picture(w: Walkthrough):
 
 # --- the view: owns the DOM --------------------------------------------------
 class HierarchyView:
-    route = "/hierarchy"
-
     def __init__(self, container, navigate) -> None:
         self.root = container
         self.navigate = navigate
@@ -450,7 +448,7 @@ class HierarchyView:
         values = self.params.as_strings() | {"step": str(self.step)}
         if self.pad or self.access != "column":
             values |= {"pad": str(self.pad), "access": self.access}
-        self.navigate(self.route, values)
+        self.navigate(values)
 
     def key(self, event) -> bool:
         moves = {"ArrowRight": self.step + 1, "ArrowLeft": self.step - 1, "Home": 0, "End": STEPS - 1}

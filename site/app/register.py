@@ -14,7 +14,6 @@ GRIDS = ("A", "B", "As", "Bs", "C")
 
 
 class RegisterView(SteppingView):
-    route = "/register"
     kernel = KERNELS["register"]
     operand_mark = "reg-line"
     counter_names = (

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import importlib
+from functools import partial
 
 import pyodide_js
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 from .dom import by_id, on
-from .urlstate import format_hash, parse_hash
+from .urlstate import VIEWS, format_hash, parse_hash
 
 TYPING = ("INPUT", "SELECT", "TEXTAREA")
 # Chromium ignores history updates beyond about 200 per 10 s (and then hash
@@ -25,8 +26,8 @@ class Shell:
     for the view on screen.
     """
 
-    def __init__(self, factories: dict) -> None:
-        self.factories = factories
+    def __init__(self) -> None:
+        self.specs = {spec.path: spec for spec in VIEWS}
         self.views: dict = {}
         self.pending_address: str | None = None
         self.address_written_at = -ADDRESS_INTERVAL_MS
@@ -36,10 +37,10 @@ class Shell:
         on(document, "keydown", self.key)
 
     def view(self, path: str):
-        if path not in self.views and path in self.factories:
-            module, name, container = self.factories[path]
-            view_class = getattr(importlib.import_module(module), name)  # imported on first visit
-            self.views[path] = view_class(by_id(container), self.navigate)
+        if path not in self.views and path in self.specs:
+            spec = self.specs[path]
+            view_class = getattr(importlib.import_module(spec.module), spec.name)  # imported on first visit
+            self.views[path] = view_class(by_id(spec.container), partial(self.navigate, path))
         return self.views.get(path)
 
     def navigate(self, path: str, params: dict[str, str]) -> None:
@@ -87,13 +88,7 @@ def wasm_bytes() -> int:
 
 
 def start() -> None:
-    shell = Shell(
-        {
-            "/tiling": ("app.tiling", "TilingView", "app-tiling"),
-            "/register": ("app.register", "RegisterView", "app-register"),
-            "/hierarchy": ("app.hierarchy", "HierarchyView", "app-hierarchy"),
-        }
-    )
+    shell = Shell()
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabWasmBytes = create_proxy(wasm_bytes)  # for the long-run memory test and benchmark

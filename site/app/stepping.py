@@ -25,7 +25,7 @@ from .form import ParamForm
 from .player import Player
 from .urlstate import pick
 
-Navigate = Callable[[str, dict[str, str]], None]
+Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
 MONITOR_ALL_UP_TO = 64  # larger blocks list only the followed thread's warp
 CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
 ACCESS_MARKS = {
@@ -37,7 +37,6 @@ ACCESS_MARKS = {
 
 
 class SteppingView:
-    route = ""
     kernel = None
     counter_names: tuple[str, ...] = ()
     operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
@@ -49,7 +48,7 @@ class SteppingView:
         self.thread = 0
         self.counts_only = False
         self.form = ParamForm(self.kernel.PARAMS, self.apply)
-        self.thread_select = h("select", "", id=f"{self.route[1:]}-thread", data_testid="thread")
+        self.thread_select = h("select", "", id=f"{self.kernel.NAME}-thread", data_testid="thread")
         on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
         follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
         self.counters = CounterBoard(self.counter_names)
@@ -291,7 +290,7 @@ class SteppingView:
             tx, ty = self.kernel.thread_xy(self.params, self.thread)
             values["thread"] = f"{tx},{ty}"
             values["step"] = str(self.player.index)
-        self.navigate(self.route, values)
+        self.navigate(values)
 
     def key(self, event) -> bool:
         if self.counts_only or self.trace is None:

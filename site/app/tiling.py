@@ -14,7 +14,6 @@ GRIDS = ("A", "B", "tileA", "tileB", "C")
 
 
 class TilingView(SteppingView):
-    route = "/tiling"
     kernel = KERNELS["smem"]
     counter_names = (
         "global_loads",

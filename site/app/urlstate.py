@@ -10,7 +10,27 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
-ROUTES = ("/", "/tiling", "/register", "/hierarchy")
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A route with a view: the class that draws it (imported on first visit) and where it mounts."""
+
+    path: str
+    module: str
+    name: str
+
+    @property
+    def container(self) -> str:
+        return "app-" + self.path.strip("/")
+
+
+# The one route table: the shell mounts these, the page has a section and a nav link for each.
+VIEWS = (
+    ViewSpec("/tiling", "app.tiling", "TilingView"),
+    ViewSpec("/register", "app.register", "RegisterView"),
+    ViewSpec("/hierarchy", "app.hierarchy", "HierarchyView"),
+)
+ROUTES = ("/", *(view.path for view in VIEWS))
 # Parameters of the shell itself, kept across every address the views write.
 SHELL_KEYS = ("embed",)
 MAX_VALUE_CHARS = 200

@@ -1,0 +1,326 @@
+"""The kernel playground: run a student's Numba-CUDA kernel (SPEC §5) on pysim.
+
+    from pysim.play import run
+    result = run(source, M=32, N=32, K=32)
+    result.counters          # SPEC §2 counters (pysim.counters.Counters)
+    result.c_matches         # C, as the threads stored it, equals NumPy's A @ B
+    result.diagnostics       # races, out-of-bounds, barrier divergence, step budget, errors
+    result.phases[i]         # one barrier interval of one block (see Phase)
+    result.phases[i].thread_steps(thread)   # that thread's statements and accesses, in order
+
+Pipeline: `program` checks the file against the subset and rewrites the kernel
+into a generator; `runtime` schedules every thread of a block, barrier interval
+by barrier interval, recording every access; `analysis` groups the records into
+warp instructions and counts them with `pysim.trace.count_step`, the code that
+counts the built-in kernels. `puzzles` holds the graded exercises.
+
+`run` raises `ProgramError` (with a line) only when the file cannot run at all:
+not in the subset, a syntax error, a launch that asks for too many threads. A
+kernel that runs but misbehaves gives a result with diagnostics, never an
+exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ..counters import Counters
+from ..matrices import operands
+from ..trace import Step
+from .analysis import Analysis, ArrayInfo, Diagnostic, Metrics, array_table, thread_xy
+from .program import Program, ProgramError, compile_program
+from .runtime import Interval, Launch, Runtime, evaluate_launch, global_array, schedule
+
+# Steps (statements executed plus memory accesses, all threads) before a run is stopped. A 32×32×32
+# tiled SGEMM takes 120,000 to 200,000 (by tile size), a 64×64×64 naive one about 1,100,000; the
+# default keeps a runaway loop to about a second of CPython (a few seconds in the browser). The CLI
+# allows more (`--max-steps`).
+DEFAULT_MAX_STEPS = 1_500_000
+
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "AccessRecord",
+    "Diagnostic",
+    "Launch",
+    "Metrics",
+    "Phase",
+    "Program",
+    "ProgramError",
+    "RunResult",
+    "ThreadStep",
+    "compile_program",
+    "run",
+]
+
+
+@dataclass(frozen=True)
+class AccessRecord:
+    """One thread's access to one array element, as it happened."""
+
+    space: str  # global | shared | register
+    op: str  # load | store
+    array: str
+    index: tuple[int, ...]  # (row, col), or (i,) for a 1-D array
+    value: float
+    line: int
+    site: int  # which subscript of the source (Program.sites)
+    occurrence: int  # n: the thread's n-th execution of the statement in this interval (its warp instruction)
+
+    def as_dict(self, thread: tuple[int, int]) -> dict:
+        """SPEC §5 trace access object."""
+        return {
+            "space": self.space,
+            "op": self.op,
+            "array": self.array,
+            "index": list(self.index),
+            "thread": list(thread),
+            "value": self.value,
+        }
+
+
+@dataclass(frozen=True)
+class ThreadStep:
+    """One statement one thread executed, with the accesses it made."""
+
+    statement: int
+    line: int
+    accesses: tuple[AccessRecord, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Phase:
+    """One barrier interval of one block: from a barrier (or the start) to the next (or the end).
+
+    `step` is a pysim.trace.Step whose accesses are the interval's warp
+    instructions (one Access per source subscript, one row per occurrence), so
+    the sector and bank panels read it as they read the built-in kernels'
+    steps. `barrier_lines` are the lines of the cuda.syncthreads() the threads
+    wait at when the interval ends (empty when they finished).
+    """
+
+    index: int
+    block: tuple[int, int]
+    number: int
+    barrier_lines: tuple[int, ...]
+    threads: tuple[int, ...]  # linear ids (tx + ty·blockDim.x) that ran in this interval
+    finished: tuple[int, ...]  # threads that ended in this interval
+    step: Step
+    delta: Counters
+    counters: Counters  # cumulative after this interval
+    _streams: dict[int, list] = field(repr=False)
+    _decoder: _Decoder = field(repr=False)
+
+    @property
+    def accesses(self):
+        return self.step.accesses
+
+    def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
+        """What `thread` (linear id or (tx, ty)) did in this interval, statement by statement."""
+        return self._decoder.steps(self._streams.get(self._decoder.linear(thread), []))
+
+    def lines(self) -> tuple[int, ...]:
+        """Every source line some thread executed in this interval, in order of first execution."""
+        seen: dict[int, None] = {}
+        for stream in self._streams.values():
+            for item in stream:
+                if item.__class__ is int:
+                    seen.setdefault(self._decoder.program.statements[item].line, None)
+        return tuple(seen)
+
+    def records(self) -> list[tuple[tuple[int, int], AccessRecord]]:
+        """Every access of every thread in this interval, thread by thread: ((tx, ty), record)."""
+        found = []
+        for thread in self.threads:
+            xy = self._decoder.xy(thread)
+            for step in self.thread_steps(thread):
+                found.extend((xy, record) for record in step.accesses)
+        return found
+
+
+@dataclass(frozen=True)
+class _Decoder:
+    program: Program
+    launch: Launch
+    arrays: tuple[ArrayInfo, ...]
+
+    def linear(self, thread: int | tuple[int, int]) -> int:
+        if isinstance(thread, tuple):
+            return thread[0] + thread[1] * self.launch.block[0]
+        return thread
+
+    def xy(self, thread: int) -> tuple[int, int]:
+        return thread_xy(self.launch, thread)
+
+    def steps(self, stream: list) -> tuple[ThreadStep, ...]:
+        statements, sites, arrays = self.program.statements, self.program.sites, self.arrays
+        found: list[ThreadStep] = []
+        records: list[AccessRecord] = []
+        occurrences: dict[int, int] = {}
+        current = occurrence = None
+        for item in stream:
+            if item.__class__ is int:
+                if current is not None:
+                    found.append(ThreadStep(current, statements[current].line, tuple(records)))
+                current, records = item, []
+                occurrence = occurrences.get(item, 0)
+                occurrences[item] = occurrence + 1
+                continue
+            site, number, word, value = item
+            info = arrays[number]
+            index = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
+            line = sites[site].line
+            records.append(AccessRecord(info.space, sites[site].op, info.name, index, value, line, site, occurrence))
+        if current is not None:
+            found.append(ThreadStep(current, statements[current].line, tuple(records)))
+        return tuple(found)
+
+
+@dataclass(frozen=True, eq=False)
+class RunResult:
+    """Everything a run produced: C, counters, diagnostics and (kept) the phases to step through."""
+
+    program: Program
+    M: int
+    N: int
+    K: int
+    launch: Launch
+    A: np.ndarray
+    B: np.ndarray
+    C: np.ndarray  # what the threads stored (C starts as zeros, as in the SPEC §5 contract)
+    expected: np.ndarray  # NumPy's answer (A @ B unless a puzzle says otherwise)
+    counters: Counters
+    metrics: Metrics
+    diagnostics: tuple[Diagnostic, ...]
+    phases: tuple[Phase, ...]  # empty when run with keep=False
+    completed: bool  # every thread of every block ran to its end
+    steps: int  # statements executed plus accesses recorded, all threads
+
+    @cached_property
+    def mismatches(self) -> int:
+        """Elements of C that differ from NumPy's answer (NaN counts as different)."""
+        return int(np.count_nonzero(~(self.C == self.expected)))
+
+    @property
+    def c_matches(self) -> bool:
+        return self.mismatches == 0
+
+    @cached_property
+    def max_error(self) -> float:
+        difference = np.abs(self.C.astype(np.float64) - self.expected.astype(np.float64))
+        return float(np.nanmax(np.where(np.isnan(difference), np.inf, difference))) if difference.size else 0.0
+
+    def first_mismatch(self) -> tuple[int, int] | None:
+        found = np.argwhere(~(self.C == self.expected))
+        return (int(found[0][0]), int(found[0][1])) if len(found) else None
+
+    def diagnostics_of(self, kind: str) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.kind == kind)
+
+    def as_dict(self) -> dict:
+        """The CLI's JSON (SPEC §5): the §2 counters, c_matches, diagnostics, and context."""
+        mismatch = self.first_mismatch()
+        return {
+            "M": self.M,
+            "N": self.N,
+            "K": self.K,
+            "grid": list(self.launch.grid),
+            "block": list(self.launch.block),
+            **self.counters.as_dict(),
+            "c_matches": self.c_matches,
+            "mismatches": self.mismatches,
+            "max_error": None if self.max_error == float("inf") else self.max_error,
+            "first_mismatch": list(mismatch) if mismatch else None,
+            "completed": self.completed,
+            "steps": self.steps,
+            "metrics": self.metrics.__dict__,
+            "diagnostics": [d.as_dict() for d in self.diagnostics],
+        }
+
+
+def run(
+    source: str | Program,
+    M: int,
+    N: int,
+    K: int,
+    *,
+    seed: int = 0,
+    A: np.ndarray | None = None,
+    B: np.ndarray | None = None,
+    expected: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    keep: bool = True,
+) -> RunResult:
+    """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.matrices) and analyse it.
+
+    `keep=False` drops the per-thread streams after counting (CLI, grading):
+    the result then has no phases, and memory stays small at large sizes.
+    Raises ProgramError only when the file cannot run.
+    """
+    program = source if isinstance(source, Program) else compile_program(source)
+    for name, value in (("M", M), ("N", N), ("K", K)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ProgramError(0, f"{name} must be a whole number of at least 1 (got {value!r})")
+    launch = evaluate_launch(program, M, N, K)
+    default_A, default_B = operands(M, N, K, seed)
+    A = default_A if A is None else np.asarray(A, dtype=np.float32)
+    B = default_B if B is None else np.asarray(B, dtype=np.float32)
+    C = np.zeros((M, N), dtype=np.float32)
+    arrays = (
+        global_array(program.params[0], 0, A),
+        global_array(program.params[1], 1, B),
+        global_array(program.params[2], 2, C),
+    )
+    table = array_table(program, A, B, C)
+    analysis = Analysis(program, launch, table)
+    decoder = _Decoder(program, launch, table)
+    phases: list[Phase] = []
+
+    def on_interval(interval: Interval) -> None:
+        step, delta = analysis.interval(interval)
+        if not keep:
+            return
+        barriers = tuple(sorted({program.statements[s].line for s in interval.waiting.values()}))
+        phases.append(
+            Phase(
+                index=len(phases),
+                block=interval.block,
+                number=interval.number,
+                barrier_lines=barriers,
+                threads=tuple(t for t, _ in interval.segments),
+                finished=interval.finished,
+                step=step,
+                delta=delta,
+                counters=analysis.counters,
+                _streams=dict(interval.segments),
+                _decoder=decoder,
+            )
+        )
+
+    runtime = Runtime(program, max_steps)
+    stop = schedule(program, launch, arrays, runtime, on_interval)
+    analysis.out_of_bounds(runtime.out_of_bounds)
+    if stop is not None:
+        analysis.stop(stop)
+    reference = (expected or (lambda a, b: a @ b))(A, B)
+    return RunResult(
+        program=program,
+        M=M,
+        N=N,
+        K=K,
+        launch=launch,
+        A=A,
+        B=B,
+        C=arrays[2].to_numpy(),
+        expected=np.asarray(reference, dtype=np.float32),
+        counters=analysis.counters,
+        metrics=analysis.metrics,
+        diagnostics=analysis.diagnostics,
+        phases=tuple(phases),
+        completed=stop is None,
+        steps=runtime.executed,
+        # NB: C is read back after the run; phases keep their own records.
+    )

@@ -1,0 +1,522 @@
+"""Graded playground puzzles: from a copy kernel to 2D register tiling.
+
+Each puzzle has starter code, a goal, hints, a hidden reference solution (a
+playground file in `solutions/`) and a checker: the kernel must store the right
+C with no diagnostics at every size, and stay within budgets measured by pysim
+(global loads, sectors per request, bank conflicts, shared loads per FMA).
+Budgets are written as functions of M, N and K, with a label for the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from math import ceil
+from pathlib import Path
+
+import numpy as np
+
+from . import RunResult, run
+from .program import ProgramError, compile_program
+
+SOLUTIONS = Path(__file__).parent / "solutions"
+Size = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One measured quantity and its bound: `label` is what the page shows (e.g. "global loads ≤ 2MNK/8")."""
+
+    label: str
+    measure: Callable[[RunResult], int]
+    limit: Callable[[int, int, int], int]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    label: str
+    size: Size
+    value: int | None
+    limit: int | None
+    passed: bool
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A checker's verdict: every check at every size; `error` when the file cannot run."""
+
+    puzzle: str
+    passed: bool
+    checks: tuple[CheckResult, ...]
+    error: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "puzzle": self.puzzle,
+            "passed": self.passed,
+            "error": self.error,
+            "checks": [check.__dict__ | {"size": list(check.size)} for check in self.checks],
+        }
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    key: str
+    title: str
+    goal: str
+    starter: str
+    solution_file: str
+    hints: tuple[str, ...]
+    sizes: tuple[Size, ...]  # correctness, no diagnostics and every budget
+    budgets: tuple[Budget, ...] = ()
+    edge_sizes: tuple[Size, ...] = ()  # correctness and no diagnostics only (sizes that break tile alignment)
+    expected: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None  # None: A @ B
+    expected_label: str = "A @ B"
+    square: bool = False  # M = N = K (transpose)
+    notes: tuple[str, ...] = field(default=())
+
+    def solution(self) -> str:
+        """The hidden reference solution (a playground file)."""
+        return (SOLUTIONS / self.solution_file).read_text(encoding="utf-8")
+
+    def run(self, source: str, size: Size, **options) -> RunResult:
+        return run(source, *size, expected=self.expected, **options)
+
+    def grade(self, source: str) -> Grade:
+        """Run `source` at every size and check correctness, diagnostics and budgets."""
+        try:
+            program = compile_program(source)
+        except ProgramError as error:
+            return Grade(self.key, False, (), str(error))
+        checks: list[CheckResult] = []
+        for size in (*self.sizes, *self.edge_sizes):
+            try:
+                result = run(program, *size, expected=self.expected, keep=False)
+            except ProgramError as error:
+                return Grade(self.key, False, tuple(checks), str(error))
+            checks.append(
+                CheckResult(
+                    f"C equals {self.expected_label}",
+                    size,
+                    result.mismatches,
+                    0,
+                    result.c_matches,
+                    "" if result.c_matches else f"{result.mismatches} element(s) differ",
+                )
+            )
+            problems = result.diagnostics
+            checks.append(
+                CheckResult(
+                    "no diagnostics (races, out-of-bounds, barrier divergence, errors)",
+                    size,
+                    len(problems),
+                    0,
+                    not problems,
+                    problems[0].message if problems else "",
+                )
+            )
+            if size in self.sizes:
+                for budget in self.budgets:
+                    value, limit = budget.measure(result), budget.limit(*size)
+                    checks.append(CheckResult(budget.label, size, value, limit, value <= limit))
+        return Grade(self.key, all(check.passed for check in checks), tuple(checks))
+
+
+# --- budgets ------------------------------------------------------------------------------------------
+
+
+def loads_with_reuse(tile: int) -> Budget:
+    """Global loads of a kernel that reuses each loaded element `tile` times (SPEC §2's smem formula)."""
+    return Budget(
+        f"global loads ≤ M·K·⌈N/{tile}⌉ + K·N·⌈M/{tile}⌉ (each element loaded by at most one block in {tile})",
+        lambda r: r.counters.global_loads,
+        lambda M, N, K: M * K * ceil(N / tile) + K * N * ceil(M / tile),
+    )
+
+
+COALESCED_LOADS = Budget(
+    "every warp's global load touches at most 4 sectors (32 floats in a row: coalesced)",
+    lambda r: r.metrics.max_sectors_per_load,
+    lambda M, N, K: 4,
+)
+COALESCED_STORES = Budget(
+    "every warp's global store touches at most 4 sectors (coalesced)",
+    lambda r: r.metrics.max_sectors_per_store,
+    lambda M, N, K: 4,
+)
+NO_BANK_CONFLICTS = Budget(
+    "no bank conflicts (0 extra cycles)",
+    lambda r: r.counters.bank_extra_cycles,
+    lambda M, N, K: 0,
+)
+ONE_STORE_EACH = Budget(
+    "global stores ≤ M·N (each element of C once)", lambda r: r.counters.global_stores, lambda M, N, K: M * N
+)
+
+
+def shared_loads_per_fma(numerator: int, denominator: int) -> Budget:
+    return Budget(
+        f"shared loads ≤ {numerator}/{denominator} · M·N·K (≤ {numerator}/{denominator} per multiply-add)",
+        lambda r: r.counters.shared_loads,
+        lambda M, N, K: M * N * K * numerator // denominator,
+    )
+
+
+# --- starters -----------------------------------------------------------------------------------------
+
+COPY_STARTER = '''\
+"""Copy A into C (here A and C have the same shape)."""
+
+from numba import cuda
+
+BX = 32
+BY = 8
+
+
+@cuda.jit
+def kernel(A, B, C):
+    col, row = cuda.grid(2)
+    # TODO: if (row, col) is inside C, copy A[row, col] into C[row, col]
+
+
+def launch(M, N, K):
+    return ((N + BX - 1) // BX, (M + BY - 1) // BY), (BX, BY)
+'''
+
+NAIVE_STARTER = '''\
+"""Naive SGEMM: one thread computes one element of C = A @ B."""
+
+from numba import cuda
+
+T = 8
+
+
+@cuda.jit
+def kernel(A, B, C):
+    row = cuda.blockIdx.y * T + cuda.threadIdx.y
+    col = cuda.blockIdx.x * T + cuda.threadIdx.x
+    M, K = A.shape
+    N = B.shape[1]
+    # TODO: threads outside C do nothing; the others sum A[row, k] * B[k, col] over k and store it
+
+
+def launch(M, N, K):
+    return ((N + T - 1) // T, (M + T - 1) // T), (T, T)
+'''
+
+STRIDED_NAIVE_STARTER = '''\
+"""Naive SGEMM, correct but slow: threadIdx.x walks the rows of C.
+
+Run it and look at the sectors per load of A. Then make the warp's 32 threads
+share a row instead.
+"""
+
+from numba import cuda
+
+BX = 32
+BY = 8
+
+
+@cuda.jit
+def kernel(A, B, C):
+    row, col = cuda.grid(2)  # row from x: neighbouring threads take neighbouring rows
+    if row < C.shape[0] and col < C.shape[1]:
+        total = 0.0
+        for k in range(A.shape[1]):
+            total += A[row, k] * B[k, col]
+        C[row, col] = total
+
+
+def launch(M, N, K):
+    return ((M + BX - 1) // BX, (N + BY - 1) // BY), (BX, BY)
+'''
+
+TILED_STARTER = '''\
+"""Shared-memory tiled SGEMM: a block stages T×T tiles of A and B in shared memory."""
+
+from numba import cuda, float32
+
+T = 8
+
+
+@cuda.jit
+def kernel(A, B, C):
+    tileA = cuda.shared.array((T, T), float32)
+    tileB = cuda.shared.array((T, T), float32)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    row = cuda.blockIdx.y * T + ty
+    col = cuda.blockIdx.x * T + tx
+    M, K = A.shape
+    N = B.shape[1]
+    partialSum = 0.0
+    for tileIdx in range((K + T - 1) // T):
+        # TODO: each thread copies one element of A and one of B into the tiles (0 outside the matrix),
+        # waits for the others, adds its T products, and waits again before the next tile
+        pass
+    if row < M and col < N:
+        C[row, col] = partialSum
+
+
+def launch(M, N, K):
+    return ((N + T - 1) // T, (M + T - 1) // T), (T, T)
+'''
+
+TRANSPOSE_STARTER = '''\
+"""Transpose: C = A transposed (square matrices). This version is correct but its stores are strided."""
+
+from numba import cuda, float32
+
+TILE = 32
+
+
+@cuda.jit
+def kernel(A, B, C):
+    n = A.shape[0]
+    x = cuda.blockIdx.x * TILE + cuda.threadIdx.x
+    y = cuda.blockIdx.y * TILE + cuda.threadIdx.y
+    if x < n and y < n:
+        C[x, y] = A[y, x]  # a warp reads a row of A but writes a column of C
+
+
+def launch(M, N, K):
+    return ((M + TILE - 1) // TILE, (M + TILE - 1) // TILE), (TILE, TILE)
+'''
+
+REGISTER_1D_STARTER = '''\
+"""1D register tiling: each thread computes TM elements of one column of C.
+
+Start from your tiled kernel. Stage BM×BK of A and BK×BN of B per step; then for
+each dotIdx read Bs[dotIdx, tx] once into a variable and use it for TM products.
+"""
+
+from numba import cuda, float32
+
+BM = 32
+BN = 32
+BK = 8
+TM = 8
+THREADS = (BM // TM) * BN
+
+
+@cuda.jit
+def kernel(A, B, C):
+    As = cuda.shared.array((BM, BK), float32)
+    Bs = cuda.shared.array((BK, BN), float32)
+    threadResults = cuda.local.array(TM, float32)
+    # TODO
+
+
+def launch(M, N, K):
+    return ((N + BN - 1) // BN, (M + BM - 1) // BM), THREADS
+'''
+
+REGISTER_2D_STARTER = '''\
+"""2D register tiling: each thread computes a TM×TN patch of C from registers.
+
+For each dotIdx copy TM values of a column of As into regM and TN values of a row
+of Bs into regN, then do the TM·TN multiply-adds from registers alone.
+"""
+
+from numba import cuda, float32
+
+BM = 32
+BN = 32
+BK = 8
+TM = 4
+TN = 4
+THREADS = (BM // TM) * (BN // TN)
+
+
+@cuda.jit
+def kernel(A, B, C):
+    As = cuda.shared.array((BM, BK), float32)
+    Bs = cuda.shared.array((BK, BN), float32)
+    threadResults = cuda.local.array(TM * TN, float32)
+    regM = cuda.local.array(TM, float32)
+    regN = cuda.local.array(TN, float32)
+    # TODO
+
+
+def launch(M, N, K):
+    return ((N + BN - 1) // BN, (M + BM - 1) // BM), THREADS
+'''
+
+
+def _transposed(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    return A.T.copy()
+
+
+def _copied(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    return A.copy()
+
+
+PUZZLES: tuple[Puzzle, ...] = (
+    Puzzle(
+        "copy",
+        "1. Copy",
+        "Copy A into C, one thread per element, each warp reading 32 neighbouring floats.",
+        COPY_STARTER,
+        "copy.py",
+        (
+            "cuda.grid(2) gives (x, y) = (blockIdx.x·blockDim.x + threadIdx.x, ...): here x is the column.",
+            "Guard with row < C.shape[0] and col < C.shape[1]: the grid is rounded up to whole blocks.",
+        ),
+        sizes=((32, 64, 64), (20, 32, 32)),
+        budgets=(
+            Budget("global loads ≤ M·N (each element once)", lambda r: r.counters.global_loads, lambda M, N, K: M * N),
+            ONE_STORE_EACH,
+            COALESCED_LOADS,
+        ),
+        edge_sizes=((5, 7, 7),),
+        expected=_copied,
+        expected_label="A",
+        notes=("Sizes have K = N, so A and C have the same shape.",),
+    ),
+    Puzzle(
+        "naive",
+        "2. Naive SGEMM",
+        "Compute C = A @ B with one thread per element of C, reading A and B straight from global memory.",
+        NAIVE_STARTER,
+        "naive.py",
+        (
+            "C[row, col] = sum over k of A[row, k] * B[k, col].",
+            "Return early (or skip the work) when row ≥ M or col ≥ N: the last blocks stick out of C.",
+            "Accumulate in a local variable and store C once at the end.",
+        ),
+        sizes=((16, 16, 16), (13, 7, 5)),
+        budgets=(
+            Budget("global loads ≤ 2·M·N·K", lambda r: r.counters.global_loads, lambda M, N, K: 2 * M * N * K),
+            ONE_STORE_EACH,
+        ),
+        edge_sizes=((1, 1, 1),),
+    ),
+    Puzzle(
+        "coalesced",
+        "3. Coalesced naive SGEMM",
+        "Same result, but make each warp's loads coalesced: at most 4 sectors per warp load.",
+        STRIDED_NAIVE_STARTER,
+        "naive_coalesced.py",
+        (
+            "A warp is 32 consecutive threadIdx.x. If they take 32 different rows, A[row, k] touches 32 sectors.",
+            "Let threadIdx.x pick the column: then the warp reads one A[row, k] (a broadcast) and 32 neighbours of B.",
+            "Swap the roles in cuda.grid(2) and in launch().",
+        ),
+        sizes=((32, 64, 8), (40, 32, 8)),
+        budgets=(
+            Budget("global loads ≤ 2·M·N·K", lambda r: r.counters.global_loads, lambda M, N, K: 2 * M * N * K),
+            COALESCED_LOADS,
+        ),
+        edge_sizes=((7, 5, 3),),
+    ),
+    Puzzle(
+        "tiled",
+        "4. Shared-memory tiling",
+        "Stage tiles of A and B in shared memory so that each element is fetched from global memory "
+        "by one block for every 8 (or more) columns of C it serves.",
+        TILED_STARTER,
+        "smem_tiled.py",
+        (
+            "Each thread copies A[row, tileIdx·T + tx] into tileA[ty, tx] and B[tileIdx·T + ty, col] into tileB[ty, tx].",
+            "cuda.syncthreads() after the copy: no thread may read a tile before all of it is written.",
+            "A second cuda.syncthreads() after the products: otherwise fast threads overwrite the tile "
+            "slow threads still read (the race report names the line).",
+        ),
+        sizes=((32, 32, 32), (16, 24, 40)),
+        budgets=(loads_with_reuse(8), ONE_STORE_EACH),
+    ),
+    Puzzle(
+        "tiled_edges",
+        "5. Tiling at any size",
+        "Make the tiled kernel correct when M, N and K are not multiples of the tile: "
+        "write 0 into the tile where the matrix ends, and never load outside A or B.",
+        TILED_STARTER,
+        "smem_tiled.py",
+        (
+            "Guard each load: tileA[ty, tx] = A[row, c] if row < M and c < K else 0.0.",
+            "Every thread must still reach every cuda.syncthreads(): do not return early before the loop.",
+            "Guard the final store to C.",
+        ),
+        sizes=((19, 23, 13), (9, 17, 30)),
+        budgets=(loads_with_reuse(8),),
+        edge_sizes=((1, 1, 1), (5, 3, 2)),
+    ),
+    Puzzle(
+        "transpose",
+        "6. Coalesced transpose",
+        "C = A transposed, with both the global loads and the global stores coalesced (≤ 4 sectors per warp).",
+        TRANSPOSE_STARTER,
+        "transpose.py",
+        (
+            "Read a TILE×TILE tile of A row by row into shared memory, then write it out row by row to C.",
+            "After cuda.syncthreads(), thread (tx, ty) writes C[blockIdx.x·TILE + ty, blockIdx.y·TILE + tx] "
+            "from tile[tx, ty].",
+        ),
+        sizes=((64, 64, 64), (40, 40, 40)),
+        budgets=(COALESCED_LOADS, COALESCED_STORES),
+        edge_sizes=((7, 7, 7),),
+        expected=_transposed,
+        expected_label="Aᵀ",
+        square=True,
+    ),
+    Puzzle(
+        "transpose_padded",
+        "7. Transpose without bank conflicts",
+        "Keep the coalesced transpose and remove its bank conflicts: reading a column of a 32×32 tile "
+        "asks one bank for 32 words.",
+        "",  # starts from the student's puzzle-6 solution (the page offers it); see starter_for
+        "transpose_padded.py",
+        (
+            "Bank = word index mod 32. In a 32-wide tile, tile[0, c], tile[1, c], ... are 32 words apart.",
+            "Make each row one word longer: cuda.shared.array((TILE, TILE + 1), float32).",
+        ),
+        sizes=((64, 64, 64), (40, 40, 40)),
+        budgets=(COALESCED_LOADS, COALESCED_STORES, NO_BANK_CONFLICTS),
+        edge_sizes=((7, 7, 7),),
+        expected=_transposed,
+        expected_label="Aᵀ",
+        square=True,
+    ),
+    Puzzle(
+        "register_1d",
+        "8. 1D register tiling",
+        "Each thread computes TM elements of a column of C, reusing one shared read of B for TM "
+        "multiply-adds: at most 5/4 shared loads per multiply-add (2 in the tiled kernel).",
+        REGISTER_1D_STARTER,
+        "register_1d.py",
+        (
+            "Copy the BM×BK and BK×BN tiles with a strided loop: for i in range(tid, BM * BK, THREADS).",
+            "Keep the TM partial sums in the local array threadResults.",
+            "Per dotIdx: b = Bs[dotIdx, tx], then for i in range(TM): threadResults[i] += As[ty·TM + i, dotIdx] * b.",
+        ),
+        sizes=((32, 32, 32),),
+        budgets=(loads_with_reuse(32), shared_loads_per_fma(5, 4)),
+        edge_sizes=((9, 11, 5),),
+    ),
+    Puzzle(
+        "register_2d",
+        "9. 2D register tiling",
+        "Each thread computes a TM×TN patch from registers: at most 1/2 shared load per multiply-add "
+        "(TM = TN = 4 gives (TM + TN) / (TM·TN) = 1/2).",
+        REGISTER_2D_STARTER,
+        "register_tiled.py",
+        (
+            "Per dotIdx: regM[i] = As[ty·TM + i, dotIdx] for each i, regN[j] = Bs[dotIdx, tx·TN + j] for each j.",
+            "Then threadResults[i·TN + j] += regM[i] * regN[j] for every (i, j): registers only.",
+            "Initialise threadResults to 0: local arrays start with garbage (NaN in the playground).",
+        ),
+        sizes=((32, 32, 32),),
+        budgets=(loads_with_reuse(32), shared_loads_per_fma(1, 2)),
+        edge_sizes=((9, 11, 5),),
+    ),
+)
+PUZZLE_BY_KEY = {puzzle.key: puzzle for puzzle in PUZZLES}
+
+
+def starter_for(puzzle: Puzzle) -> str:
+    """The starter code; a puzzle that continues the previous one starts from its reference solution."""
+    if puzzle.starter:
+        return puzzle.starter
+    before = PUZZLES[PUZZLES.index(puzzle) - 1]
+    return before.solution()

@@ -1,0 +1,38 @@
+"""Run playground files under real Numba (with NUMBA_ENABLE_CUDASIM=1 on a machine without a GPU).
+
+Reads a JSON list of {"file", "M", "N", "K", "A", "B"} from stdin, imports each
+file as a module, launches kernel[grid, block](A, B, C) with C zero-filled, and
+prints a JSON list of the C matrices. Used by tests/test_play_numba.py.
+"""
+
+import importlib.util
+import json
+import sys
+
+import numpy as np
+from numba import cuda
+
+
+def load(path, index):
+    spec = importlib.util.spec_from_file_location(f"playground_{index}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main():
+    results = []
+    for index, case in enumerate(json.load(sys.stdin)):
+        module = load(case["file"], index)
+        A = np.array(case["A"], dtype=np.float32)
+        B = np.array(case["B"], dtype=np.float32)
+        C = np.zeros((case["M"], case["N"]), dtype=np.float32)
+        grid, block = module.launch(case["M"], case["N"], case["K"])
+        dA, dB, dC = cuda.to_device(A), cuda.to_device(B), cuda.to_device(C)
+        module.kernel[grid, block](dA, dB, dC)
+        results.append(dC.copy_to_host().tolist())
+    json.dump(results, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
