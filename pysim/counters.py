@@ -22,9 +22,6 @@ class Counters:
     def __add__(self, other: Counters) -> Counters:
         return Counters(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
-    def scaled(self, factor: int) -> Counters:
-        return Counters(*(getattr(self, f.name) * factor for f in fields(self)))
-
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
 

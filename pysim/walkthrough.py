@@ -11,6 +11,7 @@ from functools import cached_property
 from math import ceil
 
 from . import banks, formulas
+from .bounds import TimeBound, time_bound
 from .devices import Device, device
 from .params import HierarchyParams
 
@@ -108,6 +109,22 @@ class Walkthrough:
     def reduction(self) -> float:
         """Naive ÷ tiled global loads (= N/⌈N/T⌉): a global-load reduction, not a run-time speedup."""
         return self.naive_total / self.exact_tiled
+
+    @property
+    def tiled_fma(self) -> int:
+        """FMAs the tiled kernel executes, padding included: every thread of the ⌈N/T⌉² blocks runs all
+        ⌈N/T⌉ tile steps of T multiply-adds, so (⌈N/T⌉·T)³ in all."""
+        return (self.tiles_per_row * self.T) ** 3
+
+    @property
+    def naive_bound(self) -> TimeBound:
+        N = self.N
+        return time_bound(self.device, N**3, self.naive_total, N * N, N, N, N)
+
+    @property
+    def tiled_bound(self) -> TimeBound:
+        N = self.N
+        return time_bound(self.device, self.tiled_fma, self.exact_tiled, N * N, N, N, N)
 
     @property
     def latency_ratio(self) -> float:

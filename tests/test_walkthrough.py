@@ -145,3 +145,21 @@ def test_tick_labels_and_text_fitting():
     x = fit_x(500, "a long label here", 0, 520)
     assert x + text_width("a long label here") <= 520
     assert fit_x(5, "label", 10, 520, anchor="middle") - text_width("label") / 2 >= 10
+
+
+@pytest.mark.parametrize("N,T", [(1024, 16), (1000, 16), (8, 16), (13, 4), (1, 1)])
+def test_tiled_fma_and_bounds_agree_with_the_simulator(N, T):
+    """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k02 (where T fits a block)."""
+    from pysim import KERNELS, SmemParams
+    from pysim.bounds import time_bound_for
+
+    w = Walkthrough(HierarchyParams(N=N, T=T))
+    counted = KERNELS["smem"].counters(SmemParams(M=N, N=N, K=N, T=T))
+    assert w.tiled_fma == counted.fma and w.exact_tiled == counted.global_loads
+    assert w.tiled_bound == time_bound_for(w.device, counted, N, N, N)
+
+
+def test_h100_and_h200_bounds_differ():
+    h100 = Walkthrough(HierarchyParams(N=1024, T=16, device="h100"))
+    h200 = Walkthrough(HierarchyParams(N=1024, T=16, device="h200"))
+    assert h200.naive_bound.high_seconds < h100.naive_bound.high_seconds

@@ -11,6 +11,7 @@ from pyodide.ffi import create_proxy
 from pyscript import window
 
 from pysim.banks import ACCESS_KINDS
+from pysim.bounds import format_seconds
 from pysim.constants import NUM_BANKS
 from pysim.params import HierarchyParams, ParamError, parse_int
 from pysim.walkthrough import QUIZ_N, QUIZ_T, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
@@ -55,6 +56,11 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         "floor-loads": w.floor_loads,
         "reuse": w.reuse,
         "reduction": f"{w.reduction:.2f}",
+        "naive-bound-low": format_seconds(w.naive_bound.low_seconds),
+        "naive-bound-high": format_seconds(w.naive_bound.high_seconds),
+        "tiled-bound-low": format_seconds(w.tiled_bound.low_seconds),
+        "tiled-bound-high": format_seconds(w.tiled_bound.high_seconds),
+        "tiled-regime": w.tiled_bound.regime(),
         "device-name": d.name,
         "latency-ratio": f"{w.latency_ratio:.0f}",
         "l2-size": f"{d.l2_size.value:g} MB",
@@ -388,6 +394,9 @@ class HierarchyView:
             slots.show(self.root, f'[data-when="{case}"]', visible)
         speed = self.find('[data-testid="speedup"]')
         speed.setAttribute("data-value", f"{w.reduction:.6f}")
+        bound = self.find('[data-testid="time-bound"]')
+        bound.setAttribute("data-low", repr(w.tiled_bound.low_seconds))
+        bound.setAttribute("data-high", repr(w.tiled_bound.high_seconds))
         for _, field, _ in LEVELS:
             self.find(f'[data-source="{field}"]').setAttribute("href", getattr(w.device, field).source)
         self.part("defaults-note").setAttribute("data-filled", "")  # keeps its line: nothing below jumps

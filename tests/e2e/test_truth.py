@@ -118,3 +118,13 @@ def test_h100_and_h200_pages_differ_where_the_hardware_does(app, view, sizes):
     assert shown["h100"][0] > shown["h200"][0], "more bandwidth, a lower no-reuse bound"
     assert "3,350" in shown["h100"][1] and "4,800" in shown["h200"][1]
     assert "bound" in shown["h200"][2]
+
+
+def test_walkthrough_time_bound_follows_the_device(app):
+    highs = {}
+    for key in ("h100", "h200"):
+        go(app, f"#/hierarchy?N=1024&T=16&device={key}")
+        bound = app.page.locator("#view-hierarchy [data-testid=time-bound]")
+        highs[key] = float(bound.get_attribute("data-high"))
+        assert "bound" in bound.inner_text()
+    assert highs["h200"] < highs["h100"]
