@@ -32,13 +32,12 @@ class CounterBoard:
 
     def __init__(self, names: Iterable[str]) -> None:
         self.board = h("dl", "counters", data_testid="counters")
-        note = h(
+        self.note = h(
             "p",
-            "hint",
+            "hint counter-note",
             "“Global loads” counts element loads from global memory; the L2 cache may serve some of them, "
             "so they are not DRAM reads. Hover a counter for its definition.",
         )
-        self.element = h("div", "counter-board", children=[self.board, note])
         self.values: dict[str, object] = {}
         self.shown: dict[str, int] = {}
         for name in names:

@@ -63,8 +63,10 @@ class MatrixGrid:
     def is_canvas(self) -> bool:
         return self.surface is self.canvas
 
-    def resize(self, rows: int, cols: int, caption: str) -> None:
+    def resize(self, rows: int, cols: int, caption: str, widest: float = 9) -> None:
+        """A new shape; `widest` is the largest value the grid will show (cells widen for its digits)."""
         self.caption.textContent = caption
+        self.cells_element.className = f"matrix digits-{len(fmt(widest))}"
         self.shape = (rows, cols)
         self.classes, self.labels = {}, {}
         self.values = np.full(rows * cols, np.nan)

@@ -66,9 +66,8 @@ class RegisterView(SteppingView):
         self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
         self.grid_as.resize(p.BM, p.BK, f"As [{p.BM}][{p.BK}] (column → regM)")
         self.grid_bs.resize(p.BK, p.BN, f"Bs [{p.BK}][{p.BN}] (row → regN)")
-        self.grid_c.resize(
-            p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch"
-        )
+        caption = f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch"
+        self.grid_c.resize(p.M, p.N, caption, self.trace.expected.max())
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
         self.patches = {}

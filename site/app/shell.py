@@ -67,6 +67,7 @@ class Shell:
 
     def route_changed(self) -> None:
         route = parse_hash(str(window.location.hash))
+        document.documentElement.classList.toggle("lock", route.params.get("lock") == "1")
         view = self.view(route.path)
         if view is not None:
             view.activate(route.params)

@@ -57,7 +57,9 @@ class SteppingView:
         self.verify = VerifyBadge()
         self.focus = h("p", "focus", "", data_testid="focus")
         self.narration = h("p", "narration", "", aria_live="polite", data_testid="narration")
-        self.counts_button = h("button", "", "Show counts only", type="button", data_testid="counts-only", hidden="")
+        self.counts_button = h(
+            "button", "counts-only", "Show counts only", type="button", data_testid="counts-only", hidden=""
+        )
         on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
@@ -65,12 +67,18 @@ class SteppingView:
         self.check_proxy = create_proxy(self.check_c)
         self.check_timer = None
         container.textContent = ""
+        # The dashboard (counters, step controls, where we are) stays in view while the grids scroll.
+        dashboard = h(
+            "div",
+            "dashboard",
+            data_testid="dashboard",
+            children=[self.counters.board, self.player.element, self.focus],
+        )
         for part in (
             h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
-            self.counters.element,
+            dashboard,
+            self.counters.note,
             self.counts_note,
-            self.player.element,
-            self.focus,
             self.narration,
             self.stage,
             self.device_panel.element,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pyscript import window
+
 from pysim.kernels import KERNELS
 
 from . import explain_tiling
@@ -11,6 +13,7 @@ from .grids import MatrixGrid
 from .stepping import SteppingView
 
 GRIDS = ("A", "B", "tileA", "tileB", "C")
+NARROW_PX = 700
 
 
 class TilingView(SteppingView):
@@ -46,6 +49,7 @@ class TilingView(SteppingView):
         # A wide grid scrolls sideways inside its figure: the arrows follow its cells.
         for grid in (self.grid_a, self.grid_b, self.grid_ta, self.grid_tb):
             on(grid.element, "scroll", lambda event: self.redraw_arrows())
+        on(window, "resize", lambda event: self.redraw_arrows())
         key = legend((("followed", "the followed thread's operands"),))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
@@ -95,7 +99,7 @@ class TilingView(SteppingView):
         self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
         self.grid_ta.resize(p.T, p.T, f"tileA [{p.T}][{p.T}]")
         self.grid_tb.resize(p.T, p.T, f"tileB [{p.T}][{p.T}]")
-        self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks")
+        self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks", self.trace.expected.max())
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
         explain_tiling.show(self.explained, p)
@@ -145,7 +149,8 @@ class TilingView(SteppingView):
             return
         source, tile = step.accesses
         grids = {"A": self.grid_a, "B": self.grid_b, "tileA": self.grid_ta, "tileB": self.grid_tb}
-        threads = self.monitor_threads()
+        # On a narrow screen the grids stack, and many arrows would cross them: draw only the followed thread's.
+        threads = self.monitor_threads() if window.innerWidth >= NARROW_PX else [self.thread]
         pairs = [
             (
                 grids[source.array].cell_rect(int(source.rows[0, t]), int(source.cols[0, t])),

@@ -32,7 +32,7 @@ VIEWS = (
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 # Parameters of the shell itself, kept across every address the views write.
-SHELL_KEYS = ("embed",)
+SHELL_KEYS = ("embed", "lock")
 MAX_VALUE_CHARS = 200
 
 
