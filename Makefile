@@ -29,5 +29,6 @@ test: deps chromium lint
 bench: deps chromium
 	$(PYTHON) bench/pysim_bench.py
 	$(PYTHON) bench/tti.py
+	$(PYTHON) bench/lighthouse.py
 	$(PYTHON) bench/step_latency.py
 	$(PYTHON) bench/long_run.py

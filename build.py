@@ -3,6 +3,7 @@
     python build.py                 # build dist/
     python build.py --serve         # build, then serve dist/ on 127.0.0.1:8000
     python build.py --serve --port 9000
+    python build.py --no-service-worker   # a copy that registers no service worker (LMS packages)
 
 Standard library only. The output works offline and from any sub-path
 (GitHub Pages serves it from /<repo>/), so every URL in it is relative.
@@ -11,14 +12,17 @@ Standard library only. The output works offline and from any sub-path
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
 import hashlib
 import http.server
 import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -53,7 +57,24 @@ MIME_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".svg": "image/svg+xml",
     ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
 }
+
+# The head of site/index.html holds this comment; the build replaces it with preload links so
+# the runtime's large files start downloading with the page's first bytes, side by side,
+# instead of one after another as PyScript and Pyodide discover them.
+PRELOADS_MARK = "<!-- build: preloads -->"
+# Fetched by Pyodide with fetch(), so preloaded `as="fetch"` (CORS mode, same-origin
+# credentials: exactly what fetch() sends, or the browser would not reuse the preload).
+PRELOAD_FETCHED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json")
+# Imported as ES modules by PyScript and Pyodide.
+PRELOAD_MODULES = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.js")
+
+SERVICE_WORKER = "sw.js"  # under SITE: the template; build.py fills in the build id and file hashes
+SW_FILES_MARK = "const FILES = {};"
+SW_BUILD_MARK = 'const BUILD = "dev";'
+# Never precached: the worker itself (the browser manages it) and files only hosts read.
+NOT_PRECACHED = {SERVICE_WORKER, ".nojekyll", "manifest.json"}
 
 # A reference that a browser would fetch: an element's src, a stylesheet or
 # script href, a CSS url(), an ES import, or a fetch() call. Plain <a href>
@@ -145,8 +166,43 @@ def python_files(out: Path) -> dict[str, str]:
 
 
 def write_pyscript_config(out: Path) -> None:
+    """PyScript config: the interpreter and every module of ours. NumPy is not in `packages`
+    (that would need micropip, which dist/ does not ship); site/main.py loads it."""
     config = {"interpreter": "./pyodide/pyodide.mjs", "files": python_files(out)}
     (out / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+
+
+def sri(hex_digest: str) -> str:
+    """A Subresource Integrity value from a hex sha256 (the lock file's form)."""
+    return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
+
+
+def preload_links(out: Path, wheels: list[Path], lock_file: Path) -> str:
+    """<link> elements that start the runtime's downloads at page start, and <meta> elements
+    naming the wheels, which the boot guard (site/boot.js) preloads once the WebAssembly has
+    arrived: downloaded together from the first byte, NumPy would split the bandwidth with
+    the files the interpreter needs to boot and delay it.
+
+    The wheels carry the lock file's hash: Pyodide fetches them with that integrity."""
+    expected = {entry["file_name"]: entry["sha256"] for entry in json.loads(lock_file.read_text())["packages"].values()}
+    links = [f'<link rel="preload" href="{path}" as="fetch" crossorigin="anonymous">' for path in PRELOAD_FETCHED]
+    links += [f'<link rel="modulepreload" href="{path}">' for path in PRELOAD_MODULES]
+    links += [
+        f'<meta name="tilelab-preload-later" content="pyodide/{wheel.name} {sri(expected[wheel.name])}">'
+        for wheel in wheels
+    ]
+    for link in links:
+        path = re.search(r'(?:href|content)="([^" ]+)', link).group(1)
+        if not (out / path).is_file():
+            raise BuildError(f"a preload names {path}, which is not in {out}")
+    return "\n".join(links)
+
+
+def add_preloads(page: Path, links: str) -> None:
+    html = page.read_text(encoding="utf-8")
+    if PRELOADS_MARK not in html:
+        raise BuildError(f"{page} has no `{PRELOADS_MARK}` in its <head>; the runtime would download serially")
+    page.write_text(html.replace(PRELOADS_MARK, links), encoding="utf-8")
 
 
 def find_fetched_urls(out: Path, ours: list[Path]) -> list[str]:
@@ -159,27 +215,56 @@ def find_fetched_urls(out: Path, ours: list[Path]) -> list[str]:
     return problems
 
 
-def write_manifest(out: Path) -> list[dict]:
-    entries = [
+def file_entries(out: Path, skip: set[str]) -> list[dict]:
+    return [
         {"path": path.relative_to(out).as_posix(), "bytes": path.stat().st_size, "sha256": sha256(path)}
         for path in sorted(out.rglob("*"))
-        if path.is_file() and path.name != "manifest.json"
+        if path.is_file() and path.relative_to(out).as_posix() not in skip
     ]
-    (out / "manifest.json").write_text(json.dumps({"files": entries}, indent=1) + "\n")
+
+
+def build_id(entries: list[dict]) -> str:
+    """The build's identity: a hash over every file's path and content hash."""
+    listing = json.dumps([[entry["path"], entry["sha256"]] for entry in entries], separators=(",", ":"))
+    return hashlib.sha256(listing.encode()).hexdigest()[:16]
+
+
+def write_service_worker(out: Path, build: str, entries: list[dict]) -> None:
+    """Fill the service worker template with this build's id and every file's hash, so one
+    build's worker precaches exactly that build, checked byte for byte (SRI)."""
+    worker = out / SERVICE_WORKER
+    source = worker.read_text(encoding="utf-8")
+    if SW_FILES_MARK not in source or SW_BUILD_MARK not in source:
+        raise BuildError(f"{SITE / SERVICE_WORKER} lost its `{SW_BUILD_MARK}` or `{SW_FILES_MARK}` line")
+    files = {entry["path"]: sri(entry["sha256"]) for entry in entries if entry["path"] not in NOT_PRECACHED}
+    source = source.replace(SW_BUILD_MARK, f"const BUILD = {json.dumps(build)};")
+    source = source.replace(SW_FILES_MARK, f"const FILES = {json.dumps(files, indent=1)};")
+    worker.write_text(source, encoding="utf-8")
+
+
+def disable_service_worker(out: Path) -> None:
+    """No worker in this build: remove it and tell the boot guard not to register one."""
+    (out / SERVICE_WORKER).unlink(missing_ok=True)
+    page = out / "index.html"
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace("<html ", '<html data-sw="off" ', 1), encoding="utf-8")
+
+
+def write_manifest(out: Path, service_worker: bool = True) -> list[dict]:
+    """manifest.json: every file's size and hash, and the build id the service worker caches under.
+
+    The id covers every file but the worker (which embeds the id) and this manifest."""
+    entries = file_entries(out, {"manifest.json", SERVICE_WORKER})
+    build = build_id(entries)
+    if service_worker:
+        write_service_worker(out, build, entries)
+        entries = file_entries(out, {"manifest.json"})
+    (out / "manifest.json").write_text(json.dumps({"build": build, "files": entries}, indent=1) + "\n")
     return entries
 
 
-def build(out: Path = ROOT / "dist", wheel_dir: Path = VENDOR_WHEELS, npm: bool = True) -> Path:
-    """Build the site into `out` and return it."""
-    if npm:
-        ensure_node_modules()
-    lock_file = PYODIDE_DIR / "pyodide-lock.json"
-    if not lock_file.exists():
-        raise BuildError(f"{lock_file} is missing; run `npm ci`")
-    wheels = verify_wheels(wheel_dir, lock_file)
-
-    if out.exists():
-        shutil.rmtree(out)
+def copy_runtime(out: Path, wheels: list[Path]) -> None:
+    """Pyodide (with our wheels beside its lock file), PyScript and KaTeX."""
     (out / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE_DIR / name, out / "pyodide" / name)
@@ -191,13 +276,46 @@ def build(out: Path = ROOT / "dist", wheel_dir: Path = VENDOR_WHEELS, npm: bool 
         shutil.copy2(KATEX_DIST / name, out / "katex" / name)
     copy_tree(KATEX_DIST / "fonts", out / "katex" / "fonts", pattern="*.woff2")
 
+
+def copy_site(out: Path) -> None:
+    """The page (with its partials included), its assets, and the simulator."""
     copy_tree(SITE, out)
     include_partials(out / "index.html", out / PARTIALS)
     shutil.rmtree(out / PARTIALS, ignore_errors=True)
     copy_tree(PYSIM, out / "pysim", pattern="*.py")
-    write_pyscript_config(out)
-    (out / ".nojekyll").write_text("")
 
+
+ICON_SIZES = (192, 512)  # what browsers ask of an installable web app
+ICON_INK, ICON_PAPER = (0x43, 0x38, 0xCA), (0xFF, 0xFF, 0xFF)
+
+
+def icon_png(size: int) -> bytes:
+    """favicon.svg's picture (four tiles on indigo) as a PNG, full-bleed so it also works as a
+    maskable icon: the tiles stay inside the central safe zone."""
+    cell = size // 8  # tiles of 2 cells with 1-cell gaps, inside a 2-cell margin
+
+    def paper(x: int, y: int) -> bool:
+        return all(2 * cell <= v < 6 * cell and not (3.8 * cell <= v < 4.2 * cell) for v in (x, y))
+
+    rows = b"".join(
+        b"\x00" + b"".join(bytes(ICON_PAPER if paper(x, y) else ICON_INK) for x in range(size)) for y in range(size)
+    )
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+
+def write_icons(out: Path) -> None:
+    """The PNG icons the web app manifest (site/manifest.webmanifest) names."""
+    (out / "icons").mkdir(exist_ok=True)
+    for size in ICON_SIZES:
+        (out / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
+
+
+def check_origins(out: Path) -> None:
     ours = [
         path
         for path in out.rglob("*")
@@ -206,7 +324,37 @@ def build(out: Path = ROOT / "dist", wheel_dir: Path = VENDOR_WHEELS, npm: bool 
     problems = find_fetched_urls(out, ours)
     if problems:
         raise BuildError("files would fetch from another origin at run time:\n  " + "\n  ".join(problems))
-    entries = write_manifest(out)
+
+
+def build(
+    out: Path = ROOT / "dist",
+    wheel_dir: Path = VENDOR_WHEELS,
+    npm: bool = True,
+    service_worker: bool = True,
+) -> Path:
+    """Build the site into `out` and return it.
+
+    service_worker=False builds a copy that registers no service worker (for packages
+    played inside an LMS)."""
+    if npm:
+        ensure_node_modules()
+    lock_file = PYODIDE_DIR / "pyodide-lock.json"
+    if not lock_file.exists():
+        raise BuildError(f"{lock_file} is missing; run `npm ci`")
+    wheels = verify_wheels(wheel_dir, lock_file)
+
+    if out.exists():
+        shutil.rmtree(out)
+    copy_runtime(out, wheels)
+    copy_site(out)
+    write_icons(out)
+    add_preloads(out / "index.html", preload_links(out, wheels, lock_file))
+    write_pyscript_config(out)
+    (out / ".nojekyll").write_text("")
+    check_origins(out)
+    if not service_worker:
+        disable_service_worker(out)
+    entries = write_manifest(out, service_worker)
     total = sum(entry["bytes"] for entry in entries)
     print(f"build: {out} ({len(entries)} files, {total / 1e6:.1f} MB)")
     return out
@@ -236,9 +384,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output folder (default: dist/)")
     parser.add_argument("--serve", action="store_true", help="serve the output on 127.0.0.1 after building")
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000)")
+    parser.add_argument(
+        "--no-service-worker", action="store_true", help="register no service worker (e.g. for LMS packages)"
+    )
     args = parser.parse_args(argv)
     try:
-        out = build(args.out)
+        out = build(args.out, service_worker=not args.no_service_worker)
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)
         return 1

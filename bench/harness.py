@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
 import os
 import shutil
 import sys
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -50,14 +52,37 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=find_chromium(playwright), args=CHROMIUM_ARGS)
 
 
+def launch_persistent(browser_type, user_data_dir: Path):
+    """A context with a profile on disk, as a student's browser has (an incognito context's
+    HTTP cache is in memory and too small for the 10 MB WebAssembly): same Chromium, same flags."""
+    executable = find_chromium(SimpleNamespace(chromium=browser_type))
+    return browser_type.launch_persistent_context(user_data_dir, executable_path=executable, args=CHROMIUM_ARGS)
+
+
+# What GitHub Pages (Fastly) compresses: text, scripts, JSON, SVG and WebAssembly; zip
+# archives (the stdlib, wheels) and fonts are sent as they are.
+GZIP_TYPES = (
+    "text/",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "application/wasm",
+    "image/svg+xml",
+)
+
+
 class FaultyHandler(build.Handler):
-    """build.Handler plus injected faults ({path: "missing" | a wrong MIME type}) and extra in-memory pages."""
+    """build.Handler plus injected faults ({path: "missing" | a wrong MIME type}), extra in-memory
+    pages, a log of the paths asked for, and optional gzip (as GitHub Pages sends files)."""
 
     faults: dict[str, str] = {}
     extra: dict[str, tuple[str, bytes]] = {}
+    log: list[str] = []
+    gzip: dict[str, tuple[float, bytes]] | None = None  # None: send files as they are
 
     def send_head(self):
         path = urlparse(self.path).path.lstrip("/")
+        self.log.append(path)
         if path in self.extra:
             mime, body = self.extra[path]
             self.send_response(200)
@@ -71,7 +96,32 @@ class FaultyHandler(build.Handler):
             return None
         if fault:
             self.guess_type = lambda _path: fault
+        elif self.gzip is not None and "gzip" in self.headers.get("Accept-Encoding", ""):
+            compressed = self.send_gzipped(path)
+            if compressed is not None:
+                return compressed
         return super().send_head()
+
+    def send_gzipped(self, path: str):
+        file = Path(self.translate_path(self.path))
+        if file.is_dir():
+            file = file / "index.html"
+        mime = self.guess_type(str(file))
+        if not file.is_file() or not mime.startswith(GZIP_TYPES):
+            return None
+        mtime = file.stat().st_mtime
+        cached = self.gzip.get(str(file))
+        if cached is None or cached[0] != mtime:
+            cached = (mtime, gzip.compress(file.read_bytes(), compresslevel=6, mtime=0))
+            self.gzip[str(file)] = cached
+        body = cached[1]
+        self.send_response(200)
+        self.send_header("Content-Type", mime)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(mtime)))
+        self.end_headers()
+        return _Body(body)
 
 
 class _Body:
@@ -98,10 +148,12 @@ class QuietServer(http.server.ThreadingHTTPServer):
 class Server:
     """dist/ on 127.0.0.1 (a free port), in a background thread."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, gzip: bool = False) -> None:
         self.faults: dict[str, str] = {}
         self.extra: dict[str, tuple[str, bytes]] = {}
-        handler_class = type("Handler", (FaultyHandler,), {"faults": self.faults, "extra": self.extra})
+        self.log: list[str] = []  # every path asked for, in order (HEAD and GET)
+        attributes = {"faults": self.faults, "extra": self.extra, "log": self.log, "gzip": {} if gzip else None}
+        handler_class = type("Handler", (FaultyHandler,), attributes)
         handler = functools.partial(handler_class, directory=str(directory))
         self.httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"

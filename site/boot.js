@@ -30,6 +30,13 @@
 
   function fail(message) {
     if (root.dataset.state === "error") return; // the first failure is the cause
+    if (!byId("boot-error-text")) {
+      // Failed before the page's body was parsed: report once it is.
+      document.addEventListener("DOMContentLoaded", function () {
+        fail(message);
+      });
+      return;
+    }
     performance.mark("tilelab:error");
     root.dataset.state = "error";
     byId("boot-error-text").textContent = String(message);
@@ -52,6 +59,34 @@
     performance.mark("tilelab:ready");
     root.dataset.state = "ready";
     byId("boot").hidden = true;
+    setTimeout(registerServiceWorker, SW_DELAY_MS);
+  }
+
+  // The service worker (sw.js) keeps this build for repeat visits and offline use. It is
+  // registered once the app is ready, so its precaching (from the HTTP cache the first
+  // visit just filled) never competes with start-up. Skipped where a build or page says
+  // so (<html data-sw="off">, e.g. LMS packages) and wherever workers are unavailable
+  // (file://, sandboxed frames, opaque origins, some private windows): the site then
+  // works as before, from the network.
+  var SW_DELAY_MS = 1000;
+
+  function registerServiceWorker() {
+    if (root.dataset.sw === "off" || !/^https?:$/.test(location.protocol) || !window.isSecureContext) return;
+    try {
+      var container = navigator.serviceWorker; // reading it throws in opaque origins
+      if (!container) return;
+      var controlled = !!container.controller;
+      container.register("sw.js").then(
+        function (registration) {
+          // A controlled page came from the cache: ask now whether a newer build exists,
+          // so it installs beside this one and serves the next visit.
+          if (controlled) registration.update().catch(function () {});
+        },
+        function () {}
+      );
+    } catch (error) {
+      // SecurityError: no service worker here; nothing else changes.
+    }
   }
 
   function currentRoute() {
@@ -148,8 +183,52 @@
     });
   }
 
+  // Downloads the boot guard starts itself. The page's preload links start the runtime
+  // (WebAssembly, standard library, lock file) at the first byte. Files the runtime asks for
+  // only after it has booted are preloaded here so they arrive while it boots:
+  // - the Python files (PyScript fetches them once the interpreter is up), as soon as the
+  //   manifest names them;
+  // - NumPy (site/main.py loads it once the interpreter is up), as soon as the standard
+  //   library (or the WebAssembly) has arrived, so it does not split the bandwidth with both:
+  //   the interpreter cannot boot before they are here, and NumPy's 3 MB then download
+  //   while it boots. (Waiting for the WebAssembly alone is too late: its arrival is
+  //   reported only after the interpreter's first long task.)
+  // Each is requested before the runtime could ask for it (that needs the WebAssembly
+  // compiled and the interpreter booted), so nothing is fetched twice.
+  var preloaded = {};
+  var wasmArrived = false;
+
+  function preload(path, integrity) {
+    if (preloaded[path]) return;
+    preloaded[path] = true;
+    var link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "fetch";
+    link.crossOrigin = "anonymous";
+    if (integrity) link.integrity = integrity;
+    link.href = path;
+    document.head.appendChild(link);
+  }
+
+  // <meta name="tilelab-preload-later" content="PATH INTEGRITY"> (written by build.py).
+  function preloadLater() {
+    document.querySelectorAll('meta[name="tilelab-preload-later"]').forEach(function (meta) {
+      var parts = meta.content.split(" ");
+      preload(parts[0], parts[1]);
+    });
+  }
+
+  function noteArrival(entry) {
+    var match = /\/pyodide\/(pyodide\.asm\.wasm|python_stdlib\.zip)$/.exec(entry.name);
+    if (!match || entry.responseStatus >= 400) return;
+    if (match[1] === "pyodide.asm.wasm") wasmArrived = true;
+    preloadLater();
+  }
+
   function readManifest() {
-    fetch("manifest.json", { cache: "no-store" })
+    // "no-cache": always this deployment's manifest (revalidated), and kept in the HTTP
+    // cache, where the service worker finds it instead of downloading it again.
+    fetch("manifest.json", { cache: "no-cache" })
       .then(function (response) {
         if (!response.ok) throw new Error("manifest.json is missing (HTTP " + response.status + ")");
         return response.json();
@@ -160,6 +239,7 @@
         });
         runtime.forEach(function (entry) {
           if (/^pyodide\//.test(entry.path)) expectedBytes += entry.bytes;
+          else if (!wasmArrived && /\.py$/.test(entry.path)) preload(entry.path);
         });
         showProgress();
         if (!window.PerformanceResourceTiming || !("responseStatus" in PerformanceResourceTiming.prototype)) {
@@ -175,6 +255,7 @@
     new PerformanceObserver(function (list) {
       list.getEntries().forEach(function (entry) {
         checkResource(entry);
+        noteArrival(entry);
         if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.encodedBodySize || 0;
       });
       showProgress();
@@ -183,8 +264,10 @@
 
   window.tilelabBoot = { stage: setStage, ready: ready, fail: fail };
   window.addEventListener("hashchange", showRoute);
+  readManifest(); // at once: it names the Python files to preload
   document.addEventListener("DOMContentLoaded", function () {
     showRoute();
-    readManifest();
+    showProgress();
+    if (!window.PerformanceObserver) preloadLater();
   });
 })();

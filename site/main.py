@@ -1,4 +1,8 @@
-"""PyScript entry point: load NumPy, then hand the page to the app."""
+"""PyScript entry point: load NumPy, then hand the page to the app.
+
+NumPy's wheel is already downloading (the boot guard preloads it while the interpreter
+boots), so `loadPackage` mostly unpacks and links it.
+"""
 
 import pyodide_js
 from pyscript import window

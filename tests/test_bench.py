@@ -20,12 +20,22 @@ def test_pysim_bench_prints_its_figures():
 
 def test_tti_bench_prints_the_ratio():
     out = run("bench/tti.py", "--runs", "1")
-    assert "ratio" in out and "pyodide.asm.wasm" in out
+    assert "pyodide.asm.wasm" in out
+    assert "localhost" in out and "throttled" in out and out.count("ratio") == 2
+    assert "bytes on the wire" in out and "warm/cold" in out
+    assert "files from the network: none" in out
+    assert "offline reload reaches ready: yes" in out
+
+
+def test_lighthouse_bench_prints_both_pages():
+    out = run("bench/lighthouse.py", "--runs", "1")
+    assert "lighthouse 12.2.3" in out
+    assert out.count("performance ") == 2 and out.count("TBT") == 2 and out.count("CLS") == 2
 
 
 def test_step_latency_bench_prints_each_case():
     out = run("bench/step_latency.py", "--steps", "3")
-    assert out.count("median") == 5
+    assert out.count("median") == 12  # tiling and register 5, naive 4, transpose 3
 
 
 def test_long_run_bench_prints_each_view():

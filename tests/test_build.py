@@ -1,8 +1,11 @@
 """build.py: manifest, hashes, refusal of a corrupted wheel, no external URLs."""
 
+import base64
 import hashlib
 import json
+import re
 import shutil
+import struct
 
 import pytest
 
@@ -31,6 +34,10 @@ def test_runtime_and_site_are_bundled(built):
         "main.py",
         "pyscript.json",
         ".nojekyll",
+        "sw.js",
+        "manifest.webmanifest",
+        "icons/icon-192.png",
+        "icons/icon-512.png",
         "pyscript/core.js",
         "pyodide/pyodide.mjs",
         "pyodide/pyodide.asm.wasm",
@@ -91,3 +98,64 @@ def test_links_and_quoted_sources_are_not_fetches(tmp_path):
 def test_serve_mime_types():
     assert build.Handler.extensions_map[".wasm"] == "application/wasm"
     assert build.Handler.extensions_map[".mjs"] == "text/javascript"
+
+
+def test_runtime_downloads_start_with_the_page(built):
+    head = (built / "index.html").read_text().split("</head>")[0]
+    for path in build.PRELOAD_FETCHED:
+        assert f'<link rel="preload" href="{path}" as="fetch" crossorigin="anonymous">' in head
+    for path in build.PRELOAD_MODULES:
+        assert f'<link rel="modulepreload" href="{path}">' in head
+    wheel = "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
+    # NumPy: preloaded by the boot guard once the standard library is in, with the lock's hash.
+    lock = json.loads((built / "pyodide" / "pyodide-lock.json").read_text())
+    digest = base64.b64encode(bytes.fromhex(lock["packages"]["numpy"]["sha256"])).decode()
+    assert f'<meta name="tilelab-preload-later" content="{wheel} sha256-{digest}">' in head
+    assert build.PRELOADS_MARK not in head
+
+
+def test_service_worker_precaches_this_build_by_hash(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    entries = {entry["path"]: entry for entry in manifest["files"]}
+    worker = (built / "sw.js").read_text()
+    build_id = re.search(r'const BUILD = "([0-9a-f]{16})";', worker).group(1)
+    assert build_id == manifest["build"]
+    files = json.loads(re.search(r"const FILES = (\{.*?\});", worker, re.S).group(1))
+    assert set(files) == set(entries) - {"sw.js", ".nojekyll"}
+    for path, integrity in files.items():
+        assert integrity == "sha256-" + base64.b64encode(bytes.fromhex(entries[path]["sha256"])).decode()
+
+
+def test_build_id_changes_with_any_file(built, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    shutil.copytree(build.SITE, site)
+    (site / "css" / "tilelab.css").write_text((site / "css" / "tilelab.css").read_text() + "\n/* v2 */\n")
+    monkeypatch.setattr(build, "SITE", site)
+    again = build.build(tmp_path / "dist", npm=False)
+    assert (
+        json.loads((again / "manifest.json").read_text())["build"]
+        != json.loads((built / "manifest.json").read_text())["build"]
+    )
+
+
+def test_service_worker_can_be_left_out(tmp_path):
+    out = build.build(tmp_path / "dist", npm=False, service_worker=False)
+    assert not (out / "sw.js").exists()
+    assert '<html data-sw="off" lang="en"' in (out / "index.html").read_text()
+    assert "sw.js" not in {entry["path"] for entry in json.loads((out / "manifest.json").read_text())["files"]}
+
+
+def test_installable(built):
+    manifest = json.loads((built / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] and manifest["display"] == "standalone"
+    sizes = set()
+    for icon in manifest["icons"]:
+        data = (built / icon["src"]).read_bytes()
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+        width, height = struct.unpack(">II", data[16:24])
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    head = (built / "index.html").read_text().split("</head>")[0]
+    assert '<link rel="manifest" href="manifest.webmanifest">' in head and 'name="theme-color"' in head
+    assert build.Handler.extensions_map[".webmanifest"] == "application/manifest+json"

@@ -1,0 +1,126 @@
+"""Lighthouse (desktop preset) on the site and on the floor page (run on demand:
+`python bench/lighthouse.py`).
+
+Runs `lighthouse@12.2.3` from node_modules (an exact devDependency) against dist/ served
+on 127.0.0.1 with gzip (as GitHub Pages sends it), with CHROME_PATH set to the Chromium the
+tests use. For each page it prints the performance score, TBT, LCP, Speed Index and CLS,
+the medians over --runs runs (the run with the median score is reported). Target: the
+site's score at or above the floor's.
+
+    python bench/lighthouse.py               # build dist/, 3 runs of each page
+    python bench/lighthouse.py --runs 1      # quick
+    python bench/lighthouse.py --dist /tmp/old/dist
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import build  # noqa: E402
+from bench.harness import CHROMIUM_ARGS, Server, find_chromium  # noqa: E402
+from bench.tti import serve_floor  # noqa: E402
+
+LIGHTHOUSE = build.NODE_MODULES / ".bin" / "lighthouse"
+VERSION = "12.2.3"
+METRICS = {
+    "TBT": ("total-blocking-time", "ms"),
+    "LCP": ("largest-contentful-paint", "ms"),
+    "SI": ("speed-index", "ms"),
+    "FCP": ("first-contentful-paint", "ms"),
+    "CLS": ("cumulative-layout-shift", ""),
+}
+TIMEOUT_S = 300
+
+
+def chromium_path() -> str:
+    with sync_playwright() as playwright:
+        return find_chromium(playwright) or playwright.chromium.executable_path
+
+
+def lighthouse(url: str, chrome: str) -> dict:
+    """One Lighthouse run; returns {"score": 0..1, metric: value}."""
+    flags = " ".join(arg for arg in CHROMIUM_ARGS if arg != "--headless") + " --headless=new"
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report.json"
+        done = subprocess.run(
+            [
+                str(LIGHTHOUSE),
+                url,
+                "--preset=desktop",
+                "--only-categories=performance",
+                "--output=json",
+                f"--output-path={report}",
+                f"--chrome-flags={flags}",
+                "--quiet",
+            ],
+            env={**os.environ, "CHROME_PATH": chrome, "TMPDIR": scratch},
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+        )
+        if done.returncode != 0 or not report.exists():
+            raise RuntimeError(f"lighthouse failed on {url}: {done.stderr[-2000:]}")
+        data = json.loads(report.read_text())
+    if data.get("runtimeError"):
+        raise RuntimeError(f"lighthouse on {url}: {data['runtimeError']}")
+    result = {"score": data["categories"]["performance"]["score"]}
+    for name, (audit, _unit) in METRICS.items():
+        result[name] = data["audits"][audit]["numericValue"]
+    return result
+
+
+def describe(label: str, runs: list[dict]) -> dict:
+    runs = sorted(runs, key=lambda run: run["score"])
+    middle = runs[len(runs) // 2]
+    metrics = ", ".join(
+        f"{name} {middle[name]:.3f}" if not unit else f"{name} {middle[name] / 1000:.2f} s"
+        for name, (_audit, unit) in METRICS.items()
+    )
+    scores = ", ".join(f"{run['score']:.2f}" for run in runs)
+    print(f"{label}: performance {middle['score']:.2f} (runs: {scores}); {metrics}")
+    return middle
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs of each page (default 3)")
+    parser.add_argument("--route", default="#/tiling", help="the site route (default #/tiling)")
+    parser.add_argument("--dist", type=Path, help="measure this existing build instead of building dist/")
+    args = parser.parse_args(argv)
+
+    if not LIGHTHOUSE.exists():
+        print(f"lighthouse is missing: run `npm ci` (package.json pins lighthouse@{VERSION})", file=sys.stderr)
+        return 1
+    dist = args.dist or build.build()
+    chrome = chromium_path()
+    server = Server(dist, gzip=True)
+    serve_floor(server)
+    site, floor = [], []
+    try:
+        for _ in range(args.runs):  # interleaved, so machine noise hits both alike
+            site.append(lighthouse(server.url + args.route, chrome))
+            floor.append(lighthouse(server.url + "floor.html", chrome))
+    finally:
+        server.close()
+    print(f"lighthouse {VERSION}, desktop preset, Chromium {chrome}")
+    site_median = describe(f"site  {args.route}", site)
+    floor_median = describe("floor PyScript+Pyodide+NumPy", floor)
+    verdict = "meets" if site_median["score"] >= floor_median["score"] else "misses"
+    print(
+        f"site score {site_median['score']:.2f} vs floor {floor_median['score']:.2f}: {verdict} the target (site >= floor)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
