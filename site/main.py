@@ -1,8 +1,13 @@
 """PyScript entry point: load NumPy, then hand the page to the app.
 
 NumPy's wheel is already downloading (the boot guard preloads it while the interpreter
-boots), so `loadPackage` mostly unpacks and links it.
+boots), so `loadPackage` mostly unpacks and links it. The imports run as separate tasks
+(an `await` between them lets the browser paint and answer input), so no single task of
+ours holds the main thread for all of them.
 """
+
+import asyncio
+import importlib
 
 import pyodide_js
 from pyscript import window
@@ -10,6 +15,9 @@ from pyscript import window
 window.tilelabBoot.stage("Loading NumPy…")
 await pyodide_js.loadPackage("numpy")  # noqa: F704 - PyScript runs this module with top-level await
 window.tilelabBoot.stage("Starting TileLab…")
+for module in ("numpy", "pysim.trace", "pysim.kernels", "app.shell"):
+    importlib.import_module(module)
+    await asyncio.sleep(0)  # noqa: F704 - yield to the browser between imports
 
 from app import shell  # noqa: E402 - needs NumPy loaded first
 

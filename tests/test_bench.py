@@ -41,3 +41,10 @@ def test_step_latency_bench_prints_each_case():
 def test_long_run_bench_prints_each_view():
     out = run("bench/long_run.py", "--limit", "50")
     assert out.count("slowest") == 3
+
+
+def test_screenshot_script_writes_both_schemes(tmp_path):
+    out = run("docs/screenshots.py", "--only", "tiling", "--out", str(tmp_path))
+    assert out.count("wrote") == 2
+    assert (tmp_path / "screenshot-tiling-light.png").stat().st_size > 10_000
+    assert (tmp_path / "screenshot-tiling-dark.png").stat().st_size > 10_000

@@ -26,7 +26,7 @@ from .player import Player
 from .urlstate import pick
 
 Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
-MONITOR_ALL_UP_TO = 64  # larger blocks list only the followed thread's warp
+MONITOR_ALL_UP_TO = 32  # larger blocks list only the followed thread's warp (one row per lane)
 CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
 ACCESS_MARKS = {
     ("global", "load"): "g-load",
