@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pyodide.ffi import create_proxy
 from pyscript import window
 
 from pysim.kernels import KERNELS
@@ -48,8 +49,11 @@ class TilingView(SteppingView):
         self.arrows = ArrowLayer(memory)
         # A wide grid scrolls sideways inside its figure: the arrows follow its cells.
         for grid in (self.grid_a, self.grid_b, self.grid_ta, self.grid_tb):
-            on(grid.element, "scroll", lambda event: self.redraw_arrows())
-        on(window, "resize", lambda event: self.redraw_arrows())
+            on(grid.element, "scroll", lambda event: self.request_arrows())
+        on(window, "resize", lambda event: self.request_arrows())
+        # Arrows need cell positions, which need layout: draw them once per frame, not once per step.
+        self.arrow_frame = None
+        self.arrow_proxy = create_proxy(self.draw_arrows)
         key = legend((("followed", "the followed thread's operands"),))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
@@ -134,11 +138,16 @@ class TilingView(SteppingView):
         self.grid_ta.show(step.shared["tileA"], marks["tileA"])
         self.grid_tb.show(step.shared["tileB"], marks["tileB"])
         self.grid_c.show(self.trace.c_after(step.index), marks["C"])
-        self.render_arrows(step)
+        self.request_arrows()
         self.render_monitor(step)
         self.render_lens(step)
 
-    def redraw_arrows(self) -> None:
+    def request_arrows(self) -> None:
+        if self.arrow_frame is None:
+            self.arrow_frame = window.requestAnimationFrame(self.arrow_proxy)
+
+    def draw_arrows(self, timestamp=None) -> None:
+        self.arrow_frame = None
         if self.trace is not None and not self.counts_only:
             self.render_arrows(self.trace[self.player.index])
 
