@@ -27,17 +27,21 @@ def test_raw_markup_only_in_the_numbers_only_helper():
 
 def test_the_numbers_only_helper_is_fed_numbers():
     callers = [
-        (path, line)
+        line.strip()
         for path in sources()
         for line in path.read_text().splitlines()
         if "set_number_markup(" in line and "def set_number_markup" not in line
     ]
-    assert len(callers) == 1
-    grids = (ROOT / "site/app/grids.py").read_text()
-    # The one caller builds cells from the loop integers r and c only.
-    assert (
-        """f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)""" in grids
-    )
+    # The one caller writes a grid built by cells_markup, which escapes everything it is given.
+    assert len(callers) == 1 and "cells_markup(" in callers[0]
+
+
+def test_grid_markup_escapes_what_it_is_given():
+    from app.cellmarkup import cells_markup
+
+    markup = cells_markup(2, ["1", "<b>2</b>"], {1: 'x" onclick="alert(1)'}, {0: "<img src=x>"})
+    assert "<b>" not in markup and "<img" not in markup and 'onclick="' not in markup
+    assert markup.count("<span ") == 2 and 'data-r="0" data-c="1"' in markup
 
 
 def test_no_inline_handlers_or_styles_in_the_page():

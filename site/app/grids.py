@@ -14,19 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from pyodide.ffi import to_js
 from pyscript import document, window
 
+from .cellmarkup import cells_markup
 from .components import MEMORY_KEY, RESULT_KEY
 from .dom import fmt, h, on, set_number_markup
 
 # Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
 CANVAS_ABOVE_CELLS = 1024
 CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells plus 1px
+REWRITE_ABOVE_CELLS = 128  # an element grid with more changed cells than this is rewritten as one string
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 MARK_WORDS = dict(
     (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
 )
 OnClick = Callable[[int, int], None]
+# Line dash patterns as JavaScript arrays, made once (a Python list would be converted at every call).
+DASHES = {"solid": to_js([]), "dashed": to_js([3, 2]), "cursor": to_js([2, 2])}
 
 
 class MatrixGrid:
@@ -45,10 +50,12 @@ class MatrixGrid:
             tabindex="0",
             children=[self.caption, self.cells_element, self.canvas.element, self.canvas.description],
         )
-        self.dom = DomCells(self.cells_element)
+        self.dom = DomCells(self)
         self.surface: DomCells | CanvasCells = self.dom
         self.shape = (0, 0)
-        self.classes: dict[int, str] = {}
+        self.base: dict[int, str] = {}  # classes that stay for the whole run (e.g. thread patches)
+        self.marks: dict[int, str] = {}  # this step's marks
+        self.classes: dict[int, str] = {}  # what each cell shows: base + marks
         self.labels: dict[int, str] = {}
         self.values = np.zeros(0)
         if on_click is not None:
@@ -68,13 +75,22 @@ class MatrixGrid:
         self.caption.textContent = caption
         self.cells_element.className = f"matrix digits-{len(fmt(widest))}"
         self.shape = (rows, cols)
-        self.classes, self.labels = {}, {}
+        self.base, self.marks, self.classes, self.labels = {}, {}, {}, {}
         self.values = np.full(rows * cols, np.nan)
         big = rows * cols > CANVAS_ABOVE_CELLS
         self.surface = self.canvas if big else self.dom
         self.cells_element.hidden = big
         self.canvas.show(big)
         self.surface.resize(rows, cols, caption)
+
+    def set_base(self, classes: dict[tuple[int, int], str]) -> None:
+        """Classes that hold for the whole run; each step's marks are added to them."""
+        cols = self.shape[1]
+        self.base = {r * cols + c: cls for (r, c), cls in classes.items()}
+        for i, cls in self.base.items():
+            self.classes[i] = cls
+            self.surface.mark(i, cls)
+        self.surface.flush(set(self.base))
 
     def label_cell(self, row: int, col: int, label: str) -> None:
         """A small corner label, e.g. the thread owning a patch."""
@@ -104,47 +120,65 @@ class MatrixGrid:
                 self.surface.text(int(i), fmt(flat[i]))
         rows, cols = self.shape
         wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < rows and c < cols}
-        for i in set(self.classes) | set(wanted):
-            if self.classes.get(i, "") != wanted.get(i, ""):
+        # Only cells marked now or at the last step can change: a step costs its marks, not the grid's size.
+        for i in set(self.marks) | set(wanted):
+            cls = " ".join(part for part in (self.base.get(i, ""), wanted.get(i, "")) if part)
+            if self.classes.get(i, "") != cls:
                 changed.add(i)
-                self.surface.mark(i, wanted.get(i, ""))
-        self.classes = wanted
+                self.classes[i] = cls
+                self.surface.mark(i, cls)
+        self.marks = wanted
         self.surface.flush(changed)
 
 
 class DomCells:
-    """One <span class="cell"> per cell."""
+    """One <span class="cell"> per cell; a step that changes many cells rewrites them in one go."""
 
-    def __init__(self, element) -> None:
-        self.element = element
-        self.cells: list = []
-        self.cols = 0
+    def __init__(self, grid: MatrixGrid) -> None:
+        self.grid = grid
+        self.element = grid.cells_element
+        self.cells: dict[int, object] = {}  # element of each cell, fetched when first needed
+        self.pending_text: dict[int, str] = {}
+        self.pending_class: dict[int, str] = {}
 
     def resize(self, rows: int, cols: int, caption: str) -> None:
         self.element.setAttribute("aria-label", caption)
         self.element.style.setProperty("--cols", str(cols))
-        markup = "".join(
-            f'<span class="cell" data-r="{r}" data-c="{c}"></span>' for r in range(rows) for c in range(cols)
-        )
-        set_number_markup(self.element, markup)
-        children = self.element.children
-        self.cells = [children.item(i) for i in range(rows * cols)]
-        self.cols = cols
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        grid = self.grid
+        texts = [fmt(value) for value in grid.values]
+        set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels))
+        self.cells = {}
+        self.pending_text, self.pending_class = {}, {}
+
+    def _cell(self, index: int):
+        if index not in self.cells:
+            self.cells[index] = self.element.children.item(index)
+        return self.cells[index]
 
     def label(self, index: int, text: str) -> None:
-        self.cells[index].setAttribute("data-label", text)  # CSS draws it from data-label
+        self._cell(index).setAttribute("data-label", text)  # CSS draws it from data-label
 
     def text(self, index: int, text: str) -> None:
-        self.cells[index].textContent = text
+        self.pending_text[index] = text
 
     def mark(self, index: int, cls: str) -> None:
-        self.cells[index].className = f"cell {cls}".strip()
+        self.pending_class[index] = cls
 
     def flush(self, changed: set[int]) -> None:
-        """Nothing to do: each change was written as it came."""
+        if len(changed) > REWRITE_ABOVE_CELLS:
+            self._rewrite()
+            return
+        for index, text in self.pending_text.items():
+            self._cell(index).textContent = text
+        for index, cls in self.pending_class.items():
+            self._cell(index).className = f"cell {cls}".strip()
+        self.pending_text, self.pending_class = {}, {}
 
     def rect(self, row: int, col: int) -> tuple[float, float, float, float]:
-        box = self.cells[row * self.cols + col].getBoundingClientRect()
+        box = self._cell(row * self.grid.shape[1] + col).getBoundingClientRect()
         return box.left, box.top, box.width, box.height
 
 
@@ -166,6 +200,7 @@ class CanvasCells:
         self.styles: dict[str, dict[str, str]] = {}
         self.cursor = 0
         self.context = None
+        self.state: dict[str, object] = {}  # the context's drawing state as last set (each set is a call into the page)
         self.scale = 1.0
         on(self.element, "click", self._clicked)
         on(self.element, "keydown", self._key)
@@ -191,6 +226,7 @@ class CanvasCells:
         self.styles = {}  # the colour scheme may have changed since the last size
         self.context = self.element.getContext("2d")
         self.context.setTransform(self.scale, 0, 0, self.scale, 0, 0)
+        self.state = {}
         self.cursor = 0
         self.flush(set(range(rows * cols)))
 
@@ -227,6 +263,17 @@ class CanvasCells:
             }
         return self.styles[cls]
 
+    def _set(self, name: str, value: object) -> None:
+        """Set a drawing property of the context, skipping the call when it already holds the value."""
+        if self.state.get(name) != value:
+            setattr(self.context, name, value)
+            self.state[name] = value
+
+    def _dash(self, pattern: str) -> None:
+        if self.state.get("dash") != pattern:
+            self.context.setLineDash(DASHES[pattern])
+            self.state["dash"] = pattern
+
     def _paint(self, index: int) -> None:
         if self.context is None:
             return
@@ -237,44 +284,47 @@ class CanvasCells:
         style = self._style(cls)
         marks = cls.split()
         ctx.clearRect(x, y, CANVAS_PITCH, CANVAS_PITCH)
-        ctx.fillStyle = style["fill"] if style["fill"] != "rgba(0, 0, 0, 0)" else self._style("")["fill"]
+        self._set("fillStyle", style["fill"] if style["fill"] != "rgba(0, 0, 0, 0)" else self._style("")["fill"])
         ctx.fillRect(x, y, size, size)
         if "zero-fill" in marks:
-            ctx.strokeStyle = style["hatch"]
-            ctx.lineWidth = 2
+            self._set("strokeStyle", style["hatch"])
+            self._set("lineWidth", 2)
             for offset in range(-size, size, 6):
                 ctx.beginPath()
                 ctx.moveTo(x + max(offset, 0), y + max(-offset, 0))
                 ctx.lineTo(x + min(offset + size, size), y + min(size - offset, size))
                 ctx.stroke()
-        ctx.setLineDash([3, 2] if style["dash"] in ("dashed", "dotted") else [])
-        ctx.strokeStyle = style["border"]
-        ctx.lineWidth = 2 if marks else 1
+        self._dash("dashed" if style["dash"] in ("dashed", "dotted") else "solid")
+        self._set("strokeStyle", style["border"])
+        self._set("lineWidth", 2 if marks else 1)
         ctx.strokeRect(x + 0.5, y + 0.5, size - 1, size - 1)
-        ctx.setLineDash([])
+        self._dash("solid")
         if "followed-line" in marks or "reg-line" in marks:
-            ctx.strokeStyle = style["line"]
-            ctx.lineWidth = 2
+            self._set("strokeStyle", style["line"])
+            self._set("lineWidth", 2)
             ctx.strokeRect(x + 2, y + 2, size - 4, size - 4)
         if "followed" in marks:
-            ctx.strokeStyle = style["outline"]
-            ctx.lineWidth = 3
+            self._set("strokeStyle", style["outline"])
+            self._set("lineWidth", 3)
             ctx.strokeRect(x + 1.5, y + 1.5, size - 3, size - 3)
-        ctx.fillStyle = style["text"]
-        ctx.textAlign = "center"
-        ctx.textBaseline = "middle"
-        ctx.font = f"{'bold ' if 'followed' in marks else ''}10px ui-monospace, monospace"
-        ctx.fillText(fmt(grid.values[index]) if index < grid.values.size else "", x + size / 2, y + size / 2 + 1)
+        text = fmt(grid.values[index]) if index < grid.values.size else ""
+        if text:
+            self._set("fillStyle", style["text"])
+            self._set("textAlign", "center")
+            self._set("textBaseline", "middle")
+            self._set("font", f"{'bold ' if 'followed' in marks else ''}10px ui-monospace, monospace")
+            ctx.fillText(text, x + size / 2, y + size / 2 + 1)
         if index in grid.labels:
-            ctx.font = "7px ui-monospace, monospace"
-            ctx.textAlign = "left"
+            self._set("fillStyle", style["text"])
+            self._set("font", "7px ui-monospace, monospace")
+            self._set("textAlign", "left")
             ctx.fillText(grid.labels[index], x + 2, y + size - 4)
         if index == self.cursor and document.activeElement == self.element:
-            ctx.strokeStyle = self._style("followed")["outline"]
-            ctx.setLineDash([2, 2])
-            ctx.lineWidth = 2
+            self._set("strokeStyle", self._style("followed")["outline"])
+            self._dash("cursor")
+            self._set("lineWidth", 2)
             ctx.strokeRect(x + 1, y + 1, size - 2, size - 2)
-            ctx.setLineDash([])
+            self._dash("solid")
 
     def _clicked(self, event) -> None:
         col, row = int(event.offsetX // CANVAS_PITCH), int(event.offsetY // CANVAS_PITCH)

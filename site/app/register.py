@@ -70,14 +70,15 @@ class RegisterView(SteppingView):
         self.grid_c.resize(p.M, p.N, caption, self.trace.expected.max())
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
-        self.patches = {}
+        patches = {}  # each thread's patch of C, alternating solid and dashed borders
         for block in self.trace.blocks:
             for thread in range(p.threads):
                 patch = self.kernel.owned_cells(p, block, thread)
                 tx, ty = self.kernel.thread_xy(p, thread)
-                self.patches |= dict.fromkeys(patch, "patch-odd" if (tx + ty) % 2 else "patch-even")
+                patches |= dict.fromkeys(patch, "patch-odd" if (tx + ty) % 2 else "patch-even")
                 if patch:
                     self.grid_c.label_cell(*patch[0], f"t{thread}")
+        self.grid_c.set_base(patches)
         self.monitor_head.textContent = ""
         headings = (
             ["TID", "(tx,ty)", "Action"] + [f"regM[{i}]" for i in range(p.TM)] + [f"regN[{j}]" for j in range(p.TN)]
@@ -105,8 +106,6 @@ class RegisterView(SteppingView):
         self.focus.textContent = f"Current focus: {self.kernel.position(step, p)}"
         self.phase.textContent = self.kernel.phase_detail(step, p)
         marks = self.step_marks(step, GRIDS)
-        for cell, patch in self.patches.items():
-            marks["C"][cell] = f"{patch} {marks['C'][cell]}" if cell in marks["C"] else patch
         self.grid_a.show(None, marks["A"])
         self.grid_b.show(None, marks["B"])
         self.grid_as.show(step.shared["As"], marks["As"])

@@ -1,0 +1,20 @@
+"""Markup of a whole element grid in one string (pure: no browser imports, tested in CPython).
+
+Writing a thousand cells one by one costs a thousand calls into the page; one string costs one.
+Everything is escaped, although classes and labels come from this app's own constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+
+
+def cells_markup(cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str]) -> str:
+    parts = []
+    for index, text in enumerate(texts):
+        row, col = divmod(index, cols)
+        cls = escape(f"cell {classes.get(index, '')}".strip())
+        label = f' data-label="{escape(labels[index])}"' if index in labels else ""
+        parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{label}>{escape(text)}</span>')
+    return "".join(parts)
