@@ -4,6 +4,7 @@
     python build.py --serve         # build, then serve dist/ on 127.0.0.1:8000
     python build.py --serve --port 9000
     python build.py --no-service-worker   # a copy that registers no service worker (LMS packages)
+    python build.py --scorm [--scorm-url URL] [--scorm-route ROUTE]   # SCORM 1.2 packages (scorm/)
 
 Standard library only. The output works offline and from any sub-path
 (GitHub Pages serves it from /<repo>/), so every URL in it is relative.
@@ -387,8 +388,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-service-worker", action="store_true", help="register no service worker (e.g. for LMS packages)"
     )
+    parser.add_argument("--scorm", action="store_true", help="write SCORM 1.2 course packages into dist-scorm/")
+    parser.add_argument("--scorm-url", help="with --scorm: the hosted copy the link package frames")
+    parser.add_argument("--scorm-route", default="/hierarchy", help="with --scorm: the route a package opens")
     args = parser.parse_args(argv)
     try:
+        if args.scorm:
+            import scorm  # here, not at the top: scorm imports this module
+
+            return scorm.run(args.scorm_url, args.scorm_route)
         out = build(args.out, service_worker=not args.no_service_worker)
     except BuildError as error:
         print(f"build failed: {error}", file=sys.stderr)

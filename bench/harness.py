@@ -76,6 +76,7 @@ class FaultyHandler(build.Handler):
     pages, a log of the paths asked for, and optional gzip (as GitHub Pages sends files)."""
 
     faults: dict[str, str] = {}
+    types: dict[str, str] = {}  # file suffix -> the MIME type sent for every such file (an LMS's table)
     extra: dict[str, tuple[str, bytes]] = {}
     log: list[str] = []
     gzip: dict[str, tuple[float, bytes]] | None = None  # None: send files as they are
@@ -90,7 +91,7 @@ class FaultyHandler(build.Handler):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             return _Body(body)
-        fault = self.faults.get(path)
+        fault = self.faults.get(path) or next((t for suffix, t in self.types.items() if path.endswith(suffix)), None)
         if fault == "missing":
             self.send_error(404, "File not found")
             return None
@@ -150,9 +151,16 @@ class Server:
 
     def __init__(self, directory: Path, gzip: bool = False) -> None:
         self.faults: dict[str, str] = {}
+        self.types: dict[str, str] = {}  # suffix -> MIME type, e.g. {".wasm": "document/unknown"} as Moodle sends
         self.extra: dict[str, tuple[str, bytes]] = {}
         self.log: list[str] = []  # every path asked for, in order (HEAD and GET)
-        attributes = {"faults": self.faults, "extra": self.extra, "log": self.log, "gzip": {} if gzip else None}
+        attributes = {
+            "faults": self.faults,
+            "types": self.types,
+            "extra": self.extra,
+            "log": self.log,
+            "gzip": {} if gzip else None,
+        }
         handler_class = type("Handler", (FaultyHandler,), attributes)
         handler = functools.partial(handler_class, directory=str(directory))
         self.httpd = QuietServer(("127.0.0.1", 0), handler)

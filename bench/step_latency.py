@@ -26,6 +26,13 @@ CASES = (
     ("tiling 32×32×32 T=8", "#/tiling?M=32&N=32&K=32&T=8", 50),
     ("register seed 8³ 4/4/4 2×2", "#/register?M=8&N=8&K=8&BM=4&BN=4&BK=4&TM=2&TN=2", 16),
     ("register 32³ 16/16/8 4×4", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4", 50),
+    ("naive preset 32×32×8 T=32 col", "#/naive?M=32&N=32&K=8&T=32&map=col", 16),
+    ("naive preset 32×32×8 T=32 row", "#/naive?M=32&N=32&K=8&T=32&map=row", 16),
+    ("naive preset 16×16×8 T=8 row", "#/naive?M=16&N=16&K=8&T=8&map=row", 16),
+    ("naive seed 4×4×8 T=2", "#/naive?M=4&N=4&K=8&T=2&map=col", 16),
+    ("transpose preset n=32 T=32 pad=0", "#/transpose?n=32&T=32&pad=0", 16),
+    ("transpose preset n=64 T=32 pad=1", "#/transpose?n=64&T=32&pad=1", 16),
+    ("transpose preset n=8 T=4", "#/transpose?n=8&T=4&pad=0", 16),
 )
 TIMED_CLICK = """(view) => {
   const button = document.querySelector(`#view-${view} [data-testid=step]`);

@@ -1,6 +1,8 @@
 """`python -m pysim`: counters and step traces from the command line (SPEC §3, §5).
 
 python -m pysim count --kernel smem --M 6 --N 6 --K 9 --tile 3 --json
+python -m pysim count --kernel naive --M 32 --N 32 --K 32 --tile 32 --map row    (map: col | row)
+python -m pysim count --kernel transpose --n 64 --tile 32 --pad 1
 python -m pysim trace --kernel register --M 8 --N 8 --K 8 --BM 4 --BN 4 --BK 4 --TM 2 --TN 2 --limit 20
 python -m pysim trace --kernel smem --M 4 --N 4 --K 8 --tile 2 --json     (JSON Lines, SPEC §5)
 python -m pysim run kernel.py --M 32 --N 32 --K 32 --json                  (a playground file, SPEC §5)
@@ -19,12 +21,14 @@ from .trace import Access, Step, Trace
 
 # CLI option -> parameter name, per kernel.
 OPTIONS = {
-    "naive": {"M": "M", "N": "N", "K": "K", "tile": "T", "device": "device"},
+    "naive": {"M": "M", "N": "N", "K": "K", "tile": "T", "map": "map", "device": "device"},
     "smem": {"M": "M", "N": "N", "K": "K", "tile": "T", "device": "device"},
     "register": {name: name for name in ("M", "N", "K", "BM", "BN", "BK", "TM", "TN", "device")},
     "transpose": {"n": "n", "tile": "TILE", "pad": "pad", "device": "device"},
 }
 
+# Every kernel option, in the order --help lists them.
+KNOWN_OPTIONS = tuple(dict.fromkeys(option for options in OPTIONS.values() for option in options))
 
 # C is checked by running every step of the simulation and collecting what the
 # threads stored; above this many steps (about ten seconds of CPython) the check
@@ -53,7 +57,7 @@ def make_parser() -> argparse.ArgumentParser:
     for name, help_text in (("count", "print the SPEC §2 counters"), ("trace", "print the steps of a small run")):
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("--kernel", choices=sorted(KERNELS), default="smem")
-        for option in ("M", "N", "K", "tile", "BM", "BN", "BK", "TM", "TN", "n", "pad", "device"):
+        for option in KNOWN_OPTIONS:
             sub.add_argument(f"--{option}", metavar="VALUE")
         sub.add_argument(
             "--seed", type=int, default=0, choices=range(0, 1 << 16), metavar="SEED", help="seed of the input matrices"
@@ -144,7 +148,7 @@ def run_file(args: argparse.Namespace) -> int:
 def params_from(args: argparse.Namespace) -> Params:
     raw = {}
     for option, value in vars(args).items():
-        if value is None or option not in {*OPTIONS["register"], "tile", "n", "pad"}:
+        if value is None or option not in KNOWN_OPTIONS:
             continue
         if option not in OPTIONS[args.kernel]:
             raise ParamError(option, f"--{option} does not apply to the {args.kernel} kernel")

@@ -131,14 +131,30 @@ def _check_shared(name: str, description: str, words: int, device_key: str) -> N
         )
 
 
+# How the naive kernel maps threadIdx.x onto C (SPEC §5 `map`): the index it walks.
+NAIVE_MAPS = {
+    "col": "col: threadIdx.x walks C's columns (coalesced)",
+    "row": "row: threadIdx.x walks C's rows (strided)",
+}
+
+
 @dataclass(frozen=True)
 class NaiveParams(Params):
-    """One thread per element of C, launched in T×T blocks."""
+    """One thread per element of C, launched in T×T blocks; `map` says which index of C threadIdx.x walks."""
+
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "M=N=32, K=8, T=32: a warp is one row of the block": {"M": 32, "N": 32, "K": 8, "T": 32},
+        "M=N=16, K=8, T=8: a warp is four rows of the block": {"M": 16, "N": 16, "K": 8, "T": 8},
+        "M=N=4, K=8, T=2: the seed's sizes": {"M": 4, "N": 4, "K": 8, "T": 2},
+    }
 
     M: int = _int(4)
     N: int = _int(4)
     K: int = _int(8)
     T: int = _int(2, high=1024)
+    map: str = field(
+        default="col", metadata={"choices": tuple(NAIVE_MAPS), "names": NAIVE_MAPS, "label": "map", "live": True}
+    )
     device: str = _device()
 
     def check(self) -> None:
@@ -241,11 +257,31 @@ class TransposeParams(Params):
     """Transpose through a TILE×(TILE+pad) shared tile: the bank-conflict lesson."""
 
     ANIMATED: ClassVar[tuple[str, ...]] = ("n",)
+    # SPEC §5 names the tile size `T` in the address (`#/transpose?n&T&pad`); the field keeps the
+    # listing's name TILE. `parse` accepts either key, `as_strings` writes `T`.
+    KEYS: ClassVar[dict[str, str]] = {"TILE": "T"}
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "n=32, T=32: one tile, the 32-way conflict": {"n": 32, "TILE": 32},
+        "n=64, T=32: four tiles": {"n": 64, "TILE": 32},
+        "n=8, T=4: small, every value visible": {"n": 8, "TILE": 4},
+    }
 
     n: int = _int(64)
-    TILE: int = _int(32, high=1024)
-    pad: int = _int(0, low=0, high=4)
+    TILE: int = field(default=32, metadata={"low": 1, "high": 1024, "label": "TILE", "key": "T"})
+    pad: int = field(default=0, metadata={"low": 0, "high": 4, "label": "pad", "options": range(5), "live": True})
     device: str = _device()
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, str]) -> TransposeParams:
+        """As Params.parse, with the address key `T` for TILE (TILE wins if both are given)."""
+        values = dict(raw)
+        for name, key in cls.KEYS.items():
+            if key in values and name not in values:
+                values[name] = values[key]
+        return super().parse(values)
+
+    def as_strings(self) -> dict[str, str]:
+        return {self.KEYS.get(name, name): value for name, value in super().as_strings().items()}
 
     def check(self) -> None:
         _check_threads("TILE", f"TILE={self.TILE}", self.TILE * self.TILE, self.device)

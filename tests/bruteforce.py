@@ -75,7 +75,16 @@ def smem(M, N, K, T):
     return c
 
 
-def naive(M, N, K, T):
+def naive_element(by, bx, tid, T, map="col"):
+    """(row, col) of C for thread `tid` of block (bx, by): `col` puts threadIdx.x = tid % T on C's columns,
+    `row` puts it on C's rows (SPEC §5 `map`)."""
+    tx, ty = tid % T, tid // T
+    if map == "col":
+        return by * T + ty, bx * T + tx
+    return by * T + tx, bx * T + ty
+
+
+def naive(M, N, K, T, map="col"):
     c = dict.fromkeys(("global_loads", "global_stores", "fma", "global_sectors"), 0)
     for by in range(ceil(M / T)):
         for bx in range(ceil(N / T)):
@@ -83,7 +92,7 @@ def naive(M, N, K, T):
                 for warp in warps(range(T * T)):
                     a_addr, b_addr = [], []
                     for tid in warp:
-                        row, col = by * T + tid // T, bx * T + tid % T
+                        row, col = naive_element(by, bx, tid, T, map)
                         if row < M and col < N:
                             a_addr.append(row * K + k)
                             b_addr.append(k * N + col)
@@ -91,9 +100,22 @@ def naive(M, N, K, T):
                     c["global_loads"] += len(a_addr) + len(b_addr)
                     c["global_sectors"] += sectors_of(a_addr) + sectors_of(b_addr)
             for tid in range(T * T):
-                if by * T + tid // T < M and bx * T + tid % T < N:
+                row, col = naive_element(by, bx, tid, T, map)
+                if row < M and col < N:
                     c["global_stores"] += 1
     return c
+
+
+def naive_requests(M, N, K, T, map="col"):
+    """Warp-wide load instructions of the naive kernel: one for A and one for B per k per warp
+    that has at least one thread inside C."""
+    requests = 0
+    for by in range(ceil(M / T)):
+        for bx in range(ceil(N / T)):
+            for warp in warps(range(T * T)):
+                if any(r < M and c < N for r, c in (naive_element(by, bx, tid, T, map) for tid in warp)):
+                    requests += 2 * K
+    return requests
 
 
 def register(M, N, K, BM, BN, BK, TM, TN):

@@ -9,11 +9,13 @@ row's start to the next bank and spreads the column over all 32 banks.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from math import ceil
 
 import numpy as np
 
 from .. import banks
+from ..constants import WARP_SIZE
 from ..counters import Counters
 from ..listing import Listing
 from ..params import TransposeParams
@@ -163,3 +165,34 @@ def describe(step: Step, p: TransposeParams, thread: int) -> str:
 def narrate(step: Step, p: TransposeParams, thread: int) -> str:
     tx, ty = thread_xy(p, thread)
     return f"Block ({step.block[0]},{step.block[1]}): thread ({tx},{ty}) {describe(step, p, thread)}."
+
+
+def padding_cells(p: TransposeParams) -> list[Cell]:
+    """The tile's padding words: never written or read, they only shift each row's first bank."""
+    return cells(range(p.TILE), range(p.TILE, p.TILE + p.pad))
+
+
+@dataclass(frozen=True)
+class PadChoice:
+    """What one padding does to warp 0 of a full block, and to the whole run's conflicts."""
+
+    pad: int
+    stride: int  # words per tile row
+    write_degree: int  # conflict degree of warp 0 writing tile[threadIdx.y][threadIdx.x] (a row)
+    read_degree: int  # conflict degree of warp 0 reading tile[threadIdx.x][threadIdx.y] (a column)
+    run_cycles: int  # bank-conflict cycles of the whole run with this pad (closed form)
+
+
+def pad_choices(p: TransposeParams, pads: range = range(3)) -> tuple[PadChoice, ...]:
+    """Warp 0's conflict degrees and the run's extra cycles for each pad (the view's table)."""
+    T = p.TILE
+    ty, tx = np.divmod(np.arange(min(T * T, WARP_SIZE)), T)  # warp 0 of a block with every thread inside
+    found = []
+    for pad in pads:
+        q = replace(p, pad=pad)
+        stride = T + pad
+        gx, gy = grid(q)
+        run = counters_for(q, np.arange(gx), np.arange(gy)).bank_extra_cycles
+        write, read = banks.analyse(ty * stride + tx), banks.analyse(tx * stride + ty)
+        found.append(PadChoice(pad, stride, write.degree, read.degree, run))
+    return tuple(found)

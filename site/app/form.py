@@ -5,13 +5,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 
+from pysim.devices import DEVICES
 from pysim.params import ParamError, Params
 
 from .dom import h, on
 
 
+def choice_text(spec, choice) -> str:
+    """What a choice reads as: the field's own names, a device preset's name, else the value."""
+    names = spec.metadata.get("names")
+    if names:
+        return names[choice]
+    if spec.name == "device" and choice in DEVICES:
+        return DEVICES[choice].name
+    return str(choice)
+
+
+def public_key(spec) -> str:
+    """The parameter's name in the address and in `input-<name>` (SPEC §3); a field may say otherwise."""
+    return spec.metadata.get("key", spec.name)
+
+
 class ParamForm:
-    """Inputs for a Params class; Apply parses with pysim so messages match the CLI's."""
+    """Inputs for a Params class; Apply parses with pysim so messages match the CLI's.
+
+    Choice fields (and int fields with `options`) are selects; a field marked `live`
+    applies as soon as it changes (e.g. the transpose's pad, the naive kernel's map).
+    """
 
     def __init__(
         self, params_cls: type[Params], on_apply: Callable[[Params], None], legend: str = "Problem size"
@@ -23,10 +43,14 @@ class ParamForm:
         fieldset = h("fieldset", "", children=[h("legend", "", legend)])
         for spec in fields(params_cls):
             label = spec.metadata.get("label") or spec.name
-            if "choices" in spec.metadata:
-                control = h("select", "", id=f"{params_cls.__name__}-{spec.name}", data_testid=f"input-{spec.name}")
-                for choice in spec.metadata["choices"]:
-                    control.appendChild(h("option", "", choice.upper(), value=choice))
+            key = public_key(spec)
+            choices = spec.metadata.get("choices") or spec.metadata.get("options")
+            if choices is not None:
+                control = h("select", "", id=f"{params_cls.__name__}-{spec.name}", data_testid=f"input-{key}")
+                for choice in choices:
+                    control.appendChild(h("option", "", choice_text(spec, choice), value=str(choice)))
+                if spec.metadata.get("live"):
+                    on(control, "change", lambda event: self._apply())
             else:
                 control = h(
                     "input",
@@ -36,13 +60,9 @@ class ParamForm:
                     inputmode="numeric",
                     size="5",
                     autocomplete="off",
-                    data_testid=f"input-{spec.name}",
+                    data_testid=f"input-{key}",
                 )
-            text = (
-                spec.name
-                if label == spec.name
-                else (f"{spec.name} ({label})" if spec.name.isupper() else label.capitalize())
-            )
+            text = key if label == key else (f"{key} ({label})" if key.isupper() else label.capitalize())
             fieldset.appendChild(h("label", "field", children=[h("span", "", text), control]))
             self.inputs[spec.name] = control
         if params_cls.PRESETS:
@@ -59,8 +79,8 @@ class ParamForm:
         on(self.element, "submit", self._submitted)
 
     def show(self, params: Params) -> None:
-        for name, value in params.as_strings().items():
-            self.inputs[name].value = value
+        for name, control in self.inputs.items():
+            control.value = str(getattr(params, name))
 
     def show_error(self, error: ParamError) -> None:
         self.error.textContent = error.message

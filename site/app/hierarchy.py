@@ -18,8 +18,10 @@ from pysim.walkthrough import QUIZ_N, QUIZ_T, SWEEP_MAX_T, Walkthrough, bank_pic
 
 from . import charts, slots
 from .chartmath import text_width
+from .checkpoint import shared_book
 from .dom import on, svg
 from .form import ParamForm
+from .score import walkthrough_key
 
 STEPS = 8
 WIDTH = 560  # every picture's viewBox width (the partial reserves the same boxes)
@@ -474,12 +476,20 @@ class HierarchyView:
             feedback.textContent = ""
             feedback.className = "feedback"
             forms.item(i).querySelector(".explain").setAttribute("hidden", "")
+            recorded = shared_book().recorded(walkthrough_key(str(forms.item(i).dataset.quiz)))
+            if recorded is not None:  # answered in an earlier session of a course package: show it again
+                forms.item(i).querySelector("input").value = recorded.text
+                feedback.textContent = "Your recorded answer: " + ("right." if recorded.correct else "not right.")
+                feedback.className = "feedback right" if recorded.correct else "feedback wrong"
+                forms.item(i).querySelector(".explain").removeAttribute("hidden")
 
     def mark(self, event) -> None:
         """Enter in the box or the Check button: pysim marks the answer; the page's explanation is revealed."""
         event.preventDefault()
         form = event.currentTarget
         right, verdict = check(self.answers[str(form.dataset.quiz)], str(form.querySelector("input").value))
+        if right is not None:  # the first answer counts toward a course package's score
+            shared_book().record(walkthrough_key(str(form.dataset.quiz)), right, str(form.querySelector("input").value))
         feedback = form.querySelector(".feedback")
         feedback.textContent = verdict
         feedback.className = "feedback right" if right else "feedback wrong"

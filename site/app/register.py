@@ -84,22 +84,16 @@ class RegisterView(SteppingView):
             ["TID", "(tx,ty)", "Action"] + [f"regM[{i}]" for i in range(p.TM)] + [f"regN[{j}]" for j in range(p.TN)]
         )
         headings += [f"Res[{i},{j}]" for i in range(p.TM) for j in range(p.TN)]
-        self.monitor_width = len(headings) - 1  # every column but the TID heading
+        self.monitor_numbers = len(headings) - 3  # the register columns after TID, (tx,ty) and Action
         for text in headings:
             self.monitor_head.appendChild(h("th", "", text, scope="col"))
         explain_register.show(self.explained, p)
 
-    def load_thread(self) -> None:
-        self.monitor_rows = {}
-        self.monitor_body.textContent = ""
-        width = self.monitor_width
-        for thread in self.monitor_threads():
-            tx, ty = self.kernel.thread_xy(self.params, thread)
-            cells = [h("th", "", str(thread), scope="row")] + [h("td", "" if i < 2 else "num") for i in range(width)]
-            cells[1].textContent = f"({tx},{ty})"
-            row = h("tr", "", children=cells)
-            self.monitor_body.appendChild(row)
-            self.monitor_rows[thread] = (row, cells, [""] * width)
+    def monitor_label(self, thread: int) -> str:
+        return str(thread)  # the TID column; (tx,ty) has a column of its own
+
+    def monitor_columns(self) -> tuple[str, ...]:
+        return ("", "", *("num",) * self.monitor_numbers)  # (tx,ty), action, then the registers
 
     def render(self, step) -> None:
         p = self.params

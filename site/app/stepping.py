@@ -18,6 +18,7 @@ from pysim.devices import device
 from pysim.params import ParamError, Params, parse_int
 from pysim.trace import Trace
 
+from .checkpoint import Checkpoints
 from .components import CodePanel, CounterBoard, VerifyBadge, add_marks
 from .device_panel import DevicePanel
 from .dom import h, on
@@ -53,6 +54,7 @@ class SteppingView:
         follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
         self.counters = CounterBoard(self.counter_names)
         self.player = Player(self.show_step, lambda i: self.trace.next_block_step(i))
+        self.checkpoints = Checkpoints(self.kernel, self.player)  # prediction questions (quiz=1, course packages)
         self.code = CodePanel("CUDA kernel, executing line highlighted")
         self.verify = VerifyBadge()
         self.focus = h("p", "focus", "", data_testid="focus")
@@ -72,7 +74,7 @@ class SteppingView:
             "div",
             "dashboard",
             data_testid="dashboard",
-            children=[self.counters.board, self.player.element, self.focus],
+            children=[self.counters.board, self.player.element, self.checkpoints.element, self.focus],
         )
         for part in (
             h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
@@ -107,6 +109,7 @@ class SteppingView:
 
     def activate(self, raw: dict[str, str]) -> None:
         """Enter the view from an address: restore exactly the state it describes."""
+        self.checkpoints.enable(raw, self.params, self.trace)
         if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
             self.write_address()  # a bare link to the view: keep what the reader was doing
             return
@@ -181,6 +184,7 @@ class SteppingView:
         self.start_c_check()
         self.load_panels()
         self.load_thread()
+        self.checkpoints.load(params, self.trace)
         self.player.load(len(self.trace), index)
 
     def enter_counts_only(self, params: Params | None = None) -> None:
@@ -277,15 +281,36 @@ class SteppingView:
         if row.className != followed:
             row.className = followed
 
+    def monitor_label(self, thread: int) -> str:
+        """A monitor row's heading."""
+        return self.thread_label(thread)
+
+    def monitor_columns(self) -> tuple[str, ...]:
+        """The class of each data cell of a monitor row ("num" aligns numbers)."""
+        raise NotImplementedError
+
     def load_thread(self) -> None:
-        """Hook: the followed thread changed (e.g. rebuild the monitor rows)."""
+        """The followed thread changed: rebuild the monitor rows (its warp, for big blocks)."""
+        self.monitor_rows = {}
+        self.monitor_body.textContent = ""
+        for thread in self.monitor_threads():
+            cells = [h("th", "", self.monitor_label(thread), scope="row")]
+            cells += [h("td", cls) for cls in self.monitor_columns()]
+            row = h("tr", "", children=cells)
+            self.monitor_body.appendChild(row)
+            self.monitor_rows[thread] = (row, cells, [""] * (len(cells) - 1))
 
     def show_step(self, index: int) -> None:
+        target = self.checkpoints.stop_at(index)
+        if target != index:  # an open checkpoint lies between: ask it before stepping on
+            self.player.go(target)
+            return
         step = self.trace[index]
         self.counters.show(step.counters)
         self.code.highlight(step.lines)
         self.narration.textContent = self.kernel.narrate(step, self.params, self.thread)
         self.render(step)
+        self.checkpoints.show(index)
         self.write_address()
 
     def write_address(self) -> None:

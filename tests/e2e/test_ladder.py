@@ -1,0 +1,92 @@
+"""#/ladder in Chromium: the table agrees with the CLI, deep links, the roofline, a11y of the new routes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from e2e.conftest import go, url_has, view
+from pysim.ladder import LadderParams, ladder
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CHECKED = ("global_loads", "global_sectors", "shared_loads", "bank_extra_cycles")
+
+
+def section(app):
+    return view(app, "ladder")
+
+
+@pytest.mark.parametrize("device", ["a100", "t4"])
+def test_table_agrees_with_the_cli(app, device):
+    go(app, f"#/ladder?N=4096&device={device}")
+    rows = section(app).locator("[data-testid^=ladder-row-]")
+    assert rows.count() == 5
+    for rung in ladder(LadderParams(N=4096, device=device)):
+        command = section(app).locator(f"[data-testid=ladder-cli-{rung.key}]").inner_text()
+        argv = command.split()[3:]  # after "python -m pysim"
+        done = subprocess.run(
+            [sys.executable, "-m", "pysim", *argv, "--json"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        printed = json.loads(done.stdout)
+        for name in CHECKED:
+            shown = section(app).locator(f"[data-testid=ladder-{rung.key}-{name}]").get_attribute("data-value")
+            assert int(shown) == printed[name], (rung.key, name)
+
+
+def test_deep_link_and_device_change(app):
+    go(app, "#/ladder?N=1000&T=16&device=rtx4090")
+    assert section(app).locator("[data-testid=input-device]").input_value() == "rtx4090"
+    assert "GeForce RTX 4090" in section(app).locator("[data-testid=ladder-device]").inner_text()
+    section(app).locator("[data-testid=input-device]").select_option("h200")
+    section(app).locator("[data-testid=apply]").click()
+    assert url_has(app.page, "N=1000", "T=16", "device=h200")
+    assert "H200" in section(app).locator("[data-testid=ladder-device]").inner_text()
+
+
+def test_invalid_size_names_the_parameter(app):
+    go(app, "#/ladder?N=4096&device=a100")
+    section(app).locator("[data-testid=input-TM]").fill("3")
+    section(app).locator("[data-testid=apply]").click()
+    assert "BM=64 is not divisible by TM=3" in section(app).locator("[data-testid=input-error]").inner_text()
+    assert url_has(app.page, "TM=4")
+
+
+def test_roofline_has_the_roof_and_a_track_per_kernel(app):
+    go(app, "#/ladder?N=16384&device=h100")
+    chart = section(app).locator("[data-testid=roofline] svg")
+    assert chart.locator("[data-testid=roof]").count() == 1
+    tracks = chart.locator("path.track")
+    assert tracks.count() == 5
+    keys = [tracks.nth(i).get_attribute("data-key") for i in range(5)]
+    assert keys == ["naive-col", "naive-row", "smem", "register-production", "register-yours"]
+    for i in range(5):
+        assert float(tracks.nth(i).get_attribute("data-low")) <= float(tracks.nth(i).get_attribute("data-high"))
+
+
+def test_home_has_cards_for_the_new_views(app):
+    go(app, "#/")
+    for route in ("naive", "transpose", "ladder"):
+        assert app.page.locator(f"#view-landing .cards a[href='#/{route}']").count() == 1
+        assert app.page.locator(f".site-header nav a[data-nav='/{route}']").count() == 1
+
+
+def test_axe_finds_no_serious_violations_in_the_new_views(app):
+    source = AXE.read_text()
+    for route in (
+        "#/naive?M=32&N=32&K=8&T=32&map=row&step=3",
+        "#/transpose?n=64&T=32&pad=0&step=3",
+        "#/ladder?N=4096&device=t4",
+    ):
+        go(app, route)
+        app.page.wait_for_timeout(200)
+        app.page.evaluate(source)
+        result = app.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        bad = [
+            f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']}"
+            for v in result["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        assert bad == [], f"{route}: {bad}"
