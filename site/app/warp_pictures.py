@@ -46,7 +46,8 @@ class Shape:
 
 
 class Pool:
-    """Shapes of one kind, reused in order on every draw; those not asked for are hidden."""
+    """Shapes of one kind, reused in order on every draw; those not asked for are hidden (display: none,
+    so a pool grown by a 32-way conflict costs no layout once smaller pictures are drawn)."""
 
     def __init__(self, parent, tag: str) -> None:
         self.parent, self.tag = parent, tag
@@ -62,13 +63,13 @@ class Pool:
             self.parent.appendChild(element)
             self.shapes.append(Shape(element))
         shape = self.shapes[self.used]
-        shape.set(visibility="visible")
+        shape.set(display="inline")
         self.used += 1
         return shape
 
     def end(self) -> None:
         for shape in self.shapes[self.used :]:
-            shape.set(visibility="hidden")
+            shape.set(display="none")
 
 
 def _lane_label(lanes: tuple[int, ...]) -> str:

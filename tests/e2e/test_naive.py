@@ -67,7 +67,7 @@ def test_one_instruction_lane_by_lane(app):
             assert summary.get_attribute("data-sectors") == str(sectors), (map_, array)
             assert summary.get_attribute("data-fetched") == str(fetched)
             assert summary.get_attribute("data-used") == str(used)
-        drawn = section(app).locator("[data-testid=sectors] figure:not([hidden]) svg .slot-unused[visibility=visible]")
+        drawn = section(app).locator("[data-testid=sectors] figure:not([hidden]) svg .slot-unused[display=inline]")
         assert drawn.count() == sum(sectors for sectors, _, _ in arrays.values())  # one box per sector
 
 
