@@ -16,7 +16,7 @@ import gc
 
 import numpy as np
 from pyodide.ffi import create_proxy
-from pyscript import window
+from pyscript import document, window
 
 from pysim import banks, sectors
 from pysim.counters import COUNTER_LABELS, Counters
@@ -27,11 +27,13 @@ from pysim.play.puzzles import PUZZLE_BY_KEY, PUZZLES, starter_for
 from pysim.warps import INACTIVE, by_warp
 
 from . import codeurl
+from .checkpoint import shared_book
 from .components import CodePanel, CounterBoard, VerifyBadge, add_marks, memory_panel
 from .dom import fmt, h, on, thousands
 from .editor import Editor
 from .grids import MatrixGrid
 from .player import Player
+from .score import puzzle_key, quiz_on
 
 FREE_PLAY = ""  # the picker's value for "no puzzle"
 FREE_PLAY_CODE = '''\
@@ -116,6 +118,7 @@ class PlaygroundView:
 
     def __init__(self, container, navigate) -> None:
         self.navigate = navigate
+        self.address_params: dict[str, str] = {}
         self.puzzle = None
         self.sizes = DEFAULT_SIZES
         self.result = None
@@ -366,6 +369,7 @@ class PlaygroundView:
     # --- the address -------------------------------------------------------------------------------
     def activate(self, raw: dict[str, str]) -> None:
         """Fill the editor, sizes and puzzle from an address. Never runs anything."""
+        self.address_params = raw  # quiz=1 there makes solved puzzles count (as in a course package)
         if self.started and not set(raw) & {"puzzle", *SIZE_NAMES, codeurl.KEY}:
             self.write_address()  # a bare link to the view: keep what the student was doing
             return
@@ -940,6 +944,8 @@ class PlaygroundView:
             self.grade_line.className = "grade bad"
             return
         self.show_grade(grade)
+        if grade.passed and quiz_on(self.address_params, document.documentElement.getAttribute("data-quiz")):
+            shared_book().record(puzzle_key(puzzle.key), True, "solved")  # a solved puzzle counts in a course
 
     def show_grade(self, grade) -> None:
         passed = grade.passed

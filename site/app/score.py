@@ -4,8 +4,9 @@ Pure Python, no browser imports, so it is unit-tested in CPython. The views reco
 answer through a `ScoreBook`; the book hands it to the page's `window.tilelabScore`
 (site/scorm/score.js), which talks SCORM 1.2 to the LMS, relays to a link package, or,
 outside a course, does nothing. The questions that count are fixed, whatever the sizes on
-screen: the walkthrough's reveal-check and each stepping view's checkpoints (one per kind,
-from pysim.checkpoints). The first answer to a question counts; later ones are practice.
+screen: the walkthrough's reveal-check, each stepping view's checkpoints (one per kind,
+from pysim.checkpoints) and the playground's puzzles. The first answer to a question counts;
+later ones are practice. A puzzle is recorded only when solved: attempts are how it is learnt.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from typing import Any
 from pysim import checkpoints
 from pysim.kernels import KERNELS
 from pysim.params import HierarchyParams
+from pysim.play.puzzles import PUZZLES
 from pysim.walkthrough import Walkthrough, quiz
 
 WALKTHROUGH = "hierarchy"
+PLAYGROUND = "puzzle"
 STEPPING_KERNELS = ("smem", "register", "naive", "transpose")  # the stepping views' kernels, in page order
 MAX_TEXT = 24  # characters of an answer kept (cmi.suspend_data holds at most 4,096 in SCORM 1.2)
 
@@ -37,11 +40,15 @@ def scored_keys() -> tuple[str, ...]:
     """Every question that counts toward the score, in page order."""
     walkthrough = tuple(f"{WALKTHROUGH}:{q.key}" for q in quiz(Walkthrough(HierarchyParams())))
     stepping = tuple(key for name in STEPPING_KERNELS for key in checkpoints.keys(KERNELS[name]))
-    return walkthrough + stepping
+    return walkthrough + stepping + tuple(puzzle_key(puzzle.key) for puzzle in PUZZLES)
 
 
 def walkthrough_key(question: str) -> str:
     return f"{WALKTHROUGH}:{question}"
+
+
+def puzzle_key(puzzle: str) -> str:
+    return f"{PLAYGROUND}:{puzzle}"
 
 
 def quiz_on(params: Mapping[str, str], page_flag: str | None) -> bool:

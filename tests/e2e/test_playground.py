@@ -289,3 +289,28 @@ def test_without_its_editor_module_the_page_keeps_a_plain_editor_that_runs(visit
     assert counters(page)["global_loads"] == run(source, 4, 4, 4).counters.global_loads
     assert by_testid(page, "verify").get_attribute("data-value") == "ok"
     assert visit.errors == []
+
+
+# Stands in for site/scorm/score.js (an LMS's side): records what the page reports.
+SCORE_RECORDER = """
+window.__answers = [];
+const recorder = { answer: (key, ok, total, text) => { window.__answers.push([key, ok, total, text]); return true; },
+                   restored: () => "{}" };
+Object.defineProperty(window, "tilelabScore", { get: () => recorder, set: () => {} });
+"""
+
+
+def test_a_solved_puzzle_counts_toward_the_course_score(visit):
+    from app.score import scored_keys
+
+    visit.page.add_init_script(SCORE_RECORDER)
+    visit.open("#/playground?puzzle=copy&quiz=1")
+    page = visit.page
+    wait_for_editor(page)
+    type_code(page, "x = (")  # a file that cannot run: nothing is reported
+    press_run(page)
+    assert page.evaluate("window.__answers") == []
+    type_code(page, (SOLUTIONS / PUZZLE_BY_KEY["copy"].solution_file).read_text())
+    press_run(page)
+    page.wait_for_function("window.__answers.length > 0", timeout=RUN_TIMEOUT_MS)
+    assert page.evaluate("window.__answers") == [["puzzle:copy", True, len(scored_keys()), "solved"]]

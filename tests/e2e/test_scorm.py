@@ -33,7 +33,8 @@ MOODLE_TYPES = {
     ".webmanifest": "document/unknown",
     ".js": "application/x-javascript",
 }
-TOTAL = 14  # 5 walkthrough questions + checkpoints: smem 3, register 3, naive 1, transpose 2 (app.score)
+# 5 walkthrough questions + checkpoints (smem 3, register 3, naive 1, transpose 2) + 9 puzzles (app.score)
+TOTAL = 23
 
 # The mock LMS: a SCORM 1.2 API that records every call; its data model starts from the JSON in
 # the address (a returning student's), and the package plays in a frame as in Moodle's player.
@@ -149,7 +150,7 @@ def test_full_package_reports_the_score_under_moodle_mime_types(browser, lms):
     assert "32 FMAs for 64" in checkpoint.locator("[data-testid=checkpoint-explain]").inner_text()
 
     store = page.evaluate("window.store")
-    assert store["cmi.core.score.raw"] == str(round(100 * 4 / TOTAL)) == "29"
+    assert store["cmi.core.score.raw"] == str(round(100 * 4 / TOTAL)) == "17"
     assert (store["cmi.core.score.min"], store["cmi.core.score.max"]) == ("0", "100")
     assert store["cmi.core.lesson_status"] == "incomplete"
     saved = json.loads(store["cmi.suspend_data"])
@@ -177,15 +178,15 @@ def test_full_package_reports_the_score_under_moodle_mime_types(browser, lms):
     assert sco.locator("[data-testid=quiz-naive]").input_value() == "2,147,483,648"
     assert sco.locator("[data-testid=quiz-tiled-feedback]").get_attribute("class") == "feedback wrong"
     assert sco.locator("[data-testid=quiz-bank-feedback]").inner_text() == "Your recorded answer: right."
-    assert sco.evaluate("tilelabScore.answer('hierarchy:bank', false, 14, '0')") is False
-    # The rest answered (as the views would): 8 more right, 1 wrong -> 12 of 14 = 86 >= 80: passed.
+    assert sco.evaluate("tilelabScore.answer('hierarchy:bank', false, 23, '0')") is False
+    # The rest answered (as the views would): 17 more right, 1 wrong -> 21 of 23 = 91 >= 80: passed.
     rest = [key for key in scorm_keys(sco) if key not in json.loads(returning["cmi.suspend_data"])["a"]]
     assert len(rest) == TOTAL - 5
     for i, key in enumerate(rest):
-        sco.evaluate("([k, ok]) => tilelabScore.answer(k, ok, 14, 'x')", [key, i != 0])
+        sco.evaluate("([k, ok]) => tilelabScore.answer(k, ok, TOTAL, 'x')".replace("TOTAL", str(TOTAL)), [key, i != 0])
         status = page.evaluate("window.store['cmi.core.lesson_status']")
         assert status == ("passed" if i == len(rest) - 1 else "incomplete")
-    assert page.evaluate("window.store['cmi.core.score.raw']") == "86"
+    assert page.evaluate("window.store['cmi.core.score.raw']") == "91"
     assert errors == []
     context.close()
 
@@ -230,7 +231,7 @@ def test_link_package_relays_the_score_from_the_hosted_origin_only(browser, pack
         box.fill("1")
         box.press("Enter")
         page.wait_for_function("window.store['cmi.core.score.raw'] !== undefined")
-        assert page.evaluate("window.store['cmi.core.score.raw']") == str(round(100 / TOTAL)) == "7"
+        assert page.evaluate("window.store['cmi.core.score.raw']") == str(round(100 / TOTAL)) == "4"
         assert page.evaluate("window.store['cmi.core.lesson_status']") == "incomplete"
 
         # Another origin posts a forged answer (and asks for a hello) to the launch page: ignored.
@@ -244,12 +245,12 @@ def test_link_package_relays_the_score_from_the_hosted_origin_only(browser, pack
         assert len(calls(page, "LMSSetValue")) == sets_before
         assert "hierarchy:largest" not in page.evaluate("window.store['cmi.suspend_data']")
 
-        # The launch page counts the remaining answers wrong: all answered, 1 of 14 -> failed.
+        # The launch page counts the remaining answers wrong: all answered, 1 of 23 -> failed.
         sco = page.frame(name="sco")
         for key in scorm_keys(sco):
-            sco.evaluate("k => tilelabScore.answer(k, false, 14, '0')", key)
+            sco.evaluate(f"k => tilelabScore.answer(k, false, {TOTAL}, '0')", key)
         assert page.evaluate("window.store['cmi.core.lesson_status']") == "failed"
-        assert page.evaluate("window.store['cmi.core.score.raw']") == "7"
+        assert page.evaluate("window.store['cmi.core.score.raw']") == "4"
     finally:
         context.close()
         lms.close()
