@@ -30,15 +30,16 @@ MARK_WORDS = dict(
     (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
 )
 OnClick = Callable[[int, int], None]
-# Line dash patterns as JavaScript arrays, made once (a Python list would be converted at every call).
-DASHES = {"solid": to_js([]), "dashed": to_js([3, 2]), "cursor": to_js([2, 2])}
 
 
 class MatrixGrid:
     """A rows×cols grid of value cells; per step only changed classes and values are drawn."""
 
-    def __init__(self, name: str, caption: str, on_click: OnClick | None = None) -> None:
+    def __init__(
+        self, name: str, caption: str, on_click: OnClick | None = None, canvas_above: int = CANVAS_ABOVE_CELLS
+    ) -> None:
         self.name = name
+        self.canvas_above = canvas_above  # a view whose steps rewrite whole grids may draw smaller ones on canvas
         self.on_click = on_click
         self.caption = h("figcaption", "", caption)
         self.cells_element = h("div", "matrix", role="group", aria_label=caption, data_testid=f"grid-{name}")
@@ -77,7 +78,7 @@ class MatrixGrid:
         self.shape = (rows, cols)
         self.base, self.marks, self.classes, self.labels = {}, {}, {}, {}
         self.values = np.full(rows * cols, np.nan)
-        big = rows * cols > CANVAS_ABOVE_CELLS
+        big = rows * cols > self.canvas_above
         self.surface = self.canvas if big else self.dom
         self.cells_element.hidden = big
         self.canvas.show(big)
@@ -198,9 +199,12 @@ class CanvasCells:
         self.element.setAttribute("aria-describedby", f"canvas-{grid.name}-cell")
         self.probe = h("span", "cell", hidden="")
         self.styles: dict[str, dict[str, str]] = {}
+        self.looks: list = []  # JavaScript objects, one per class combination (the painter's style table)
+        self.look_ids: dict[str, int] = {}
+        self.js_labels = None
+        self.unpainted: set[int] = set()  # labelled cells not painted yet
         self.cursor = 0
         self.context = None
-        self.state: dict[str, object] = {}  # the context's drawing state as last set (each set is a call into the page)
         self.scale = 1.0
         on(self.element, "click", self._clicked)
         on(self.element, "keydown", self._key)
@@ -224,14 +228,16 @@ class CanvasCells:
             + (", Enter follows the cell's thread." if self.grid.on_click else "."),
         )
         self.styles = {}  # the colour scheme may have changed since the last size
+        self.looks, self.look_ids, self.js_labels = [], {}, None
         self.context = self.element.getContext("2d")
         self.context.setTransform(self.scale, 0, 0, self.scale, 0, 0)
-        self.state = {}
         self.cursor = 0
         self.flush(set(range(rows * cols)))
 
     def label(self, index: int, text: str) -> None:
-        self._paint(index)
+        """Painted with the next flush (a view labels many cells, then draws)."""
+        self.js_labels = None
+        self.unpainted.add(index)
 
     def text(self, index: int, text: str) -> None:
         """Painted in flush, with the cell's class."""
@@ -240,8 +246,27 @@ class CanvasCells:
         """Painted in flush, with the cell's value."""
 
     def flush(self, changed: set[int]) -> None:
-        for index in changed:
-            self._paint(index)
+        """Paint the changed cells in one call into the page (site/gridpaint.js), as columns."""
+        changed, self.unpainted = changed | self.unpainted, set()
+        if self.context is None or not changed:
+            return
+        grid = self.grid
+        indices = np.fromiter(sorted(changed), dtype=np.int32, count=len(changed))
+        looks = np.fromiter((self._look(grid.classes.get(int(i), "")) for i in indices), dtype=np.int32)
+        cursor = self.cursor if document.activeElement == self.element else -1
+        window.tilelabGridPaint(
+            self.context,
+            CANVAS_PITCH,
+            grid.shape[1],
+            to_js(indices),
+            to_js(grid.values[indices]),
+            to_js(looks),
+            to_js(self.looks),
+            self._labels(),
+            to_js(
+                {"index": cursor, "color": self._style("followed")["outline"]}, dict_converter=window.Object.fromEntries
+            ),
+        )
 
     def rect(self, row: int, col: int) -> tuple[float, float, float, float]:
         box = self.element.getBoundingClientRect()
@@ -263,68 +288,34 @@ class CanvasCells:
             }
         return self.styles[cls]
 
-    def _set(self, name: str, value: object) -> None:
-        """Set a drawing property of the context, skipping the call when it already holds the value."""
-        if self.state.get(name) != value:
-            setattr(self.context, name, value)
-            self.state[name] = value
+    def _labels(self):
+        """The grid's corner labels as a JavaScript Map, converted again only after they change."""
+        if self.js_labels is None:
+            self.js_labels = to_js(self.grid.labels)
+        return self.js_labels
 
-    def _dash(self, pattern: str) -> None:
-        if self.state.get("dash") != pattern:
-            self.context.setLineDash(DASHES[pattern])
-            self.state["dash"] = pattern
+    def _look(self, cls: str) -> int:
+        """The number of a class combination's look in the painter's style table (made on first use)."""
+        if cls not in self.look_ids:
+            style, base = self._style(cls), self._style("")
+            marks = cls.split()
+            look = {
+                "fill": style["fill"] if style["fill"] != "rgba(0, 0, 0, 0)" else base["fill"],
+                "border": style["border"],
+                "dashed": style["dash"] in ("dashed", "dotted"),
+                "width": 2 if marks else 1,
+                "line": style["line"] if "followed-line" in marks or "reg-line" in marks else "",
+                "outline": style["outline"] if "followed" in marks else "",
+                "hatch": style["hatch"] if "zero-fill" in marks else "",
+                "color": style["text"],
+                "bold": "followed" in marks,
+            }
+            self.look_ids[cls] = len(self.looks)
+            self.looks.append(to_js(look, dict_converter=window.Object.fromEntries))
+        return self.look_ids[cls]
 
     def _paint(self, index: int) -> None:
-        if self.context is None:
-            return
-        ctx, grid = self.context, self.grid
-        row, col = divmod(index, grid.shape[1])
-        x, y, size = col * CANVAS_PITCH, row * CANVAS_PITCH, CANVAS_PITCH - 1
-        cls = grid.classes.get(index, "")
-        style = self._style(cls)
-        marks = cls.split()
-        ctx.clearRect(x, y, CANVAS_PITCH, CANVAS_PITCH)
-        self._set("fillStyle", style["fill"] if style["fill"] != "rgba(0, 0, 0, 0)" else self._style("")["fill"])
-        ctx.fillRect(x, y, size, size)
-        if "zero-fill" in marks:
-            self._set("strokeStyle", style["hatch"])
-            self._set("lineWidth", 2)
-            for offset in range(-size, size, 6):
-                ctx.beginPath()
-                ctx.moveTo(x + max(offset, 0), y + max(-offset, 0))
-                ctx.lineTo(x + min(offset + size, size), y + min(size - offset, size))
-                ctx.stroke()
-        self._dash("dashed" if style["dash"] in ("dashed", "dotted") else "solid")
-        self._set("strokeStyle", style["border"])
-        self._set("lineWidth", 2 if marks else 1)
-        ctx.strokeRect(x + 0.5, y + 0.5, size - 1, size - 1)
-        self._dash("solid")
-        if "followed-line" in marks or "reg-line" in marks:
-            self._set("strokeStyle", style["line"])
-            self._set("lineWidth", 2)
-            ctx.strokeRect(x + 2, y + 2, size - 4, size - 4)
-        if "followed" in marks:
-            self._set("strokeStyle", style["outline"])
-            self._set("lineWidth", 3)
-            ctx.strokeRect(x + 1.5, y + 1.5, size - 3, size - 3)
-        text = fmt(grid.values[index]) if index < grid.values.size else ""
-        if text:
-            self._set("fillStyle", style["text"])
-            self._set("textAlign", "center")
-            self._set("textBaseline", "middle")
-            self._set("font", f"{'bold ' if 'followed' in marks else ''}10px ui-monospace, monospace")
-            ctx.fillText(text, x + size / 2, y + size / 2 + 1)
-        if index in grid.labels:
-            self._set("fillStyle", style["text"])
-            self._set("font", "7px ui-monospace, monospace")
-            self._set("textAlign", "left")
-            ctx.fillText(grid.labels[index], x + 2, y + size - 4)
-        if index == self.cursor and document.activeElement == self.element:
-            self._set("strokeStyle", self._style("followed")["outline"])
-            self._dash("cursor")
-            self._set("lineWidth", 2)
-            ctx.strokeRect(x + 1, y + 1, size - 2, size - 2)
-            self._dash("solid")
+        self.flush({index})
 
     def _clicked(self, event) -> None:
         col, row = int(event.offsetX // CANVAS_PITCH), int(event.offsetY // CANVAS_PITCH)

@@ -26,6 +26,9 @@ PHASES = {
 }
 
 
+WHOLE_GRID_STEPS = 256  # cells above which a grid is a canvas here
+
+
 class TransposeView(SteppingView):
     kernel = KERNELS["transpose"]
     counter_names = (
@@ -83,9 +86,10 @@ class TransposeView(SteppingView):
         return targets
 
     def build_panels(self, stage) -> None:
-        self.grid_a = MatrixGrid("A", "Matrix A")
-        self.grid_tile = MatrixGrid("tile", "tile")
-        self.grid_c = MatrixGrid("C", "Matrix C = Aᵀ", on_click=self.clicked_c)
+        # A step of a 32×32 block rewrites 1,024 cells at once (the tile fills, then C): canvases past 16×16.
+        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=WHOLE_GRID_STEPS)
+        self.grid_tile = MatrixGrid("tile", "tile", canvas_above=WHOLE_GRID_STEPS)
+        self.grid_c = MatrixGrid("C", "Matrix C = Aᵀ", on_click=self.clicked_c, canvas_above=WHOLE_GRID_STEPS)
         memory = memory_panel(
             [
                 ("global", "Global memory", [self.grid_a.element]),

@@ -1,0 +1,74 @@
+// Paints the changed cells of a big matrix on its canvas in one call from Python (site/app/grids.py):
+// one call per drawing command, from Python, would cost more than the drawing itself. The cells come
+// as columns (typed arrays), their looks as a small table of styles, one per combination of classes.
+(function () {
+  "use strict";
+  var SOLID = [], DASHED = [3, 2], DOTTED = [2, 2];
+
+  // A cell's value as the element grids write it (Python's "{:g}" for these whole and short numbers).
+  function text(value) {
+    if (value !== value) return "";
+    return Number.isInteger(value) ? String(value) : String(+value.toPrecision(6));
+  }
+
+  // style: {fill, border, dashed, width, line, outline, hatch, color, bold} ("" for a cue the cell lacks)
+  function paint(ctx, pitch, cols, indices, values, styleIds, styles, labels, cursor) {
+    var size = pitch - 1;
+    ctx.textBaseline = "middle";
+    for (var i = 0; i < indices.length; i++) {
+      var index = indices[i], s = styles[styleIds[i]];
+      var x = (index % cols) * pitch, y = Math.floor(index / cols) * pitch;
+      ctx.clearRect(x, y, pitch, pitch);
+      ctx.fillStyle = s.fill;
+      ctx.fillRect(x, y, size, size);
+      if (s.hatch) {  // zero-fill: hatching, the second cue besides colour
+        ctx.strokeStyle = s.hatch;
+        ctx.lineWidth = 2;
+        for (var o = -size; o < size; o += 6) {
+          ctx.beginPath();
+          ctx.moveTo(x + Math.max(o, 0), y + Math.max(-o, 0));
+          ctx.lineTo(x + Math.min(o + size, size), y + Math.min(size - o, size));
+          ctx.stroke();
+        }
+      }
+      ctx.setLineDash(s.dashed ? DASHED : SOLID);
+      ctx.strokeStyle = s.border;
+      ctx.lineWidth = s.width;
+      ctx.strokeRect(x + 0.5, y + 0.5, size - 1, size - 1);
+      ctx.setLineDash(SOLID);
+      if (s.line) {  // the followed thread's operands
+        ctx.strokeStyle = s.line;
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x + 2, y + 2, size - 4, size - 4);
+      }
+      if (s.outline) {  // the followed thread's cell now
+        ctx.strokeStyle = s.outline;
+        ctx.lineWidth = 3;
+        ctx.strokeRect(x + 1.5, y + 1.5, size - 3, size - 3);
+      }
+      var value = text(values[i]);
+      if (value) {
+        ctx.fillStyle = s.color;
+        ctx.textAlign = "center";
+        ctx.font = (s.bold ? "bold " : "") + "10px ui-monospace, monospace";
+        ctx.fillText(value, x + size / 2, y + size / 2 + 1);
+      }
+      var label = labels.get(index);
+      if (label) {
+        ctx.fillStyle = s.color;
+        ctx.textAlign = "left";
+        ctx.font = "7px ui-monospace, monospace";
+        ctx.fillText(label, x + 2, y + size - 4);
+      }
+      if (index === cursor.index) {  // the keyboard cursor
+        ctx.strokeStyle = cursor.color;
+        ctx.setLineDash(DOTTED);
+        ctx.lineWidth = 2;
+        ctx.strokeRect(x + 1, y + 1, size - 2, size - 2);
+        ctx.setLineDash(SOLID);
+      }
+    }
+  }
+
+  window.tilelabGridPaint = paint;
+})();
