@@ -22,7 +22,7 @@ SHOTS = {
     "tiling": "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14",
     "register": "#/register?M=8&N=8&K=8&BM=4&BN=4&BK=4&TM=2&TN=2&step=40",
     "hierarchy": "#/hierarchy?N=1000&T=16&step=5",
-    "naive": "#/naive?M=8&N=8&K=8&T=4&map=row&step=3",
+    "naive": "#/naive?M=32&N=32&K=8&T=32&map=row&step=3",
     "transpose": "#/transpose?n=64&T=32&pad=0&step=3",
     "ladder": "#/ladder?N=4096&device=h100",
     "playground": "#/playground",
@@ -42,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
             browser = launch(playwright)
             for scheme in ("light", "dark"):
                 context = browser.new_context(viewport=VIEWPORT, color_scheme=scheme)
-                page = context.new_page()
                 for name, route in SHOTS.items():
                     if args.only and name != args.only:
                         continue
+                    page = context.new_page()  # a fresh page: a hash change alone would keep the last scroll
                     page.goto(server.url + route)
                     if wait_ready(page) != "ready":
                         raise RuntimeError(f"{route} did not start")
@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
                     path = args.out / f"screenshot-{name}-{scheme}.png"
                     page.screenshot(path=str(path))
                     print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+                    page.close()
                 context.close()
             browser.close()
     finally:
