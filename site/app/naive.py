@@ -12,7 +12,7 @@ from pysim.params import NaiveParams
 
 from . import slots
 from .components import code_section, legend, memory_panel, monitor_table
-from .dom import fmt, h
+from .dom import h
 from .grids import MatrixGrid
 from .stepping import SteppingView
 from .warp_pictures import WarpPicture
@@ -108,7 +108,7 @@ class NaiveView(SteppingView):
         self.grid_b.show(None, marks["B"])
         self.grid_c.show(self.trace.c_after(step.index), marks["C"])
         self.render_warp(step)
-        self.render_monitor(step)
+        self.render_owner_monitor(step, "sum")
 
     def render_warp(self, step) -> None:
         """Per global access of this statement, the followed thread's warp, lane by lane."""
@@ -129,14 +129,6 @@ class NaiveView(SteppingView):
             ws = lanes.warp_sectors(access, warp)
             what = {"A": "A[row][k]", "B": "B[k][col]", "C": "C[row][col]"}[array]
             picture.show_sectors(f"{access.op.capitalize()} of {what}", ws)
-
-    def render_monitor(self, step) -> None:
-        p = self.params
-        for thread in self.monitor_rows:
-            owned = self.kernel.focus(p, step, thread).owned
-            target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
-            action = self.kernel.describe(step, p, thread)
-            self.update_monitor_row(thread, [target, action, fmt(step.registers["sum"][thread])])
 
 
 def _same_sizes(a, b) -> bool:

@@ -21,7 +21,7 @@ from pysim.trace import Trace
 from .checkpoint import Checkpoints
 from .components import CodePanel, CounterBoard, VerifyBadge, add_marks
 from .device_panel import DevicePanel
-from .dom import h, on
+from .dom import fmt, h, on
 from .form import ParamForm
 from .player import Player
 from .urlstate import pick
@@ -262,13 +262,27 @@ class SteppingView:
             add_marks(targets[access.array], access.zero_cells(), "zero-fill")
             if access.space == "global" and access.op == "load":
                 add_marks(targets[access.array], access.cells(self.thread), "followed")
+        self.focus_marks(step, targets)
+        return targets
+
+    def focus_marks(self, step, targets: dict[str, dict]) -> None:
+        """The followed thread's cells, as the kernel maps them: what it owns, reads, and uses now."""
         focus = self.kernel.focus(self.params, step, self.thread)
         add_marks(targets["C"], focus.owned, "followed-line")
         for array, cells in focus.operands.items():
             add_marks(targets[array], cells, self.operand_mark)
         for array, cells in focus.current.items():
             add_marks(targets[array], cells, "followed")
-        return targets
+
+    def render_owner_monitor(self, step, accumulator: str) -> None:
+        """Monitor rows of the one-element-per-thread kernels: the thread's element of C, its action and
+        its `accumulator` register."""
+        p = self.params
+        for thread in self.monitor_rows:
+            owned = self.kernel.focus(p, step, thread).owned
+            target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
+            action = self.kernel.describe(step, p, thread)
+            self.update_monitor_row(thread, [target, action, fmt(step.registers[accumulator][thread])])
 
     def update_monitor_row(self, thread: int, texts: list[str]) -> None:
         """Write the changed cells of one monitor row and mark the followed thread's row."""

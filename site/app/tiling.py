@@ -136,7 +136,7 @@ class TilingView(SteppingView):
         self.grid_tb.show(step.shared["tileB"], marks["tileB"])
         self.grid_c.show(self.trace.c_after(step.index), marks["C"])
         self.request_arrows()
-        self.render_monitor(step)
+        self.render_owner_monitor(step, "partialSum")
         self.render_lens(step)
 
     def request_arrows(self) -> None:
@@ -167,14 +167,6 @@ class TilingView(SteppingView):
             if source.rows[0, t] >= 0
         ]
         self.arrows.draw(pairs)
-
-    def render_monitor(self, step) -> None:
-        p = self.params
-        for thread in self.monitor_rows:
-            owned = self.kernel.focus(p, step, thread).owned
-            target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
-            action = self.kernel.describe(step, p, thread)
-            self.update_monitor_row(thread, [target, action, fmt(step.registers["partialSum"][thread])])
 
     def render_lens(self, step) -> None:
         lens = self.kernel.lens(step, self.params, self.thread)

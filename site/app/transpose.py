@@ -77,12 +77,7 @@ class TransposeView(SteppingView):
             if access.zero_fill is not None:
                 zero = [lane.cell for lane in found_lanes if access.zero_fill[0, lane.thread]]
                 add_marks(targets[access.array], zero, "zero-fill")
-        focus = self.kernel.focus(self.params, step, self.thread)
-        add_marks(targets["C"], focus.owned, "followed-line")
-        for array, cells in focus.operands.items():
-            add_marks(targets[array], cells, self.operand_mark)
-        for array, cells in focus.current.items():
-            add_marks(targets[array], cells, "followed")
+        self.focus_marks(step, targets)
         return targets
 
     def build_panels(self, stage) -> None:
