@@ -22,7 +22,7 @@
   function showProgress() {
     var bar = byId("boot-progress");
     var bytes = byId("boot-bytes");
-    if (!bar || !expectedBytes) return;
+    if (!bar || !bytes || !expectedBytes) return; // the body may be parsed only up to the bar
     bar.max = expectedBytes;
     bar.value = Math.min(loadedBytes, expectedBytes);
     bytes.textContent = (loadedBytes / 1e6).toFixed(1) + " of " + (expectedBytes / 1e6).toFixed(1) + " MB";

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from app.codeurl import decode, encode
 from e2e.conftest import go, url_has
@@ -203,7 +204,10 @@ def test_ctrl_enter_in_the_editor_runs_without_editing(app):
     go(app, f"#/playground?M=5&N=7&K=3&code={encode(source)}")
     page = app.page
     wait_for_editor(page)
-    section(page).locator(".cm-content").click()
+    # The editor holds the link's code (not the previous test's) before the key is pressed.
+    last = [line for line in source.splitlines() if line.strip()][-1].strip()
+    expect(section(page).locator(".cm-content")).to_contain_text(last)
+    section(page).locator(".cm-line").first.click()
     page.keyboard.press("Control+Enter")
     page.wait_for_selector("#view-playground [data-testid=run-status][data-state=done]", timeout=RUN_TIMEOUT_MS)
     assert by_testid(page, "verify").get_attribute("data-value") == "ok"
