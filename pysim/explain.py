@@ -14,9 +14,9 @@ from fractions import Fraction
 from math import ceil, gcd
 
 from .banks import BankReport
-from .constants import NUM_BANKS, WARP_SIZE, WORD_BYTES
+from .constants import NUM_BANKS, WARP_SIZE
 from .counters import Counters
-from .formulas import Intensity
+from .formulas import Intensity, flops_per_global_byte
 from .kernels import KERNELS
 from .params import NaiveParams, RegisterParams, SmemParams
 from .registers import MAX_REGISTERS_PER_THREAD, RegisterBudget, largest_square_tile
@@ -261,8 +261,7 @@ class RegisterNumbers:
     @property
     def flops_per_byte(self) -> float:
         """Two FLOPs per multiply-add (all executed ones), over the bytes of the global loads."""
-        loads = self.counters.global_loads
-        return 2 * self.counters.fma / (loads * WORD_BYTES) if loads else 0.0
+        return flops_per_global_byte(self.counters.fma, self.counters.global_loads)
 
     @property
     def row_stride(self) -> int:
