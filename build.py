@@ -23,6 +23,8 @@ import shutil
 import struct
 import subprocess
 import sys
+import tempfile
+import zipfile
 import zlib
 from pathlib import Path
 
@@ -35,6 +37,17 @@ VENDOR_WHEELS = ROOT / "vendor" / "pyodide"
 SITE = ROOT / "site"
 PARTIALS = "partials"  # under SITE: HTML pieces that index.html includes at build time
 PYSIM = ROOT / "pysim"
+# Our Python packages travel as one zip archive, which PyScript unpacks into Python's working
+# directory: one request instead of one per module (some 80), which would hold the browser's
+# six connections per host while the runtime's large files wait for one.
+PYTHON_PACKAGES = ("pysim", "app")
+PYTHON_ARCHIVE = "tilelab.zip"
+# Bytecode for the browser (bytecode/compile.py): the standard library's imported modules
+# precompiled inside python_stdlib.zip, and NumPy's in an archive PyScript unpacks beside
+# NumPy's sources (Pyodide 0.27's site-packages) before site/main.py loads NumPy.
+BYTECODE = ROOT / "bytecode" / "compile.mjs"
+NUMPY_BYTECODE = "pyodide/numpy-bytecode.zip"
+SITE_PACKAGES = "/lib/python3.12/site-packages"
 
 PYODIDE_FILES = (
     "pyodide.mjs",
@@ -61,13 +74,12 @@ MIME_TYPES = {
     ".webmanifest": "application/manifest+json",
 }
 
-# The head of site/index.html holds this comment; the build replaces it with preload links so
-# the runtime's large files start downloading with the page's first bytes, side by side,
-# instead of one after another as PyScript and Pyodide discover them.
+# The head of site/index.html holds this comment; the build replaces it with <meta> elements
+# naming what the boot guard (site/boot.js) preloads: the runtime's large files side by side
+# (instead of one after another as PyScript and Pyodide discover them), then PyScript.
 PRELOADS_MARK = "<!-- build: preloads -->"
-# Fetched by Pyodide with fetch(), so preloaded `as="fetch"` (CORS mode, same-origin
-# credentials: exactly what fetch() sends, or the browser would not reuse the preload).
-PRELOAD_FETCHED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json")
+# Fetched by Pyodide or PyScript with fetch(), so preloaded as such.
+PRELOAD_FETCHED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", PYTHON_ARCHIVE)
 # Imported as ES modules by PyScript and Pyodide.
 PRELOAD_MODULES = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.js")
 
@@ -156,20 +168,42 @@ def include_partials(page: Path, partials: Path) -> None:
     page.write_text(INCLUDE.sub(partial, page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-def python_files(out: Path) -> dict[str, str]:
-    """PyScript `files`: every module of ours, fetched into Python's working directory."""
-    files = {}
-    for package in ("pysim", "app"):
-        for path in sorted((out / package).rglob("*.py")):
-            relative = path.relative_to(out).as_posix()
-            files[f"./{relative}"] = f"./{relative}"
-    return files
+def pack_python(out: Path) -> None:
+    """Move our Python packages under `out` into one zip archive. Fixed timestamps and order:
+    the same sources give the same bytes, so an unchanged build keeps its id."""
+    with zipfile.ZipFile(out / PYTHON_ARCHIVE, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for package in PYTHON_PACKAGES:
+            for path in sorted((out / package).rglob("*.py")):
+                entry = zipfile.ZipInfo(path.relative_to(out).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
+                archive.writestr(entry, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED)
+            shutil.rmtree(out / package)
+
+
+def compile_bytecode(out: Path, numpy_wheel: Path) -> None:
+    """Replace out's python_stdlib.zip by one with bytecode and add NumPy's bytecode, both
+    compiled by Pyodide itself in Node (bytecode/compile.mjs)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        shutil.copy2(out / "pyodide" / "python_stdlib.zip", work)
+        shutil.copy2(out / PYTHON_ARCHIVE, work)
+        try:
+            subprocess.run(
+                ["node", str(BYTECODE), str(work), str(numpy_wheel)], check=True, capture_output=True, text=True
+            )
+        except FileNotFoundError as error:
+            raise BuildError("node is missing: install Node.js (it compiles the Python bytecode)") from error
+        except subprocess.CalledProcessError as error:
+            raise BuildError(f"compiling the Python bytecode failed:\n{error.stderr[-2000:]}") from error
+        shutil.copyfile(work / "out" / "python_stdlib.zip", out / "pyodide" / "python_stdlib.zip")
+        shutil.copyfile(work / "out" / "numpy-bytecode.zip", out / NUMPY_BYTECODE)
 
 
 def write_pyscript_config(out: Path) -> None:
-    """PyScript config: the interpreter and every module of ours. NumPy is not in `packages`
-    (that would need micropip, which dist/ does not ship); site/main.py loads it."""
-    config = {"interpreter": "./pyodide/pyodide.mjs", "files": python_files(out)}
+    """PyScript config: the interpreter, our packages' archive, unpacked ("./*") into Python's
+    working directory, and NumPy's bytecode, unpacked into site-packages. NumPy is not in
+    `packages` (that would need micropip, which dist/ does not ship); site/main.py loads it."""
+    files = {f"./{PYTHON_ARCHIVE}": "./*", f"./{NUMPY_BYTECODE}": f"{SITE_PACKAGES}/*"}
+    config = {"interpreter": "./pyodide/pyodide.mjs", "files": files}
     (out / "pyscript.json").write_text(json.dumps(config, indent=1) + "\n")
 
 
@@ -179,24 +213,26 @@ def sri(hex_digest: str) -> str:
 
 
 def preload_links(out: Path, wheels: list[Path], lock_file: Path) -> str:
-    """<link> elements that start the runtime's downloads at page start, and <meta> elements
-    naming the wheels, which the boot guard (site/boot.js) preloads once the WebAssembly has
-    arrived: downloaded together from the first byte, NumPy would split the bandwidth with
-    the files the interpreter needs to boot and delay it.
+    """<meta name="tilelab-preload" content="KIND PATH [INTEGRITY]"> elements for the files
+    the boot guard (site/boot.js) preloads when it starts the runtime, and
+    "tilelab-preload-later" ones for the files it preloads once the WebAssembly or the
+    standard library has arrived: downloaded together from the start, NumPy would split the
+    bandwidth with the files the interpreter needs to boot and delay it.
 
-    The wheels carry the lock file's hash: Pyodide fetches them with that integrity."""
+    The wheels carry the lock file's hash: Pyodide fetches them with that integrity. PyScript
+    fetches NumPy's bytecode without one, so it is preloaded without one."""
     expected = {entry["file_name"]: entry["sha256"] for entry in json.loads(lock_file.read_text())["packages"].values()}
-    links = [f'<link rel="preload" href="{path}" as="fetch" crossorigin="anonymous">' for path in PRELOAD_FETCHED]
-    links += [f'<link rel="modulepreload" href="{path}">' for path in PRELOAD_MODULES]
-    links += [
-        f'<meta name="tilelab-preload-later" content="pyodide/{wheel.name} {sri(expected[wheel.name])}">'
-        for wheel in wheels
+    now = [f"fetch {path}" for path in PRELOAD_FETCHED] + [f"module {path}" for path in PRELOAD_MODULES]
+    later = [f"fetch pyodide/{wheel.name} {sri(expected[wheel.name])}" for wheel in wheels] + [
+        f"fetch {NUMPY_BYTECODE}"
     ]
-    for link in links:
-        path = re.search(r'(?:href|content)="([^" ]+)', link).group(1)
+    for content in now + later:
+        path = content.split(" ")[1]
         if not (out / path).is_file():
             raise BuildError(f"a preload names {path}, which is not in {out}")
-    return "\n".join(links)
+    metas = [f'<meta name="tilelab-preload" content="{content}">' for content in now]
+    metas += [f'<meta name="tilelab-preload-later" content="{content}">' for content in later]
+    return "\n".join(metas)
 
 
 def add_preloads(page: Path, links: str) -> None:
@@ -348,11 +384,13 @@ def build(
         shutil.rmtree(out)
     copy_runtime(out, wheels)
     copy_site(out)
+    check_origins(out)
+    pack_python(out)
+    compile_bytecode(out, next(wheel for wheel in wheels if wheel.name.startswith("numpy-")))
     write_icons(out)
     add_preloads(out / "index.html", preload_links(out, wheels, lock_file))
     write_pyscript_config(out)
     (out / ".nojekyll").write_text("")
-    check_origins(out)
     if not service_worker:
         disable_service_worker(out)
     entries = write_manifest(out, service_worker)

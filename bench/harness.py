@@ -110,12 +110,7 @@ class FaultyHandler(build.Handler):
         mime = self.guess_type(str(file))
         if not file.is_file() or not mime.startswith(GZIP_TYPES):
             return None
-        mtime = file.stat().st_mtime
-        cached = self.gzip.get(str(file))
-        if cached is None or cached[0] != mtime:
-            cached = (mtime, gzip.compress(file.read_bytes(), compresslevel=6, mtime=0))
-            self.gzip[str(file)] = cached
-        body = cached[1]
+        mtime, body = gzipped(file, self.gzip)
         self.send_response(200)
         self.send_header("Content-Type", mime)
         self.send_header("Content-Encoding", "gzip")
@@ -123,6 +118,16 @@ class FaultyHandler(build.Handler):
         self.send_header("Last-Modified", self.date_time_string(int(mtime)))
         self.end_headers()
         return _Body(body)
+
+
+def gzipped(file: Path, cache: dict[str, tuple[float, bytes]]) -> tuple[float, bytes]:
+    """(mtime, gzip body) of a file, compressed once per version of it."""
+    mtime = file.stat().st_mtime
+    cached = cache.get(str(file))
+    if cached is None or cached[0] != mtime:
+        cached = (mtime, gzip.compress(file.read_bytes(), compresslevel=6, mtime=0))
+        cache[str(file)] = cached
+    return cached
 
 
 class _Body:
@@ -163,6 +168,12 @@ class Server:
         }
         handler_class = type("Handler", (FaultyHandler,), attributes)
         handler = functools.partial(handler_class, directory=str(directory))
+        if gzip:
+            # Compressed ahead (all files: simpler than asking each one's type), as a CDN edge
+            # holds them: no first request waits for its compression.
+            for file in directory.rglob("*"):
+                if file.is_file():
+                    gzipped(file, attributes["gzip"])
         self.httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()

@@ -3,7 +3,8 @@
 
 Runs `lighthouse@12.2.3` from node_modules (an exact devDependency) against dist/ served
 on 127.0.0.1 with gzip (as GitHub Pages sends it), with CHROME_PATH set to the Chromium the
-tests use. For each page it prints the performance score, TBT, LCP, Speed Index and CLS,
+tests use. The floor page is bench/tti.py's (Pyodide as released; `--floor-on-dist` for
+dist/'s runtime). For each page it prints the performance score, TBT, LCP, Speed Index and CLS,
 the medians over --runs runs (the run with the median score is reported). Target: the
 site's score at or above the floor's.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import build  # noqa: E402
 from bench.harness import CHROMIUM_ARGS, Server, find_chromium  # noqa: E402
-from bench.tti import serve_floor  # noqa: E402
+from bench.tti import floor_root, floor_server  # noqa: E402
 
 LIGHTHOUSE = build.NODE_MODULES / ".bin" / "lighthouse"
 VERSION = "12.2.3"
@@ -96,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs of each page (default 3)")
     parser.add_argument("--route", default="#/tiling", help="the site route (default #/tiling)")
     parser.add_argument("--dist", type=Path, help="measure this existing build instead of building dist/")
+    parser.add_argument(
+        "--floor-on-dist", action="store_true", help="serve the floor page with dist/'s runtime (precompiled stdlib)"
+    )
     args = parser.parse_args(argv)
 
     if not LIGHTHOUSE.exists():
@@ -103,15 +108,17 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     dist = args.dist or build.build()
     chrome = chromium_path()
-    server = Server(dist, gzip=True)
-    serve_floor(server)
+    scratch = Path(tempfile.mkdtemp(prefix="tilelab-floor-"))
+    server, floor_pages = Server(dist, gzip=True), floor_server(floor_root(dist, scratch, args.floor_on_dist))
     site, floor = [], []
     try:
         for _ in range(args.runs):  # interleaved, so machine noise hits both alike
             site.append(lighthouse(server.url + args.route, chrome))
-            floor.append(lighthouse(server.url + "floor.html", chrome))
+            floor.append(lighthouse(floor_pages.url + "floor.html", chrome))
     finally:
         server.close()
+        floor_pages.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     print(f"lighthouse {VERSION}, desktop preset, Chromium {chrome}")
     site_median = describe(f"site  {args.route}", site)
     floor_median = describe("floor PyScript+Pyodide+NumPy", floor)

@@ -1,8 +1,12 @@
 """Time-to-ready of the site against a floor page (run on demand: `python bench/tti.py`).
 
-The floor page loads only PyScript + Pyodide + NumPy from the same dist/, the way a bare
-page would (NumPy fetched after the interpreter is up). Site and floor samples are
-interleaved so machine noise hits both alike; each cold sample is a fresh browser.
+The floor page loads only PyScript + Pyodide + NumPy, the way a bare page would (NumPy
+fetched after the interpreter is up): PyScript and the NumPy wheel as dist/ has them, Pyodide
+as its release ships it (node_modules/pyodide). dist/'s own standard library is precompiled
+(bytecode/compile.py), an optimisation of TileLab's; `--floor-on-dist` serves the floor
+page from dist/ instead, so it gets that too. Both are served alike (127.0.0.1, gzip as
+GitHub Pages). Site and floor samples are interleaved so machine noise hits both alike;
+each cold sample is a fresh browser.
 
 Four figures:
 - localhost: cold starts over 127.0.0.1, no throttling (target: site/floor <= 1.05);
@@ -22,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -70,6 +76,22 @@ SW_ACTIVE = """ms => Promise.race([
 def serve_floor(server: Server) -> None:
     server.extra["floor.html"] = ("text/html; charset=utf-8", FLOOR_PAGE)
     server.extra["floor.json"] = ("application/json", FLOOR_CONFIG)
+
+
+def floor_root(dist: Path, scratch: Path, on_dist: bool = False) -> Path:
+    """Where the floor page is served from: beside Pyodide's released files, as build.py
+    copies them before compiling its bytecode (or dist/ itself, when on_dist)."""
+    if on_dist:
+        return dist
+    root = scratch / "floor"
+    build.copy_runtime(root, sorted(build.VENDOR_WHEELS.glob("*.whl")))
+    return root
+
+
+def floor_server(root: Path, gzip: bool = True) -> Server:
+    server = Server(root, gzip=gzip)
+    serve_floor(server)
+    return server
 
 
 def throttle(context, page) -> None:
@@ -150,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--route", default="#/tiling", help="the site route to time (default #/tiling)")
     parser.add_argument("--dist", type=Path, help="time this existing build instead of building dist/")
     parser.add_argument("--skip-localhost", action="store_true", help="only the throttled and warm figures")
+    parser.add_argument(
+        "--floor-on-dist", action="store_true", help="serve the floor page with dist/'s runtime (precompiled stdlib)"
+    )
     args = parser.parse_args(argv)
 
     dist = args.dist or build.build()
@@ -160,17 +185,19 @@ def main(argv: list[str] | None = None) -> int:
     for size, name in files[:5]:
         print(f"    {size / 1e6:7.2f} MB  {name}")
 
+    scratch = Path(tempfile.mkdtemp(prefix="tilelab-floor-"))
     plain, pages = Server(dist), Server(dist, gzip=True)  # localhost as today; gzip as GitHub Pages
-    for server in (plain, pages):
-        serve_floor(server)
-    site_url, floor_url = pages.url + args.route, pages.url + "floor.html"
+    floor_dir = floor_root(dist, scratch, args.floor_on_dist)
+    floor_plain, floor_pages = floor_server(floor_dir, gzip=False), floor_server(floor_dir)
+    site_url, floor_url = pages.url + args.route, floor_pages.url + "floor.html"
+    print(f"floor runtime: {'dist/' if args.floor_on_dist else 'Pyodide as released (node_modules/pyodide)'}")
     try:
         with sync_playwright() as playwright:
             if not args.skip_localhost:
                 site, floor = [], []
                 for _ in range(args.runs):
                     site.append(cold_start(playwright, plain.url + args.route)[0])
-                    floor.append(cold_start(playwright, plain.url + "floor.html")[0])
+                    floor.append(cold_start(playwright, floor_plain.url + "floor.html")[0])
                 report("localhost", site, floor, TARGETS["localhost"])
 
             site, floor, site_bytes, floor_bytes = [], [], [], []
@@ -204,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print("warm: no service worker in this build (sw.js missing)")
     finally:
-        plain.close()
-        pages.close()
+        for server in (plain, pages, floor_plain, floor_pages):
+            server.close()
+        shutil.rmtree(scratch, ignore_errors=True)
     return 0
 
 

@@ -92,7 +92,7 @@ def adapt_for_lms(site: Path, route: str) -> None:
     page = site / "index.html"
     html = page.read_text(encoding="utf-8")
     for old, new in (
-        (f'href="{PYODIDE_MODULE}"', f'href="{PYODIDE_SCRIPT}"'),
+        (f'content="module {PYODIDE_MODULE}"', f'content="module {PYODIDE_SCRIPT}"'),
         ('<script src="boot.js"></script>', '<script src="scorm/shim.js"></script>\n<script src="boot.js"></script>'),
         ("<html ", '<html data-wasm="bytes" data-quiz="on" '),
     ):

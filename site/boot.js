@@ -1,5 +1,6 @@
 // TileLab boot guard. A classic script that runs before PyScript: it shows the
-// route's static content at once, reports loading progress, and turns any
+// route's static content at once, then starts the runtime's downloads and PyScript,
+// reports loading progress, and turns any
 // start-up failure (a missing runtime file, a wrong MIME type, a Python error)
 // into data-state="error" with a message saying what failed. PyScript itself
 // hangs silently on a missing file, hence the probes.
@@ -143,7 +144,7 @@
     });
   }).observe(root, { childList: true, subtree: true });
 
-  var RUNTIME = /\/(pyodide\/|pyscript\/|pysim\/|app\/|main\.py$|pyscript\.json$)/;
+  var RUNTIME = /\/(pyodide\/|pyscript\/|tilelab\.zip$|main\.py$|pyscript\.json$)/;
 
   function relative(url) {
     var base = location.href.replace(/[#?].*$/, "").replace(/[^/]*$/, "");
@@ -184,46 +185,74 @@
     });
   }
 
-  // Downloads the boot guard starts itself. The page's preload links start the runtime
-  // (WebAssembly, standard library, lock file) at the first byte. Files the runtime asks for
-  // only after it has booted are preloaded here so they arrive while it boots:
-  // - the Python files (PyScript fetches them once the interpreter is up), as soon as the
-  //   manifest names them;
-  // - NumPy (site/main.py loads it once the interpreter is up), as soon as the standard
-  //   library (or the WebAssembly) has arrived, so it does not split the bandwidth with both:
-  //   the interpreter cannot boot before they are here, and NumPy's 3 MB then download
-  //   while it boots. (Waiting for the WebAssembly alone is too late: its arrival is
-  //   reported only after the interpreter's first long task.)
-  // Each is requested before the runtime could ask for it (that needs the WebAssembly
-  // compiled and the interpreter booted), so nothing is fetched twice.
+  // The downloads. The runtime starts once the page has painted the route's text (the
+  // reader's first view, and what Lighthouse takes as the largest paint): the preloads of its
+  // files, then PyScript itself, which fetches nothing the preloads have not asked for.
+  // Files the runtime asks for only after the interpreter has booted (NumPy and its bytecode,
+  // which site/main.py loads) are preloaded once the standard library or the WebAssembly has
+  // arrived: not sooner, so they do not split the bandwidth with the files the interpreter
+  // cannot boot without, and long before the interpreter asks, so nothing is fetched twice.
   var preloaded = {};
-  var wasmArrived = false;
+  var runtimeStarted = false;
+  var routeShownAt = Infinity;
+  // When no paint is reported (a background tab paints nothing; a route whose text is not
+  // larger than the progress line reports no new largest paint), the runtime starts anyway.
+  var RUNTIME_START_MS = 200;
 
-  function preload(path, integrity) {
+  function preload(kind, path, integrity) {
     if (preloaded[path]) return;
     preloaded[path] = true;
     var link = document.createElement("link");
-    link.rel = "preload";
-    link.as = "fetch";
-    link.crossOrigin = "anonymous";
+    if (kind === "module") {
+      link.rel = "modulepreload";
+    } else {
+      // What fetch() sends (CORS mode, same-origin credentials), or it would not be reused.
+      link.rel = "preload";
+      link.as = "fetch";
+      link.crossOrigin = "anonymous";
+    }
     if (integrity) link.integrity = integrity;
     link.href = path;
     document.head.appendChild(link);
   }
 
-  // <meta name="tilelab-preload-later" content="PATH INTEGRITY"> (written by build.py).
-  function preloadLater() {
-    document.querySelectorAll('meta[name="tilelab-preload-later"]').forEach(function (meta) {
+  // <meta name="NAME" content="KIND PATH [INTEGRITY]"> elements, written by build.py.
+  function preloadAll(name) {
+    document.querySelectorAll('meta[name="' + name + '"]').forEach(function (meta) {
       var parts = meta.content.split(" ");
-      preload(parts[0], parts[1]);
+      preload(parts[0], parts[1], parts[2]);
     });
   }
 
+  function startRuntime() {
+    if (runtimeStarted) return;
+    runtimeStarted = true;
+    performance.mark("tilelab:runtime");
+    var script = document.createElement("script");
+    script.type = "module";
+    script.src = "pyscript/core.js";
+    document.head.appendChild(script); // first: a small file on the way to Pyodide's own requests
+    preloadAll("tilelab-preload"); // before the module runs: PyScript then finds them in flight
+    if (!window.PerformanceObserver) preloadAll("tilelab-preload-later"); // arrivals unknown: now
+  }
+
+  function startAfterPaint() {
+    routeShownAt = performance.now();
+    setTimeout(startRuntime, RUNTIME_START_MS);
+    var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
+    if (!types || types.indexOf("largest-contentful-paint") < 0) return;
+    new PerformanceObserver(function (list) {
+      var painted = list.getEntries().some(function (entry) {
+        return entry.startTime >= routeShownAt;
+      });
+      if (painted) startRuntime();
+    }).observe({ type: "largest-contentful-paint", buffered: true });
+  }
+
   function noteArrival(entry) {
-    var match = /\/pyodide\/(pyodide\.asm\.wasm|python_stdlib\.zip)$/.exec(entry.name);
-    if (!match || entry.responseStatus >= 400) return;
-    if (match[1] === "pyodide.asm.wasm") wasmArrived = true;
-    preloadLater();
+    if (/\/pyodide\/(pyodide\.asm\.wasm|python_stdlib\.zip)$/.test(entry.name) && entry.responseStatus < 400) {
+      preloadAll("tilelab-preload-later");
+    }
   }
 
   function readManifest() {
@@ -240,7 +269,6 @@
         });
         runtime.forEach(function (entry) {
           if (/^pyodide\//.test(entry.path)) expectedBytes += entry.bytes;
-          else if (!wasmArrived && /\.py$/.test(entry.path)) preload(entry.path);
         });
         showProgress();
         if (!window.PerformanceResourceTiming || !("responseStatus" in PerformanceResourceTiming.prototype)) {
@@ -257,7 +285,7 @@
       list.getEntries().forEach(function (entry) {
         checkResource(entry);
         noteArrival(entry);
-        if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.encodedBodySize || 0;
+        if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.decodedBodySize || 0; // as the manifest counts them (not gzip)
       });
       showProgress();
     }).observe({ type: "resource", buffered: true });
@@ -265,10 +293,10 @@
 
   window.tilelabBoot = { stage: setStage, ready: ready, fail: fail };
   window.addEventListener("hashchange", showRoute);
-  readManifest(); // at once: it names the Python files to preload
+  readManifest();
   document.addEventListener("DOMContentLoaded", function () {
     showRoute();
     showProgress();
-    if (!window.PerformanceObserver) preloadLater();
+    startAfterPaint();
   });
 })();

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import struct
+import zipfile
 
 import pytest
 
@@ -45,14 +46,17 @@ def test_runtime_and_site_are_bundled(built):
         "pyodide/pyodide-lock.json",
         "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
         "katex/katex.min.js",
-        "pysim/trace.py",
-        "app/shell.py",
+        build.PYTHON_ARCHIVE,
+        build.NUMPY_BYTECODE,
     ):
         assert (built / path).is_file(), path
     assert not list(built.rglob("*.map"))
     config = json.loads((built / "pyscript.json").read_text())
     assert config["interpreter"] == "./pyodide/pyodide.mjs"
-    assert "./pysim/kernels/k02_smem_tiled.py" in config["files"]
+    assert config["files"] == {"./tilelab.zip": "./*", "./pyodide/numpy-bytecode.zip": build.SITE_PACKAGES + "/*"}
+    with zipfile.ZipFile(built / build.PYTHON_ARCHIVE) as archive:
+        assert {"pysim/kernels/k02_smem_tiled.py", "app/shell.py"} <= set(archive.namelist())
+    assert not (built / "pysim").exists() and not (built / "app").exists()
 
 
 def test_every_url_is_relative(built):
@@ -100,17 +104,18 @@ def test_serve_mime_types():
     assert build.Handler.extensions_map[".mjs"] == "text/javascript"
 
 
-def test_runtime_downloads_start_with_the_page(built):
+def test_the_page_names_the_runtime_downloads(built):
     head = (built / "index.html").read_text().split("</head>")[0]
     for path in build.PRELOAD_FETCHED:
-        assert f'<link rel="preload" href="{path}" as="fetch" crossorigin="anonymous">' in head
+        assert f'<meta name="tilelab-preload" content="fetch {path}">' in head
     for path in build.PRELOAD_MODULES:
-        assert f'<link rel="modulepreload" href="{path}">' in head
+        assert f'<meta name="tilelab-preload" content="module {path}">' in head
     wheel = "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
     # NumPy: preloaded by the boot guard once the standard library is in, with the lock's hash.
     lock = json.loads((built / "pyodide" / "pyodide-lock.json").read_text())
     digest = base64.b64encode(bytes.fromhex(lock["packages"]["numpy"]["sha256"])).decode()
-    assert f'<meta name="tilelab-preload-later" content="{wheel} sha256-{digest}">' in head
+    assert f'<meta name="tilelab-preload-later" content="fetch {wheel} sha256-{digest}">' in head
+    assert f'<meta name="tilelab-preload-later" content="fetch {build.NUMPY_BYTECODE}">' in head
     assert build.PRELOADS_MARK not in head
 
 

@@ -91,8 +91,8 @@ def test_full_package_starts_without_mjs_or_a_service_worker(packages, tmp_path)
     assert json.loads((root / "pyscript.json").read_text())["interpreter"] == "./pyodide/pyodide.js"
     page = (root / "index.html").read_text()
     assert '<html data-wasm="bytes" data-quiz="on" data-sw="off"' in page
-    assert page.index("scorm/shim.js") < page.index("boot.js") < page.index("pyscript/core.js")
-    assert 'href="pyodide/pyodide.js"' in page and ".mjs" not in page
+    assert page.index("scorm/shim.js") < page.index("boot.js")  # the boot guard then starts PyScript
+    assert 'content="module pyodide/pyodide.js"' in page and ".mjs" not in page
     manifest = json.loads((root / "manifest.json").read_text())
     assert {e["path"] for e in manifest["files"]} >= {"pyodide/pyodide.js", "scorm/shim.js", "launch.html"}
     assert re.search(r'url=index\.html#/tiling\?M=6&amp;N=6&amp;K=9&amp;T=3"', (root / "launch.html").read_text())

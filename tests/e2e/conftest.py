@@ -6,21 +6,13 @@ wrong MIME type) so the boot guard's error paths are tested in a real browser.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import sync_playwright
 
-import build
 from bench.harness import Server, launch
 
 READY_TIMEOUT_MS = 60_000
 ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)
-
-
-@pytest.fixture(scope="session")
-def dist(tmp_path_factory) -> Path:
-    return build.build(tmp_path_factory.mktemp("site") / "dist")
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,7 @@ def test_no_cookies_and_no_storage(app):
         "pyodide/pyodide-lock.json",
         "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
         "pyscript.json",
-        "app/tiling.py",
+        "tilelab.zip",
     ],
 )
 def test_each_missing_file_is_named_within_two_seconds(visit, path):

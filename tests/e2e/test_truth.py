@@ -3,10 +3,12 @@ limits are enforced, and the device preset changes the bound shown."""
 
 import re
 import shutil
+import zipfile
 
 import numpy as np
 import pytest
 
+import build
 from bench.harness import Server
 from e2e.conftest import READY_TIMEOUT_MS, Visit, go
 from pysim.matrices import operands
@@ -43,8 +45,14 @@ def c_grid(page, view: str, rows: int, cols: int) -> np.ndarray:
 def broken_server(dist, tmp_path_factory):
     copy = tmp_path_factory.mktemp("broken") / "dist"
     shutil.copytree(dist, copy)
-    kernel = copy / "pysim" / "kernels" / "k02_smem_tiled.py"
-    kernel.write_text(kernel.read_text() + BROKEN_STORE)
+    kernel = "pysim/kernels/k02_smem_tiled.py"
+    with (
+        zipfile.ZipFile(dist / build.PYTHON_ARCHIVE) as original,
+        zipfile.ZipFile(copy / build.PYTHON_ARCHIVE, "w") as broken,
+    ):
+        for name in original.namelist():
+            source = original.read(name)
+            broken.writestr(name, source + BROKEN_STORE.encode() if name == kernel else source)
     serving = Server(copy)
     yield serving
     serving.close()
