@@ -157,15 +157,19 @@ INCLUDE = re.compile(r"<!--\s*include:\s*([a-z0-9_-]+\.html)\s*-->")
 
 
 def include_partials(page: Path, partials: Path) -> None:
-    """Expand the include comments of `page` in place; a missing partial fails the build."""
+    """Expand the include comments of `page` in place, and those of the partials it includes;
+    a missing partial fails the build."""
 
     def partial(match: re.Match) -> str:
         path = partials / match.group(1)
         if not path.is_file():
             raise BuildError(f"{page.name} includes {match.group(1)}, but {path} does not exist")
-        return path.read_text(encoding="utf-8").rstrip("\n")
+        return expand(path.read_text(encoding="utf-8").rstrip("\n"))
 
-    page.write_text(INCLUDE.sub(partial, page.read_text(encoding="utf-8")), encoding="utf-8")
+    def expand(text: str) -> str:
+        return INCLUDE.sub(partial, text)
+
+    page.write_text(expand(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 def pack_python(out: Path) -> None:

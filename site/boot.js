@@ -197,7 +197,7 @@
   var routeShownAt = Infinity;
   // When no paint is reported (a background tab paints nothing; a route whose text is not
   // larger than the progress line reports no new largest paint), the runtime starts anyway.
-  var RUNTIME_START_MS = 200;
+  var RUNTIME_START_MS = 1000;
 
   function preload(kind, path, integrity) {
     if (preloaded[path]) return;

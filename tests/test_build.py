@@ -164,3 +164,23 @@ def test_installable(built):
     head = (built / "index.html").read_text().split("</head>")[0]
     assert '<link rel="manifest" href="manifest.webmanifest">' in head and 'name="theme-color"' in head
     assert build.Handler.extensions_map[".webmanifest"] == "application/manifest+json"
+
+
+def test_partials_are_included_where_they_are_named_even_inside_partials(tmp_path):
+    (tmp_path / "outer.html").write_text("<div><!-- include: inner.html --></div>\n")
+    (tmp_path / "inner.html").write_text("<p>inner</p>\n")
+    page = tmp_path / "index.html"
+    page.write_text("<main><!-- include: outer.html --></main>")
+    build.include_partials(page, tmp_path)
+    assert page.read_text() == "<main><div><p>inner</p></div></main>"
+    page.write_text("<!-- include: missing.html -->")
+    with pytest.raises(build.BuildError, match="missing.html"):
+        build.include_partials(page, tmp_path)
+
+
+def test_every_stepping_view_starts_from_its_outline(built):
+    html = (built / "index.html").read_text()
+    assert "<!-- include:" not in html
+    for view in ("tiling", "register", "naive", "transpose"):
+        outline = rf'id="app-{view}"><p class="placeholder">[^<]*</p>\s*(<!--.*?-->\s*)?<div class="skeleton" aria-hidden="true">'
+        assert re.search(outline, html, re.S), view
