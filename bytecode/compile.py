@@ -85,14 +85,14 @@ def stdlib(target: Path, imported: set[str]) -> None:
     with zipfile.ZipFile(STDLIB) as source, zipfile.ZipFile(target, "w") as archive:
         for info in source.infolist():
             data = source.read(info)
-            if f"{STDLIB}/{info.filename}" in imported and info.filename.endswith(".py"):
+            if f"{STDLIB}/{info.filename}" in imported:
                 write(archive, info.filename + "c", pyc(data, f"{STDLIB}/{info.filename}"))
             else:
                 write(archive, info.filename, data)
 
 
-def numpy_bytecode(target: Path, imported: set[str]) -> None:
-    site_packages = Path(importlib.import_module("numpy").__file__).parents[1]
+def numpy_bytecode(target: Path, numpy_dir: Path) -> None:
+    imported, site_packages = imported_files(f"{numpy_dir}/"), numpy_dir.parent
     with zipfile.ZipFile(target, "w") as archive:
         for origin in sorted(imported):
             cached = Path(importlib.util.cache_from_source(origin)).relative_to(site_packages)
@@ -106,5 +106,4 @@ def main(work: str) -> None:
     with zipfile.ZipFile(work / "tilelab.zip") as sources:
         import_session(work, sources)
         stdlib(out / "python_stdlib.zip", imported_files(STDLIB + "/"))
-        numpy_dir = Path(importlib.import_module("numpy").__file__).parent
-        numpy_bytecode(out / "numpy-bytecode.zip", imported_files(f"{numpy_dir}/"))
+        numpy_bytecode(out / "numpy-bytecode.zip", Path(importlib.import_module("numpy").__file__).parent)
