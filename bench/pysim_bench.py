@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim import KERNELS, RegisterParams, SmemParams, Trace, sectors  # noqa: E402
+from pysim import KERNELS, RegisterParams, SmemParams, Trace
+from pysim.core import sectors  # noqa: E402
 
 TARGET_MS = 50.0
 

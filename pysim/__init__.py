@@ -3,10 +3,10 @@
 Pure Python + NumPy, so it runs the same in CPython and in the browser (Pyodide).
 """
 
-from .counters import Counters
+from .core.counters import Counters
+from .core.trace import Access, Step, Trace
+from .hardware.params import HierarchyParams, NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
 from .kernels import KERNELS
-from .params import HierarchyParams, NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
-from .trace import Access, Step, Trace
 
 __version__ = "0.1.0"
 __all__ = [

@@ -14,10 +14,10 @@ import argparse
 import json
 import sys
 
-from .counters import COUNTER_LABELS
+from .core.counters import COUNTER_LABELS
+from .core.trace import Access, Step, Trace
+from .hardware.params import ParamError, Params, parse_int
 from .kernels import KERNELS
-from .params import ParamError, Params, parse_int
-from .trace import Access, Step, Trace
 
 # CLI option -> parameter name, per kernel.
 OPTIONS = {
@@ -93,7 +93,7 @@ RUN_MAX_STEPS = 50_000_000
 
 def run_file(args: argparse.Namespace) -> int:
     """`python -m pysim run FILE`: exit 0 when the kernel ran (even with a wrong C), 2 when it cannot run."""
-    from .constants import MAX_SIZE
+    from .core.constants import MAX_SIZE
     from .play import ProgramError, run
     from .play.puzzles import PUZZLE_BY_KEY
 

@@ -47,8 +47,8 @@ ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the 
 
 
 def _urlstate():
-    """site/app/urlstate.py (pure, standard library), loaded by path: the one route table."""
-    spec = importlib.util.spec_from_file_location("tilelab_urlstate", build.SITE / "app" / "urlstate.py")
+    """site/app/core/urlstate.py (pure, standard library), loaded by path: the one route table."""
+    spec = importlib.util.spec_from_file_location("tilelab_urlstate", build.SITE / "app" / "core" / "urlstate.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
     spec.loader.exec_module(module)

@@ -15,10 +15,10 @@ from pyscript import window
 window.tilelabBoot.stage("Loading NumPy…")
 await pyodide_js.loadPackage("numpy")  # noqa: F704 - PyScript runs this module with top-level await
 window.tilelabBoot.stage("Starting TileLab…")
-for module in ("numpy", "pysim.trace", "pysim.kernels", "app.shell"):
+for module in ("numpy", "pysim.core.trace", "pysim.kernels", "app.core.shell"):
     importlib.import_module(module)
     await asyncio.sleep(0)  # noqa: F704 - yield to the browser between imports
 
-from app import shell  # noqa: E402 - needs NumPy loaded first
+from app.core import shell  # noqa: E402 - needs NumPy loaded first
 
 shell.start()

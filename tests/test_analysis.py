@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from pysim import banks, sectors
-from pysim.warps import INACTIVE
+from pysim.core import banks, sectors
+from pysim.core.warps import INACTIVE
 
 
 def test_broadcast_is_one_word_no_conflict():

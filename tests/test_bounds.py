@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pysim import KERNELS, NaiveParams, RegisterParams, SmemParams
-from pysim.bounds import (
+from pysim.hardware.bounds import (
     CAVEAT,
     COMPUTE,
     MEMORY,
@@ -15,7 +15,7 @@ from pysim.bounds import (
     time_bound,
     time_bound_for,
 )
-from pysim.devices import DEVICES
+from pysim.hardware.devices import DEVICES
 
 A100 = DEVICES["a100"]
 

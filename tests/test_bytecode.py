@@ -34,8 +34,8 @@ importlib.machinery.SourceFileLoader.source_to_code = spy
 import numpy
 numpy_from_source = [p for p in compiled if "/numpy/" in p]
 from pysim.kernels import KERNELS
-from pysim.params import SmemParams
-from pysim.trace import Trace
+from pysim.hardware.params import SmemParams
+from pysim.core.trace import Trace
 trace = Trace(KERNELS["smem"], SmemParams(M=5, N=3, K=7, T=2))
 stdlib = sorted({m.__spec__.origin for m in list(sys.modules.values())
                  if getattr(m, "__spec__", None) and "python312.zip/" in (m.__spec__.origin or "")})
@@ -66,7 +66,7 @@ def test_numpy_imports_from_bytecode(session):
 
 def test_the_spy_sees_modules_compiled_from_source(session):
     # Our own modules ship as source: the same spy sees them compiled, so it can fail.
-    assert any(path.endswith("/pysim/trace.py") for path in session["ours_from_source"])
+    assert any(path.endswith("/pysim/core/trace.py") for path in session["ours_from_source"])
 
 
 def test_the_standard_library_imports_from_bytecode(session):

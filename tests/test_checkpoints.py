@@ -6,14 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from app.score import STEPPING_KERNELS, Answer, ScoreBook, parse_answers, quiz_on, scored_keys
-from pysim import checkpoints
-from pysim.constants import NUM_BANKS, WARP_SIZE
+from app.core.score import STEPPING_KERNELS, Answer, ScoreBook, parse_answers, quiz_on, scored_keys
+from pysim.core.constants import NUM_BANKS, WARP_SIZE
+from pysim.core.trace import Trace
+from pysim.core.warps import INACTIVE
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
 from pysim.kernels import KERNELS
-from pysim.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.lessons import checkpoints
 from pysim.play.puzzles import PUZZLES
-from pysim.trace import Trace
-from pysim.warps import INACTIVE
 
 CASES = [
     ("smem", SmemParams()),
@@ -107,7 +107,7 @@ def test_two_thirds_accepts_two_decimals_and_says_both():
     assert checkpoints.check(checkpoint, "1")[1] == "Not quite: the answer is 2/3 (≈ 0.67)."
 
 
-# --- the score book (app.score): pure, no browser ---------------------------------------------
+# --- the score book (app.core.score): pure, no browser ---------------------------------------------
 class Recorder:
     """Stands in for window.tilelabScore."""
 

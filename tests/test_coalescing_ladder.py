@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from bruteforce import conflict_cycles, naive, naive_requests, sectors_of, warps
-from pysim import KERNELS, NaiveParams, ParamError, Trace, TransposeParams, lanes
+from pysim import KERNELS, NaiveParams, ParamError, Trace, TransposeParams
+from pysim.core import lanes
 from pysim.kernels import k01_naive, k04_transpose
-from pysim.ladder import LadderParams, cells, ladder, roofline
+from pysim.lessons.ladder import LadderParams, cells, ladder, roofline
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = [(4, 4, 8, 2), (5, 7, 3, 2), (33, 9, 10, 4), (20, 40, 3, 16), (32, 32, 8, 32), (40, 12, 5, 8)]
@@ -197,7 +198,7 @@ def test_cli_map_and_transpose():
 
 
 def test_every_device_preset_is_offered_by_name():
-    from pysim.devices import DEVICES
+    from pysim.hardware.devices import DEVICES
 
     assert {"a100", "h100", "h200", "t4", "rtx4090", "rtxa6000"} <= set(DEVICES)
     for device in DEVICES.values():

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import codeurl
-from app.codeurl import CodeLinkError, decode, encode
-from app.urlstate import format_hash, parse_hash
+from app.core.urlstate import format_hash, parse_hash
+from app.views import codeurl
+from app.views.codeurl import CodeLinkError, decode, encode
 from pysim.play.puzzles import PUZZLES
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,8 +7,8 @@ from types import ModuleType
 
 import pytest
 
-from pysim.bounds import time_bound
-from pysim.devices import DEFAULT_DEVICE, DEVICES, Device, Figure, device
+from pysim.hardware.bounds import time_bound
+from pysim.hardware.devices import DEFAULT_DEVICE, DEVICES, Device, Figure, device
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -161,9 +161,9 @@ def panel_module(monkeypatch):
     monkeypatch.syspath_prepend(str(ROOT / "site"))
     for name in [name for name in sys.modules if name == "app" or name.startswith("app.")]:
         monkeypatch.delitem(sys.modules, name)
-    import app.device_panel
+    import app.widgets.device_panel
 
-    yield app.device_panel
+    yield app.widgets.device_panel
     for name in [name for name in sys.modules if name == "app" or name.startswith("app.")]:
         del sys.modules[name]
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from app import explain_register, explain_tiling
+from app.views import register_explain as explain_register
+from app.views import tiling_explain as explain_tiling
 from bruteforce import naive, register, smem
-from pysim import comparison, explain
-from pysim.params import RegisterParams, SmemParams
-from pysim.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget
+from pysim.hardware.params import RegisterParams, SmemParams
+from pysim.hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget
+from pysim.lessons import comparison, explain
 
 PARTIALS = Path(__file__).resolve().parents[1] / "site" / "partials"
 

@@ -3,7 +3,7 @@
 import pytest
 
 from pysim import NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
-from pysim.params import parse_int
+from pysim.hardware.params import parse_int
 
 
 @pytest.mark.parametrize(
@@ -72,8 +72,8 @@ def test_presets_are_valid():
 
 
 def test_sweep_walls_for_each_preset():
-    from pysim.devices import DEVICES
-    from pysim.formulas import largest_tile, sweep
+    from pysim.hardware.devices import DEVICES
+    from pysim.lessons.formulas import largest_tile, sweep
 
     for device in DEVICES.values():
         points = sweep(1024, device, range(1, 97))
@@ -116,7 +116,7 @@ def test_register_budget_within_255_is_accepted(TM, TN):
 
 
 def test_register_wall_matches_the_budget():
-    from pysim.registers import RegisterBudget, largest_square_tile
+    from pysim.hardware.registers import RegisterBudget, largest_square_tile
 
     assert largest_square_tile() == 14
     assert RegisterBudget(14, 14).fits and not RegisterBudget(15, 15).fits

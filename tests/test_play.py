@@ -264,7 +264,7 @@ def test_phases_are_barrier_intervals_with_cumulative_counters():
     for phase in result.phases[1:]:
         total = total + phase.delta
     assert total == result.counters
-    # The interval's accesses are warp instructions: pysim.trace.Access, as the built-in kernels record them.
+    # The interval's accesses are warp instructions: pysim.core.trace.Access, as the built-in kernels record them.
     loads = [a for a in first.accesses if a.array == "A"]
     assert len(loads) == 1 and loads[0].rows.shape == (1, 4)
 

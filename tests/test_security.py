@@ -21,7 +21,7 @@ def test_raw_markup_only_in_the_numbers_only_helper():
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if RAW_MARKUP.search(line)
     }
-    assert {path for path, _ in found} == {"site/app/dom.py"}
+    assert {path for path, _ in found} == {"site/app/core/dom.py"}
     assert len(found) == 1
 
 
@@ -37,7 +37,7 @@ def test_the_numbers_only_helper_is_fed_numbers():
 
 
 def test_grid_markup_escapes_what_it_is_given():
-    from app.cellmarkup import cells_markup
+    from app.widgets.cellmarkup import cells_markup
 
     markup = cells_markup(2, ["1", "<b>2</b>"], {1: 'x" onclick="alert(1)'}, {0: "<img src=x>"})
     assert "<b>" not in markup and "<img" not in markup and 'onclick="' not in markup

@@ -3,8 +3,8 @@
 import pytest
 
 from pysim import KERNELS, RegisterParams, SmemParams, Trace, TransposeParams
+from pysim.hardware.params import NaiveParams
 from pysim.kernels import ORDER
-from pysim.params import NaiveParams
 
 SMALL = {
     "naive": NaiveParams(M=5, N=3, K=4, T=2),
@@ -81,7 +81,7 @@ def test_shown_listing_has_no_markers(name):
 
 
 def test_a_line_added_to_a_listing_moves_no_highlight():
-    from pysim.listing import Listing
+    from pysim.core.listing import Listing
 
     template = "a\n  x = 1;  @@first\n  y = 2;  @@second\n"
     edited = Listing(template.replace("  y", "  // a new comment\n  y"))

@@ -1,6 +1,6 @@
 """The hash helpers of the app shell (pure Python)."""
 
-from app.urlstate import format_hash, parse_hash, pick
+from app.core.urlstate import format_hash, parse_hash, pick
 
 
 def test_parse_route_and_params():
@@ -42,11 +42,11 @@ def test_shell_keys_and_pick():
 
 
 def test_the_page_has_a_section_and_a_nav_link_for_every_route():
-    """One route table (app.urlstate.VIEWS): the static page agrees with it."""
+    """One route table (app.core.urlstate.VIEWS): the static page agrees with it."""
     import re
     from pathlib import Path
 
-    from app.urlstate import ROUTES, VIEWS
+    from app.core.urlstate import ROUTES, VIEWS
 
     site = Path(__file__).resolve().parents[1] / "site"
     html = (site / "index.html").read_text()

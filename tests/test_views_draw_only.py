@@ -18,7 +18,7 @@ def offending_lines(text: str) -> list[str]:
 
 def test_no_kernel_arithmetic_in_the_views():
     found = {}
-    for path in sorted((ROOT / "site" / "app").glob("*.py")):
+    for path in sorted((ROOT / "site" / "app").rglob("*.py")):
         lines = offending_lines(path.read_text())
         if lines:
             found[path.name] = lines

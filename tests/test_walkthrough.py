@@ -6,10 +6,10 @@ from math import ceil, floor, log10
 
 import pytest
 
-from app.chartmath import fit_x, nice_ceiling, nice_ticks, text_width, tick_label
-from pysim.devices import DEVICES
-from pysim.params import HierarchyParams
-from pysim.walkthrough import QUIZ_N, QUIZ_T, Walkthrough, check, quiz
+from app.widgets.chartmath import fit_x, nice_ceiling, nice_ticks, text_width, tick_label
+from pysim.hardware.devices import DEVICES
+from pysim.hardware.params import HierarchyParams
+from pysim.lessons.walkthrough import QUIZ_N, QUIZ_T, Walkthrough, check, quiz
 
 SIZES = [(1, 1), (1, 16), (8, 16), (16, 16), (12, 5), (13, 4), (20, 7), (17, 17), (5, 1), (24, 8)]
 
@@ -151,7 +151,7 @@ def test_tick_labels_and_text_fitting():
 def test_tiled_fma_and_bounds_agree_with_the_simulator(N, T):
     """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k02 (where T fits a block)."""
     from pysim import KERNELS, SmemParams
-    from pysim.bounds import time_bound_for
+    from pysim.hardware.bounds import time_bound_for
 
     w = Walkthrough(HierarchyParams(N=N, T=T))
     counted = KERNELS["smem"].counters(SmemParams(M=N, N=N, K=N, T=T))

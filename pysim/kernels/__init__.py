@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..counters import Counters
+from ..core.counters import Counters
 from . import k01_naive, k02_smem_tiled, k03_register_tiled, k04_transpose
 
 

@@ -21,12 +21,12 @@ from math import ceil
 
 import numpy as np
 
-from ..counters import Counters
-from ..listing import Listing
-from ..params import NaiveParams
-from ..sectors import tile_load_sectors
-from ..trace import Access, Cell, Focus, Step, cells
-from ..warps import INACTIVE, by_warp
+from ..core.counters import Counters
+from ..core.listing import Listing
+from ..core.sectors import tile_load_sectors
+from ..core.trace import Access, Cell, Focus, Step, cells
+from ..core.warps import INACTIVE, by_warp
+from ..hardware.params import NaiveParams
 
 NAME = "naive"
 TITLE = "Naive"

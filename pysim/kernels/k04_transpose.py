@@ -14,14 +14,14 @@ from math import ceil
 
 import numpy as np
 
-from .. import banks
-from ..constants import WARP_SIZE
-from ..counters import Counters
-from ..listing import Listing
-from ..params import TransposeParams
-from ..sectors import tile_load_sectors
-from ..trace import Access, Cell, Focus, Step, cells
-from ..warps import INACTIVE
+from ..core import banks
+from ..core.constants import WARP_SIZE
+from ..core.counters import Counters
+from ..core.listing import Listing
+from ..core.sectors import tile_load_sectors
+from ..core.trace import Access, Cell, Focus, Step, cells
+from ..core.warps import INACTIVE
+from ..hardware.params import TransposeParams
 
 NAME = "transpose"
 TITLE = "Transpose (bank conflicts)"

@@ -2,7 +2,7 @@
 
     from pysim.play import run
     result = run(source, M=32, N=32, K=32)
-    result.counters          # SPEC §2 counters (pysim.counters.Counters)
+    result.counters          # SPEC §2 counters (pysim.core.counters.Counters)
     result.c_matches         # C, as the threads stored it, equals NumPy's A @ B
     result.diagnostics       # races, out-of-bounds, barrier divergence, step budget, errors
     result.phases[i]         # one barrier interval of one block (see Phase)
@@ -11,7 +11,7 @@
 Pipeline: `program` checks the file against the subset and rewrites the kernel
 into a generator; `runtime` schedules every thread of a block, barrier interval
 by barrier interval, recording every access; `analysis` groups the records into
-warp instructions and counts them with `pysim.trace.count_step`, the code that
+warp instructions and counts them with `pysim.core.trace.count_step`, the code that
 counts the built-in kernels. `puzzles` holds the graded exercises.
 
 `run` raises `ProgramError` (with a line) only when the file cannot run at all:
@@ -28,9 +28,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ..counters import Counters
-from ..matrices import operands
-from ..trace import Step
+from ..core.counters import Counters
+from ..core.matrices import operands
+from ..core.trace import Step
 from .analysis import Analysis, ArrayInfo, Diagnostic, Metrics, array_table, thread_xy
 from .program import Program, ProgramError, compile_program
 from .runtime import Interval, Launch, Runtime, evaluate_launch, global_array, schedule
@@ -95,7 +95,7 @@ class ThreadStep:
 class Phase:
     """One barrier interval of one block: from a barrier (or the start) to the next (or the end).
 
-    `step` is a pysim.trace.Step whose accesses are the interval's warp
+    `step` is a pysim.core.trace.Step whose accesses are the interval's warp
     instructions (one Access per source subscript, one row per occurrence), so
     the sector and bank panels read it as they read the built-in kernels'
     steps. `barrier_lines` are the lines of the cuda.syncthreads() the threads
@@ -254,7 +254,7 @@ def run(
     max_steps: int = DEFAULT_MAX_STEPS,
     keep: bool = True,
 ) -> RunResult:
-    """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.matrices) and analyse it.
+    """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.core.matrices) and analyse it.
 
     `keep=False` drops the per-thread streams after counting (CLI, grading):
     the result then has no phases, and memory stays small at large sizes.

@@ -7,7 +7,7 @@ site's n-th instruction: the threads of a warp that executed the site for the
 n-th time issue it together. For converged code (every thread walks the same
 loops) this is exactly how the GPU groups them; where threads diverge, it is
 the natural reading of "the same instruction". Each site becomes one
-`pysim.trace.Access` with one row per occurrence, and `pysim.trace.count_step`
+`pysim.core.trace.Access` with one row per occurrence, and `pysim.core.trace.count_step`
 counts it: the same code that counts the built-in kernels, so sectors (32-byte
 segments per warp load) and bank conflicts follow SPEC §2 unchanged.
 
@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import banks, sectors
-from ..counters import Counters
-from ..trace import Access, Step, count_step
-from ..warps import INACTIVE, by_warp
+from ..core import banks, sectors
+from ..core.counters import Counters
+from ..core.trace import Access, Step, count_step
+from ..core.warps import INACTIVE, by_warp
 from .program import Program
 from .runtime import Interval, Launch, Stop
 

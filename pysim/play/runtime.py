@@ -32,7 +32,7 @@ from .program import Program, ProgramError
 
 THREAD_LIMIT = 1024  # threads per block on every device TileLab models
 GRID_LIMIT = 65535  # blocks along one grid dimension (CUDA's y limit; kept for x too)
-SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory per block (pysim.devices.STATIC_SHARED_KB)
+SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory per block (pysim.hardware.devices.STATIC_SHARED_KB)
 NAN = float("nan")
 _F32 = array("f", [0.0])
 POW_LIMIT = 1 << 16  # largest integer exponent / shift the kernel may use

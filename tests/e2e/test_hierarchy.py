@@ -3,7 +3,7 @@
 import pytest
 
 from e2e.conftest import go, url_has, view
-from pysim.formulas import naive_loads, tiled_loads
+from pysim.lessons.formulas import naive_loads, tiled_loads
 
 
 def section(app):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from e2e.conftest import go, url_has, view
-from pysim.ladder import LadderParams, ladder
+from pysim.lessons.ladder import LadderParams, ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from app.codeurl import decode, encode
+from app.views.codeurl import decode, encode
 from e2e.conftest import go, url_has
 from pysim.play import run
 from pysim.play.puzzles import PUZZLE_BY_KEY
@@ -305,7 +305,7 @@ Object.defineProperty(window, "tilelabScore", { get: () => recorder, set: () => 
 
 
 def test_a_solved_puzzle_counts_toward_the_course_score(visit):
-    from app.score import scored_keys
+    from app.core.score import scored_keys
 
     visit.page.add_init_script(SCORE_RECORDER)
     visit.open("#/playground?puzzle=copy&quiz=1")

@@ -19,9 +19,9 @@ import pytest
 
 import scorm
 from bench.harness import Server
+from pysim.core.trace import Trace
+from pysim.hardware.params import SmemParams
 from pysim.kernels import KERNELS
-from pysim.params import SmemParams
-from pysim.trace import Trace
 
 READY_MS = 90_000
 # What Moodle's file-type table sends (it has no .wasm, .mjs, .whl or .py entries).
@@ -33,7 +33,7 @@ MOODLE_TYPES = {
     ".webmanifest": "document/unknown",
     ".js": "application/x-javascript",
 }
-# 5 walkthrough questions + checkpoints (smem 3, register 3, naive 1, transpose 2) + 9 puzzles (app.score)
+# 5 walkthrough questions + checkpoints (smem 3, register 3, naive 1, transpose 2) + 9 puzzles (app.core.score)
 TOTAL = 23
 
 # The mock LMS: a SCORM 1.2 API that records every call; its data model starts from the JSON in
@@ -193,7 +193,7 @@ def test_full_package_reports_the_score_under_moodle_mime_types(browser, lms):
 
 def scorm_keys(sco) -> list[str]:
     """The scored questions, as the page's Python knows them."""
-    from app.score import scored_keys
+    from app.core.score import scored_keys
 
     return list(scored_keys())
 

@@ -11,7 +11,7 @@ import pytest
 import build
 from bench.harness import Server
 from e2e.conftest import READY_TIMEOUT_MS, Visit, go
-from pysim.matrices import operands
+from pysim.core.matrices import operands
 
 # Appended to the served copy of the smem kernel: every C store writes -1 instead of partialSum.
 BROKEN_STORE = """

@@ -1,0 +1,304 @@
+"""Steps, accesses and the random-access trace the views walk.
+
+A kernel module yields one Step per CUDA statement a block executes, with the
+accesses it made (each with the values read or written) and the state it left.
+The Trace numbers the steps, counts each step's events from its recorded
+accesses, and adds the counts of earlier blocks from per-block closed forms, so
+any step is reachable without replaying the run. C is assembled only from the
+values the simulated threads stored, so the C check compares the simulation
+with NumPy, never a formula with NumPy. Only a few blocks' steps are kept in
+memory at a time; the stores of every simulated block are kept (M·N values).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from itertools import accumulate
+from typing import Any
+
+import numpy as np
+
+from . import banks, sectors
+from .counters import Counters
+from .matrices import operands
+from .warps import INACTIVE
+
+Cell = tuple[int, int]
+
+
+def cells(rows: range, cols: range) -> list[Cell]:
+    """Every (row, col) of a rectangle, row by row."""
+    return [(r, c) for r in rows for c in cols]
+
+
+def _two_d(values: np.ndarray, shape: tuple[int, int] | None = None) -> np.ndarray:
+    """`values` as (instructions, threads), broadcast to `shape` if given (the fast path first:
+    a simulation makes hundreds of thousands of accesses)."""
+    array = np.asarray(values)
+    if array.ndim == 1:
+        array = array[None, :]
+    if shape is not None and array.shape != shape:
+        array = np.broadcast_to(array, shape)
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class Access:
+    """One statement's accesses to one array by every thread of the block.
+
+    `rows` and `cols` are (instructions, threads): one row per warp-wide
+    instruction the statement issues, INACTIVE where a thread makes no access.
+    `stride` is the array's row length in words (padding included). `values`
+    (same shape) holds what each thread read or wrote; a zero-fill writes 0.
+    """
+
+    array: str
+    space: str
+    op: str
+    rows: np.ndarray
+    cols: np.ndarray
+    stride: int
+    values: np.ndarray
+    zero_fill: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        rows = _two_d(self.rows)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", _two_d(self.cols, rows.shape))
+        object.__setattr__(self, "values", _two_d(self.values, rows.shape))
+        if self.zero_fill is not None:
+            object.__setattr__(self, "zero_fill", _two_d(self.zero_fill))
+
+    @property
+    def active(self) -> np.ndarray:
+        return self.rows != INACTIVE
+
+    @property
+    def words(self) -> np.ndarray:
+        """Element (word) index of each access in its array, INACTIVE where idle."""
+        return np.where(self.active, self.rows * self.stride + self.cols, INACTIVE)
+
+    def cells(self, thread: int | None = None) -> list[tuple[int, int]]:
+        """Distinct (row, col) cells touched, by all threads or by one."""
+        rows, cols, active = self.rows, self.cols, self.active
+        if thread is not None:
+            rows, cols, active = rows[:, thread], cols[:, thread], active[:, thread]
+        return sorted({(int(r), int(c)) for r, c in zip(rows[active], cols[active])})
+
+    def zero_cells(self) -> list[tuple[int, int]]:
+        if self.zero_fill is None:
+            return []
+        mask = self.zero_fill & self.active
+        return sorted({(int(r), int(c)) for r, c in zip(self.rows[mask], self.cols[mask])})
+
+    def write_into(self, target: np.ndarray) -> None:
+        """Apply this access's stored values to `target` (a store's effect on its array)."""
+        active = self.active
+        target[self.rows[active], self.cols[active]] = self.values[active]
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """What one CUDA statement did in one block; `counters` are cumulative after it."""
+
+    phase: str  # setup | load | barrier | compute | store
+    lines: tuple[int, ...]  # the listing lines of the statement it executes (see pysim.core.listing)
+    accesses: tuple[Access, ...] = ()
+    registers: dict[str, np.ndarray] = field(default_factory=dict)
+    shared: dict[str, np.ndarray] = field(default_factory=dict)
+    tile: int | None = None
+    k: int | None = None
+    pair: tuple[int, int] | None = None
+    fma: int = 0
+    register_reads: int = 0
+    barrier: bool = False
+    index: int = -1
+    block: tuple[int, int] = (0, 0)
+    block_number: int = 0
+    delta: Counters = Counters()
+    counters: Counters = Counters()
+
+    @property
+    def line(self) -> int:
+        """The first listing line of the statement (SPEC §5 `line`)."""
+        return self.lines[0]
+
+    def access(self, array: str) -> Access | None:
+        return next((a for a in self.accesses if a.array == array), None)
+
+    def global_stores(self) -> tuple[Access, ...]:
+        return tuple(a for a in self.accesses if a.space == "global" and a.op == "store")
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What one thread works with at a step, as the kernel maps it (views never redo this math).
+
+    `owned`: the C cells the thread computes; `operands`: per array, the cells it
+    reads during the current tile step; `current`: per array, the cells in use
+    at this very statement.
+    """
+
+    owned: tuple[Cell, ...]
+    operands: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    current: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+
+
+def count_step(step: Step) -> Counters:
+    """Count a step's events from what it recorded (SPEC §2)."""
+    totals = {"fma": step.fma, "register_reads": step.register_reads, "barriers": int(step.barrier)}
+    for access in step.accesses:
+        n = int(np.count_nonzero(access.active))
+        key = f"{access.space}_{access.op}s"
+        totals[key] = totals.get(key, 0) + n
+        if access.space == "global" and access.op == "load":
+            totals["global_sectors"] = totals.get("global_sectors", 0) + int(sectors.warp_sectors(access.words).sum())
+        if access.space == "shared":
+            totals["bank_extra_cycles"] = totals.get("bank_extra_cycles", 0) + banks.extra_cycles(access.words)
+    return Counters(**totals)
+
+
+class Trace:
+    """Every step of one kernel run, reachable in any order; C from what the threads stored."""
+
+    def __init__(self, kernel: Any, params: Any, seed: int = 0, cached_blocks: int = 3) -> None:
+        self.kernel = kernel
+        self.params = params
+        self.A, self.B = operands(params.M, params.N, params.K, seed)
+        gx, gy = kernel.grid(params)
+        self.blocks = [(bx, by) for by in range(gy) for bx in range(gx)]
+        self.steps_per_block = kernel.steps_per_block(params)
+        per_block = [kernel.block_counters(params, bx, by) for bx, by in self.blocks]
+        self._before_block = [Counters(), *accumulate(per_block)]
+        self._cached_blocks = cached_blocks
+        self._cache: OrderedDict[int, _LazyBlock] = OrderedDict()
+        self.expected = kernel.expected_c(self.A, self.B)  # NumPy's answer, the independent check
+        self._stores: dict[int, tuple[Access, ...]] = {}  # block number -> its global stores
+        self._c_prefix: tuple[int, np.ndarray] | None = None  # (blocks, C after that many blocks)
+        self._c_step: tuple[int, np.ndarray] | None = None  # (step index, C after that step)
+
+    def __len__(self) -> int:
+        return len(self.blocks) * self.steps_per_block
+
+    def __getitem__(self, index: int) -> Step:
+        if not 0 <= index < len(self):
+            raise IndexError(f"step {index} is outside 0..{len(self) - 1}")
+        number, local = divmod(index, self.steps_per_block)
+        return self._block(number).get(local)
+
+    def __iter__(self) -> Iterator[Step]:
+        for index in range(len(self)):
+            yield self[index]
+
+    @property
+    def totals(self) -> Counters:
+        return self._before_block[-1]
+
+    def first_step(self, block_number: int) -> int:
+        return block_number * self.steps_per_block
+
+    def next_block_step(self, index: int) -> int:
+        """First step of the block after the one holding `index` (or the last step)."""
+        return min((index // self.steps_per_block + 1) * self.steps_per_block, len(self) - 1)
+
+    # --- C, from the stores ---------------------------------------------------
+    @property
+    def blocks_simulated(self) -> int:
+        return len(self._stores)
+
+    def simulate(self, number: int) -> None:
+        """Run block `number` to its end (uncounted: only its stores are kept)."""
+        if number not in self._stores:
+            bx, by = self.blocks[number]
+            steps = self.kernel.block_steps(self.params, self.A, self.B, bx, by)
+            self._stores[number] = tuple(a for step in steps for a in step.global_stores())
+
+    def next_unsimulated(self) -> int | None:
+        """The first block whose stores are not known yet (None when every block ran)."""
+        return next((n for n in range(len(self.blocks)) if n not in self._stores), None)
+
+    def final_c(self) -> np.ndarray:
+        """C after every block ran: NaN wherever no thread stored a value."""
+        return self._c_before(len(self.blocks))
+
+    def mismatches(self) -> int:
+        """Elements of C that differ from NumPy's answer or that no thread stored."""
+        return int(np.count_nonzero(~(self.final_c() == self.expected)))
+
+    def verified(self) -> bool:
+        """Every element the threads stored equals NumPy's answer, and every element was stored."""
+        return self.mismatches() == 0
+
+    def c_after(self, index: int) -> np.ndarray:
+        """C as stored by the end of step `index`: earlier blocks, then this block's steps so far.
+
+        The result is shared with the trace's cache: read it, do not change it."""
+        number = self[index].block_number
+        first = self.first_step(number)
+        if self._c_step is not None and first <= self._c_step[0] <= index:
+            start, c = self._c_step[0] + 1, self._c_step[1]
+        else:
+            start, c = first, self._c_before(number)
+        stores = [a for i in range(start, index + 1) for a in self[i].global_stores()]
+        if stores:
+            c = c.copy()
+            for access in stores:
+                access.write_into(c)
+        self._c_step = (index, c)
+        return c
+
+    def _c_before(self, blocks: int) -> np.ndarray:
+        """C after the first `blocks` blocks (cached, so stepping inside a block costs nothing)."""
+        if self._c_prefix is not None and self._c_prefix[0] == blocks:
+            return self._c_prefix[1]
+        start, c = (0, None)
+        if self._c_prefix is not None and self._c_prefix[0] < blocks:
+            start, c = self._c_prefix[0], self._c_prefix[1].copy()
+        if c is None:
+            c = np.full(self.expected.shape, np.nan, dtype=np.float32)
+        for number in range(start, blocks):
+            self.simulate(number)
+            for access in self._stores[number]:
+                access.write_into(c)
+        self._c_prefix = (blocks, c)
+        return c
+
+    # --- steps ------------------------------------------------------------------
+    def _block(self, number: int) -> _LazyBlock:
+        if number in self._cache:
+            self._cache.move_to_end(number)
+            return self._cache[number]
+        block = _LazyBlock(self._build_block(number))
+        self._cache[number] = block
+        if len(self._cache) > self._cached_blocks:
+            self._cache.popitem(last=False)
+        return block
+
+    def _build_block(self, number: int) -> Iterator[Step]:
+        bx, by = self.blocks[number]
+        running = self._before_block[number]
+        first = self.first_step(number)
+        stores: list[Access] = []
+        for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
+            delta = count_step(step)
+            running = running + delta
+            stores.extend(step.global_stores())
+            yield replace(
+                step, index=first + offset, block=(bx, by), block_number=number, delta=delta, counters=running
+            )
+        self._stores.setdefault(number, tuple(stores))
+
+
+class _LazyBlock:
+    """A block's steps, generated only as far as someone has asked (stepping forward costs one step)."""
+
+    def __init__(self, steps: Iterator[Step]) -> None:
+        self._source = steps
+        self._steps: list[Step] = []
+
+    def get(self, local: int) -> Step:
+        while len(self._steps) <= local:
+            self._steps.append(next(self._source))
+        return self._steps[local]

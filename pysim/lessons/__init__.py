@@ -1,0 +1,1 @@
+"""What the pages say: explanations, the walkthrough, the ladder, checkpoints, formulas, all computed."""

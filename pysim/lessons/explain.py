@@ -1,0 +1,308 @@
+"""Every number the tiling and register explanations quote, taken from the kernels' own counters.
+
+The views' prose is a template (site/partials/*-explain.html); these functions
+compute what goes into its slots for the sizes on screen. Counts come from the
+kernels (`counters(params)`) so the prose can never disagree with the counter
+board; closed forms (`formulas`) only supply the *ideal* figures the prose
+compares them with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, gcd
+
+from ..core.banks import BankReport
+from ..core.constants import NUM_BANKS, WARP_SIZE
+from ..core.counters import Counters
+from ..hardware.params import NaiveParams, RegisterParams, SmemParams
+from ..hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget, largest_square_tile
+from ..kernels import KERNELS
+from .formulas import Intensity, flops_per_global_byte
+
+# The shape siboehm's 2D-blocktiling kernel uses (BM = BN = 128, TM = TN = 8, 256 threads):
+# the "production" comparison point of the register view.
+PRODUCTION_BLOCK_TILE = 128
+PRODUCTION_THREAD_TILE = 8
+# TM = TN values the intensity chart plots: round numbers, the last one past the register wall.
+INTENSITY_SWEEP = (1, 2, 4, 8, 16)
+
+
+def decimal(value: Fraction, places: int = 5) -> str:
+    """A count that may be fractional (2MNK/T): exact when it has at most `places` decimals, as every
+    x/T does for T a power of two up to 32 (192.5, 0.03125); else truncated with an ellipsis (0.666…),
+    so an '=' before it stays true."""
+    scaled = value * 10**places
+    whole = scaled.numerator // scaled.denominator
+    text = f"{whole // 10**places:,}"
+    digits = f"{whole % 10**places:0{places}d}"
+    if scaled.denominator == 1:
+        digits = digits.rstrip("0")
+        return f"{text}.{digits}" if digits else text
+    return f"{text}.{digits[:3]}…"
+
+
+@dataclass(frozen=True)
+class TilingNumbers:
+    """The derivation of seed 000 for one M, N, K, T: naive 2MNK, ideal 2MNK/T, exact and its excess."""
+
+    p: SmemParams
+    naive: Counters
+    tiled: Counters
+
+    @property
+    def blocks_x(self) -> int:
+        return ceil(self.p.N / self.p.T)
+
+    @property
+    def blocks_y(self) -> int:
+        return ceil(self.p.M / self.p.T)
+
+    @property
+    def blocks(self) -> int:
+        return self.blocks_x * self.blocks_y
+
+    @property
+    def naive_threads(self) -> int:
+        """Threads that compute an element of C (threads outside C return at once)."""
+        return self.p.M * self.p.N
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.p.T * self.p.T
+
+    @property
+    def a_values(self) -> int:
+        return self.p.M * self.p.K
+
+    @property
+    def b_values(self) -> int:
+        return self.p.K * self.p.N
+
+    @property
+    def k_edge(self) -> bool:
+        """T does not divide K: the last tile step is partly zero-filled along K."""
+        return self.p.K % self.p.T != 0
+
+    @property
+    def loads_per_thread(self) -> int:
+        return 2 * self.p.K
+
+    @property
+    def cells_per_step(self) -> int:
+        """Tile cells a block writes per tile step: one of tileA and one of tileB per thread."""
+        return 2 * self.p.T * self.p.T
+
+    @property
+    def cells_per_block(self) -> int:
+        return self.p.tiles * self.cells_per_step
+
+    @property
+    def zero_filled(self) -> int:
+        """Tile cells outside A or B: written as 0 by the guard, never loaded from global memory."""
+        return self.tiled.shared_stores - self.tiled.global_loads
+
+    @property
+    def ideal(self) -> Fraction:
+        return Fraction(self.naive.global_loads, self.p.T)
+
+    @property
+    def excess(self) -> Fraction:
+        return self.tiled.global_loads - self.ideal
+
+    @property
+    def partial_cols(self) -> int:
+        """Columns of C in the last block column (0 when T divides N)."""
+        return self.p.N % self.p.T
+
+    @property
+    def partial_rows(self) -> int:
+        return self.p.M % self.p.T
+
+    @property
+    def excess_a(self) -> Fraction:
+        """A's share of the excess: the last block column loads M·K values but uses each for fewer than T columns."""
+        return (
+            Fraction(self.p.M * self.p.K * (self.p.T - self.partial_cols), self.p.T)
+            if self.partial_cols
+            else Fraction(0)
+        )
+
+    @property
+    def excess_b(self) -> Fraction:
+        return (
+            Fraction(self.p.K * self.p.N * (self.p.T - self.partial_rows), self.p.T)
+            if self.partial_rows
+            else Fraction(0)
+        )
+
+    @property
+    def floor(self) -> int:
+        """Loading A and B once each: no kernel loads less, whatever T (reached when T ≥ M and T ≥ N)."""
+        return self.p.M * self.p.K + self.p.K * self.p.N
+
+    @property
+    def capped(self) -> bool:
+        """T exceeds M or N: reuse is capped by the matrix, not by the tile."""
+        return self.p.T > min(self.p.M, self.p.N)
+
+    @property
+    def useful_fma(self) -> int:
+        return self.p.M * self.p.N * self.p.K
+
+    @property
+    def padding_fma(self) -> int:
+        """FMAs of launched threads on zero-filled cells or for elements outside C."""
+        return self.tiled.fma - self.useful_fma
+
+    @property
+    def reduction(self) -> float:
+        """Global-load reduction (not a speedup: caches serve many naive loads)."""
+        return self.naive.global_loads / self.tiled.global_loads
+
+
+def tiling(p: SmemParams) -> TilingNumbers:
+    """The tiling explanation's numbers; the naive kernel is counted with the same T×T blocks."""
+    naive = KERNELS["naive"].counters(NaiveParams(M=p.M, N=p.N, K=p.K, T=p.T, device=p.device))
+    return TilingNumbers(p, naive, KERNELS["smem"].counters(p))
+
+
+@dataclass(frozen=True)
+class BankLine:
+    """One warp-wide shared read as the 'why no padding' prose describes it."""
+
+    array: str
+    index: str
+    report: BankReport
+
+    @property
+    def words(self) -> int:
+        return sum(len(words) for words in self.report.words_per_bank)
+
+    @property
+    def verdict(self) -> str:
+        return "no conflict" if self.report.degree <= 1 else f"a {self.report.degree}-way conflict"
+
+
+def warp_rows(threads_per_row: int, threads: int) -> str:
+    """Which rows of the block warp 0 holds, in words: e.g. 'threads 0–31: rows ty = 0…3'."""
+    lanes = min(threads, WARP_SIZE)
+    rows = ceil(lanes / threads_per_row)
+    if lanes == 1:
+        return "thread 0 alone (the block has one thread)"
+    span = "row ty = 0" if rows == 1 else f"rows ty = 0…{rows - 1}"
+    whole = " (the whole block)" if lanes == threads else ""
+    return f"threads 0–{lanes - 1}{whole}: {span}"
+
+
+def tiling_banks(p: SmemParams) -> tuple[BankLine, BankLine]:
+    a, b = KERNELS["smem"].read_bank_reports(p)
+    return BankLine("tileA", "[ty][0]", a), BankLine("tileB", "[0][tx]", b)
+
+
+@dataclass(frozen=True)
+class IntensityRow:
+    label: str
+    TM: int
+    TN: int
+
+    @property
+    def intensity(self) -> Intensity:
+        return Intensity(self.TM, self.TN)
+
+    @property
+    def budget(self) -> RegisterBudget:
+        return RegisterBudget(self.TM, self.TN)
+
+
+def intensity_rows(p: RegisterParams) -> tuple[IntensityRow, ...]:
+    """Seed 001's 1D strip vs 2D squares, the square past the register wall, and the sizes on screen."""
+    return (
+        IntensityRow("1D strip 4×1", 4, 1),
+        IntensityRow("2D 4×4", 4, 4),
+        IntensityRow("2D 8×8", 8, 8),
+        IntensityRow("2D 16×16", 16, 16),
+        IntensityRow(f"yours {p.TM}×{p.TN}", p.TM, p.TN),
+    )
+
+
+def intensity_points() -> list[tuple[float, float]]:
+    return [(float(t), Intensity(t, t).fma_per_read) for t in INTENSITY_SWEEP]
+
+
+def register_wall() -> int:
+    """The smallest TM = TN whose register budget exceeds the per-thread limit."""
+    return largest_square_tile() + 1
+
+
+@dataclass(frozen=True)
+class RegisterNumbers:
+    """The register view's numbers: whole-run intensity, padding FMAs, and warp 0's bank reports."""
+
+    p: RegisterParams
+    counters: Counters
+    m_read: BankReport
+    n_read: BankReport
+
+    @property
+    def useful_fma(self) -> int:
+        return self.p.M * self.p.N * self.p.K
+
+    @property
+    def padding_fma(self) -> int:
+        return self.counters.fma - self.useful_fma
+
+    @property
+    def intensity(self) -> Intensity:
+        """Per dotIdx: TM + TN shared reads feed TM·TN FMAs."""
+        return Intensity(self.p.TM, self.p.TN)
+
+    @property
+    def flops_per_byte(self) -> float:
+        """Two FLOPs per multiply-add (all executed ones), over the bytes of the global loads."""
+        return flops_per_global_byte(self.counters.fma, self.counters.global_loads)
+
+    @property
+    def row_stride(self) -> int:
+        """Words between the As rows that threads with neighbouring ty read (As[ty*TM][dotIdx])."""
+        return self.p.TM * self.p.BK
+
+    @property
+    def rows_per_bank(self) -> int:
+        """Every this many ty values the regM read lands in the same bank again."""
+        return NUM_BANKS // gcd(self.row_stride, NUM_BANKS)
+
+
+def register(p: RegisterParams) -> RegisterNumbers:
+    kernel = KERNELS["register"]
+    m_read, n_read = kernel.read_bank_reports(p)
+    return RegisterNumbers(p, kernel.counters(p), m_read, n_read)
+
+
+@dataclass(frozen=True)
+class Production:
+    """A production-like shape (siboehm's kernel 5) and the 16×16 per-thread tile that does not fit."""
+
+    block_tile: int = PRODUCTION_BLOCK_TILE
+    thread_tile: int = PRODUCTION_THREAD_TILE
+
+    @property
+    def threads(self) -> int:
+        return (self.block_tile // self.thread_tile) ** 2
+
+    @property
+    def intensity(self) -> Intensity:
+        return Intensity(self.thread_tile, self.thread_tile)
+
+    @property
+    def budget(self) -> RegisterBudget:
+        return RegisterBudget(self.thread_tile, self.thread_tile)
+
+    @property
+    def doubled(self) -> RegisterBudget:
+        return RegisterBudget(2 * self.thread_tile, 2 * self.thread_tile)
+
+    @property
+    def limit(self) -> int:
+        return MAX_REGISTERS_PER_THREAD

@@ -1,0 +1,200 @@
+"""Every number of the memory-hierarchy walkthrough (seed 002), for a chosen N, T and device.
+
+The prose lives in site/partials/hierarchy.html; this module only computes what
+its number slots show, so each fact has one source the tests can check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from math import ceil
+
+from ..core import banks
+from ..hardware.bounds import TimeBound, time_bound
+from ..hardware.devices import Device, device
+from ..hardware.params import HierarchyParams
+from . import formulas
+
+SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
+BANK_TILE = 32  # one warp, one lane per bank
+QUIZ_N, QUIZ_T = 512, 8  # the quiz's fixed tiled-count example
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    params: HierarchyParams
+
+    @property
+    def N(self) -> int:
+        return self.params.N
+
+    @property
+    def T(self) -> int:
+        return self.params.T
+
+    @property
+    def device(self) -> Device:
+        return device(self.params.device)
+
+    # --- steps 1-2: the naive kernel ---------------------------------------
+    @property
+    def per_thread_loads(self) -> int:
+        """Step 1: one naive thread reads a row of A and a column of B."""
+        return 2 * self.N
+
+    @property
+    def threads(self) -> int:
+        return self.N * self.N
+
+    @property
+    def naive_total(self) -> int:
+        return formulas.naive_loads(self.N, self.N, self.N)
+
+    # --- steps 3-5: tiling ---------------------------------------------------
+    @property
+    def tiles_per_row(self) -> int:
+        """⌈N/T⌉: blocks along a row of C, and tile steps along k."""
+        return ceil(self.N / self.T)
+
+    @property
+    def divides(self) -> bool:
+        return self.N % self.T == 0
+
+    @property
+    def capped(self) -> bool:
+        """T > N: a block is wider than the matrix, so no value can be used more than N times."""
+        return self.T > self.N
+
+    @property
+    def reuse(self) -> int:
+        """Uses of each loaded value inside a full block: T, but never more than N."""
+        return min(self.T, self.N)
+
+    @property
+    def full_blocks(self) -> int:
+        """Block columns (and rows) that are T wide."""
+        return self.N // self.T
+
+    @property
+    def edge_width(self) -> int:
+        """Width of the last, partial block column (0 when T divides N): its loads are used only this often."""
+        return self.N % self.T
+
+    @property
+    def slice_loads(self) -> int:
+        """Loads of A by one block column (all N rows × N k-values), whatever its width; likewise B per block row."""
+        return self.N * self.N
+
+    @property
+    def floor_loads(self) -> int:
+        """2N²: every element of A and of B loaded at least once; no tiling can go below it."""
+        return 2 * self.N * self.N
+
+    @property
+    def ideal_tiled(self) -> float:
+        """2N³/T: every loaded value used exactly T times (below `floor_loads` when T > N)."""
+        return formulas.ideal_tiled_loads(self.N, self.N, self.N, self.T)
+
+    @property
+    def exact_tiled(self) -> int:
+        return formulas.tiled_loads(self.N, self.N, self.N, self.T)
+
+    @property
+    def edge_excess(self) -> float:
+        """Loads over 2N³/T: the partial block column reloads A's N² values but uses them only
+        `edge_width` times (likewise B), so 2N²·(T − edge_width)/T more."""
+        return self.exact_tiled - self.ideal_tiled
+
+    @property
+    def reduction(self) -> float:
+        """Naive ÷ tiled global loads (= N/⌈N/T⌉): a global-load reduction, not a run-time speedup."""
+        return self.naive_total / self.exact_tiled
+
+    @property
+    def tiled_fma(self) -> int:
+        """FMAs the tiled kernel executes, padding included: every thread of the ⌈N/T⌉² blocks runs all
+        ⌈N/T⌉ tile steps of T multiply-adds, so (⌈N/T⌉·T)³ in all."""
+        return (self.tiles_per_row * self.T) ** 3
+
+    @property
+    def naive_bound(self) -> TimeBound:
+        N = self.N
+        return time_bound(self.device, N**3, self.naive_total, N * N, N, N, N)
+
+    @property
+    def tiled_bound(self) -> TimeBound:
+        N = self.N
+        return time_bound(self.device, self.tiled_fma, self.exact_tiled, N * N, N, N, N)
+
+    @property
+    def latency_ratio(self) -> float:
+        """How many times longer the device's modelled global latency is than its shared latency."""
+        return self.device.latency_global.value / self.device.latency_shared.value
+
+    # --- step 7: the walls -----------------------------------------------------
+    @property
+    def block_threads(self) -> int:
+        return self.T * self.T
+
+    @property
+    def shared_bytes(self) -> int:
+        return formulas.tile_shared_bytes(self.T)
+
+    @property
+    def barriers_per_block(self) -> int:
+        return 2 * self.tiles_per_row
+
+    @cached_property
+    def sweep(self) -> list[formulas.SweepPoint]:
+        return formulas.sweep(self.N, self.device, range(1, SWEEP_MAX_T + 1))
+
+    @property
+    def fit(self) -> formulas.SweepPoint:
+        """The chosen T against the device's thread and shared-memory limits."""
+        return formulas.sweep(self.N, self.device, range(self.T, self.T + 1))[0]
+
+    @property
+    def wall(self) -> str | None:
+        """Why the chosen T cannot run on the device, if it cannot."""
+        return self.fit.wall
+
+    @property
+    def largest_tile(self) -> int:
+        return formulas.largest_tile(self.device)
+
+
+def bank_picture(pad: int, access: str, index: int = 0) -> banks.BankReport:
+    """Step 6: one warp reading a BANK_TILE × (BANK_TILE + pad) tile by row, column or broadcast."""
+    return banks.analyse(banks.tile_warp_words(BANK_TILE, pad, access, index))
+
+
+@dataclass(frozen=True)
+class Question:
+    """One reveal-check question: its prose is in the page, its answer comes from pysim."""
+
+    key: str
+    answer: int
+
+
+def quiz(walk: Walkthrough) -> list[Question]:
+    """Reveal-check answers; pysim computes every one."""
+    example = Walkthrough(HierarchyParams(N=QUIZ_N, T=QUIZ_T, device=walk.params.device))
+    return [
+        Question("naive", walk.naive_total),
+        Question("tiled", example.exact_tiled),
+        Question("bank", bank_picture(0, "column").degree),
+        Question("padded", bank_picture(1, "column").degree),
+        Question("largest", walk.largest_tile),
+    ]
+
+
+def check(question: Question, text: str) -> tuple[bool | None, str]:
+    """Mark an answer typed by the reader (separators and spaces allowed): (right, short verdict);
+    right is None when the text is not a whole number."""
+    cleaned = text.strip().replace(",", "").replace("_", "").replace(" ", "")
+    if not cleaned.isdigit() or not cleaned.isascii():
+        return None, "Type a whole number (thousands separators are fine)."
+    if int(cleaned) == question.answer:
+        return True, "Right."
+    return False, f"Not quite: the answer is {question.answer:,}."

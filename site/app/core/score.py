@@ -1,0 +1,96 @@
+"""The score a course package reports: which questions count and what was answered.
+
+Pure Python, no browser imports, so it is unit-tested in CPython. The views record an
+answer through a `ScoreBook`; the book hands it to the page's `window.tilelabScore`
+(site/scorm/score.js), which talks SCORM 1.2 to the LMS, relays to a link package, or,
+outside a course, does nothing. The questions that count are fixed, whatever the sizes on
+screen: the walkthrough's reveal-check, each stepping view's checkpoints (one per kind,
+from pysim.lessons.checkpoints) and the playground's puzzles. The first answer to a question counts;
+later ones are practice. A puzzle is recorded only when solved: attempts are how it is learnt.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from pysim.hardware.params import HierarchyParams
+from pysim.kernels import KERNELS
+from pysim.lessons import checkpoints
+from pysim.lessons.walkthrough import Walkthrough, quiz
+from pysim.play.puzzles import PUZZLES
+
+WALKTHROUGH = "hierarchy"
+PLAYGROUND = "puzzle"
+STEPPING_KERNELS = ("smem", "register", "naive", "transpose")  # the stepping views' kernels, in page order
+MAX_TEXT = 24  # characters of an answer kept (cmi.suspend_data holds at most 4,096 in SCORM 1.2)
+
+
+@dataclass(frozen=True)
+class Answer:
+    correct: bool
+    text: str
+
+
+@cache
+def scored_keys() -> tuple[str, ...]:
+    """Every question that counts toward the score, in page order."""
+    walkthrough = tuple(f"{WALKTHROUGH}:{q.key}" for q in quiz(Walkthrough(HierarchyParams())))
+    stepping = tuple(key for name in STEPPING_KERNELS for key in checkpoints.keys(KERNELS[name]))
+    return walkthrough + stepping + tuple(puzzle_key(puzzle.key) for puzzle in PUZZLES)
+
+
+def walkthrough_key(question: str) -> str:
+    return f"{WALKTHROUGH}:{question}"
+
+
+def puzzle_key(puzzle: str) -> str:
+    return f"{PLAYGROUND}:{puzzle}"
+
+
+def quiz_on(params: Mapping[str, str], page_flag: str | None) -> bool:
+    """Checkpoints are asked in course packages (<html data-quiz="on">) and with quiz=1 in the address."""
+    return params.get("quiz") == "1" or page_flag == "on"
+
+
+def parse_answers(text: str | None) -> dict[str, Answer]:
+    """Answers as score.js keeps them, JSON {key: [1|0, text]}; anything malformed is dropped."""
+    try:
+        raw = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    found = {}
+    for key, value in raw.items():
+        if key in scored_keys() and isinstance(value, list) and len(value) == 2 and value[0] in (0, 1):
+            found[key] = Answer(bool(value[0]), str(value[1])[:MAX_TEXT])
+    return found
+
+
+class ScoreBook:
+    """What was answered, here and (through the backend) in earlier sessions; the first answer counts."""
+
+    def __init__(self, backend: Any = None) -> None:
+        self.backend = backend  # window.tilelabScore, or None (tests, or a page without it)
+        self.session: dict[str, Answer] = {}
+
+    def answers(self) -> dict[str, Answer]:
+        earlier = parse_answers(str(self.backend.restored())) if self.backend is not None else {}
+        return {**earlier, **self.session}
+
+    def recorded(self, key: str) -> Answer | None:
+        return self.answers().get(key)
+
+    def record(self, key: str, correct: bool, text: str) -> bool:
+        """Count this answer unless the question already has one; True when it was counted."""
+        if key not in scored_keys() or self.recorded(key) is not None:
+            return False
+        answer = Answer(correct, text.strip()[:MAX_TEXT])
+        self.session[key] = answer
+        if self.backend is not None:
+            self.backend.answer(key, answer.correct, len(scored_keys()), answer.text)
+        return True

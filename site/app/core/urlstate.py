@@ -1,0 +1,76 @@
+"""Parse and write the hash: `#/route?key=value&...` (SPEC §3 deep links).
+
+Pure Python, no browser imports, so it is unit-tested in CPython. Views declare
+their parameters; this module only splits and joins text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """A route with a view: the class that draws it (imported on first visit) and where it mounts."""
+
+    path: str
+    module: str
+    name: str
+
+    @property
+    def container(self) -> str:
+        return "app-" + self.path.strip("/")
+
+
+# The one route table: the shell mounts these, the page has a section and a nav link for each.
+VIEWS = (
+    ViewSpec("/tiling", "app.views.tiling", "TilingView"),
+    ViewSpec("/register", "app.views.register", "RegisterView"),
+    ViewSpec("/hierarchy", "app.views.hierarchy", "HierarchyView"),
+    ViewSpec("/naive", "app.views.naive", "NaiveView"),
+    ViewSpec("/transpose", "app.views.transpose", "TransposeView"),
+    ViewSpec("/ladder", "app.views.ladder", "LadderView"),
+    ViewSpec("/playground", "app.views.playground", "PlaygroundView"),
+)
+ROUTES = ("/", *(view.path for view in VIEWS))
+# Parameters of the shell itself, kept across every address the views write.
+SHELL_KEYS = ("embed", "lock", "quiz")  # quiz=1: prediction checkpoints (app.widgets.checkpoint)
+MAX_VALUE_CHARS = 200
+# Values allowed to be longer: the playground's compressed code (app.views.codeurl reads at most 16,000).
+LONG_VALUE_CHARS = {"code": 20_000}
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str
+    params: dict[str, str] = field(default_factory=dict)
+    known: bool = True
+
+    @property
+    def shell(self) -> dict[str, str]:
+        return {key: self.params[key] for key in SHELL_KEYS if key in self.params}
+
+
+def parse_hash(text: str) -> Route:
+    """Split a location hash into route and parameters (first value of a repeated key wins)."""
+    body = text[1:] if text.startswith("#") else text
+    path, _, query = body.partition("?")
+    path = path or "/"
+    params: dict[str, str] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        params.setdefault(key, value[: LONG_VALUE_CHARS.get(key, MAX_VALUE_CHARS)])
+    if path not in ROUTES:
+        return Route("/", params, known=False)
+    return Route(path, params)
+
+
+def format_hash(path: str, params: Mapping[str, str]) -> str:
+    query = urlencode(dict(params), safe=",")
+    return f"#{path}?{query}" if query else f"#{path}"
+
+
+def pick(params: Mapping[str, str], names: tuple[str, ...]) -> dict[str, str]:
+    """The subset of `params` a view understands."""
+    return {name: params[name] for name in names if name in params}

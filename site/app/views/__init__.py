@@ -1,0 +1,1 @@
+"""One module (or package) per route; each draws what pysim computed."""

@@ -1,0 +1,235 @@
+"""#/ladder: every kernel side by side at one N, as a table and a roofline chart (pysim.lessons.ladder's rows).
+
+Every number and sentence comes from pysim (`ladder`, `cells`, `roofline`); this module lays
+them out. The chart's log scales are drawing, not counting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from math import ceil, floor, log10
+
+from pysim.hardware.params import ParamError
+from pysim.lessons.ladder import COLUMNS, LadderParams, Roofline, attainable, cells, format_flops, ladder, roofline
+
+from ..core.dom import clear, h, svg
+from ..core.urlstate import pick
+from ..widgets.charts import label, picture
+from ..widgets.form import ParamForm
+
+CHART_W, CHART_H = 640, 380
+LEFT, RIGHT, TOP, BOTTOM = 78, 16, 20, 44
+TRACK_GAP = 6  # px between a kernel's track and the next, under the roof
+
+
+class LadderView:
+    def __init__(self, container, navigate) -> None:
+        self.navigate = navigate
+        self.params: LadderParams | None = None
+        self.form = ParamForm(LadderParams, self.apply, legend="Problem size N (M = N = K), tile, your register tiling")
+        self.device_note = h("p", "device-note", "", data_testid="ladder-device")
+        self.head = h("tr", "")
+        self.body = h("tbody", "")
+        table = h(
+            "table",
+            "data ladder-table",
+            data_testid="ladder-table",
+            children=[
+                h(
+                    "caption",
+                    "",
+                    "Every kernel at this size (counts exact; DRAM bytes and times are estimates and bounds)",
+                ),
+                h("thead", "", children=[self.head]),
+                self.body,
+            ],
+        )
+        scroller = h(
+            "div", "table-scroll", tabindex="0", role="region", aria_label="Kernel ladder table", children=[table]
+        )
+        self.chart = h("div", "roofline", data_testid="roofline")
+        self.chart_key = h("ol", "roofline-key", data_testid="roofline-key")
+        self.chart_note = h("p", "hint", "")
+        container.textContent = ""
+        for part in (
+            h("div", "toolbar", children=[self.form.element]),
+            self.device_note,
+            scroller,
+            h("section", "", children=[h("h2", "", "Roofline"), self.chart, self.chart_key, self.chart_note]),
+        ):
+            container.appendChild(part)
+        self.head.appendChild(h("th", "", "Kernel", scope="col"))
+        for _, title in COLUMNS:
+            self.head.appendChild(h("th", "", title, scope="col"))
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(spec.name for spec in fields(LadderParams))
+
+    def activate(self, raw: dict[str, str]) -> None:
+        if self.params is not None and not set(raw) & set(self.param_names):
+            self.write_address()  # a bare link: keep what the reader chose
+            return
+        try:
+            params = LadderParams.parse(pick(raw, self.param_names))
+        except ParamError as error:
+            self.form.show_error(error)
+            if self.params is None:
+                self.load(LadderParams())
+            self.write_address()
+            return
+        self.form.clear_error()
+        if params != self.params:
+            self.load(params)
+        self.write_address()
+
+    def apply(self, params: LadderParams) -> None:
+        self.form.clear_error()
+        self.load(params)
+        self.write_address()
+
+    def key(self, event) -> bool:
+        return False  # no stepping here: the keyboard is the browser's
+
+    def write_address(self) -> None:
+        if self.params is not None:
+            self.navigate(self.params.as_strings())
+
+    def load(self, params: LadderParams) -> None:
+        self.params = params
+        self.form.show(params)
+        rungs = ladder(params)
+        chart = roofline(params, rungs)
+        d = chart.device
+        facts = {fact.label: fact for fact in d.facts()}
+        peak, bandwidth = facts["FP32 peak (no tensor cores)"], facts["DRAM bandwidth"]
+        self.device_note.textContent = (
+            f"{d.name}: FP32 peak {peak.text} ({peak.source_name}), DRAM bandwidth {bandwidth.text} "
+            f"({bandwidth.source_name}). {chart.describe()}"
+        )
+        clear(self.body)
+        for rung in rungs:
+            name = h("th", "", scope="row", children=[h("strong", "", rung.label), h("br"), h("span", "", rung.config)])
+            row = h("tr", "", data_testid=f"ladder-row-{rung.key}", children=[name])
+            if not rung.runs:
+                row.appendChild(h("td", "reason", f"Cannot run: {rung.reason}", colspan=str(len(COLUMNS))))
+            else:
+                name.appendChild(h("br"))
+                name.appendChild(h("code", "cli", rung.command(), data_testid=f"ladder-cli-{rung.key}"))
+                shown = cells(rung)
+                for column, _ in COLUMNS:
+                    cell = shown[column]
+                    row.appendChild(
+                        h("td", "num", cell.text, data_testid=f"ladder-{rung.key}-{column}", data_value=cell.value)
+                    )
+            self.body.appendChild(row)
+        self.draw_chart(chart)
+
+    def draw_chart(self, chart: Roofline) -> None:
+        points = chart.points
+        xs = [x for p in points for x in (p.low, p.high, p.sector)] + [chart.ridge]
+        ys = [y for p in points for y in (p.low_flops, p.sector_flops)] + [chart.peak]
+        x0, x1 = 10 ** floor(log10(min(xs))), 10 ** ceil(log10(max(xs)) + 1e-9)
+        y0, y1 = 10 ** floor(log10(min(ys))), 10 ** ceil(log10(chart.peak) + 1e-9)
+        sx = lambda x: LEFT + (log10(x) - log10(x0)) / (log10(x1) - log10(x0)) * (CHART_W - LEFT - RIGHT)  # noqa: E731
+        sy = lambda y: CHART_H - BOTTOM - (log10(y) - log10(y0)) / (log10(y1) - log10(y0)) * (CHART_H - TOP - BOTTOM)  # noqa: E731
+        roof = lambda x: attainable(chart.device, x)  # noqa: E731 - pysim's roofline
+        title = f"Roofline of the {chart.device.name}: attainable FLOP/s against FLOP per DRAM byte, log scales"
+        drawing = picture(CHART_W, CHART_H, title)
+        base = CHART_H - BOTTOM
+        for exponent in range(round(log10(x0)), round(log10(x1)) + 1):
+            x = sx(10**exponent)
+            drawing.appendChild(svg("line", "grid", x1=f"{x:.1f}", y1=str(TOP), x2=f"{x:.1f}", y2=str(base)))
+            drawing.appendChild(label(_power(exponent), x, base + 16, 0, CHART_W, anchor="middle"))
+        for exponent in range(round(log10(y0)), round(log10(y1)) + 1):
+            y = sy(10**exponent)
+            drawing.appendChild(
+                svg("line", "grid", x1=str(LEFT), y1=f"{y:.1f}", x2=str(CHART_W - RIGHT), y2=f"{y:.1f}")
+            )
+            drawing.appendChild(
+                svg("text", text=format_flops(10**exponent), x=str(LEFT - 6), y=f"{y + 4:.1f}", text_anchor="end")
+            )
+        drawing.appendChild(svg("line", "axis", x1=str(LEFT), y1=str(base), x2=str(CHART_W - RIGHT), y2=str(base)))
+        drawing.appendChild(svg("line", "axis", x1=str(LEFT), y1=str(TOP), x2=str(LEFT), y2=str(base)))
+        corners = [x0, chart.ridge, x1] if x0 < chart.ridge < x1 else [x0, x1]
+        path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(roof(x)):.1f}" for i, x in enumerate(corners))
+        drawing.appendChild(svg("path", "roof", d=path, data_testid="roof"))
+        drawing.appendChild(svg("circle", "ridge", cx=f"{sx(chart.ridge):.1f}", cy=f"{sy(chart.peak):.1f}", r="4"))
+        drawing.appendChild(
+            label(
+                f"FP32 roof {format_flops(chart.peak)}", sx(chart.ridge) + 8, sy(chart.peak) - 6, LEFT, CHART_W - RIGHT
+            )
+        )
+        drawing.appendChild(
+            label(
+                f"ridge {chart.ridge:.3g} FLOP/byte",
+                sx(chart.ridge),
+                sy(chart.peak) - 6,
+                LEFT,
+                CHART_W - RIGHT,
+                anchor="end",
+            )
+        )
+        clear(self.chart_key)
+        for i, point in enumerate(points):
+            shift = (i + 1) * TRACK_GAP
+            steps = [point.low, *(x for x in corners if point.low < x < point.high), point.high]
+            track = " ".join(
+                f"{'M' if j == 0 else 'L'}{sx(x):.1f},{sy(roof(x)) + shift:.1f}" for j, x in enumerate(steps)
+            )
+            drawing.appendChild(
+                svg(
+                    "path",
+                    f"track track-{i}",
+                    d=track,
+                    data_key=point.key,
+                    data_low=repr(point.low),
+                    data_high=repr(point.high),
+                )
+            )
+            start_y = sy(roof(point.low)) + shift
+            drawing.appendChild(
+                svg("circle", f"track-end track-{i}", cx=f"{sx(point.low):.1f}", cy=f"{start_y:.1f}", r="4")
+            )
+            drawing.appendChild(
+                svg(
+                    "text",
+                    "track-number",
+                    text=str(i + 1),
+                    x=f"{sx(point.low) - 7:.1f}",
+                    y=f"{start_y + 4:.1f}",
+                    text_anchor="end",
+                )
+            )
+            sector_x, sector_y = sx(point.sector), sy(roof(point.sector)) + shift
+            drawing.appendChild(
+                svg(
+                    "path",
+                    f"sector-mark track-{i}",
+                    d=f"M{sector_x:.1f},{sector_y - 5:.1f} l5,5 l-5,5 l-5,-5 z",
+                )
+            )
+            swatch = h("span", f"swatch track-{i}", aria_hidden="true")
+            self.chart_key.appendChild(
+                h("li", "", children=[swatch, h("span", "", point.describe())], data_key=point.key)
+            )
+        drawing.appendChild(
+            label(
+                "arithmetic intensity (FLOP per DRAM byte, estimated)",
+                (LEFT + CHART_W) / 2,
+                CHART_H - 8,
+                0,
+                CHART_W,
+                anchor="middle",
+            )
+        )
+        clear(self.chart)
+        self.chart.appendChild(drawing)
+        self.chart_note.textContent = (
+            "Numbers on the chart match the list: 1 is the first row of the table. Tracks are drawn just under the "
+            "roof, one per kernel, so that intervals sharing an intensity stay visible; each still reads off the roof."
+        )
+
+
+def _power(exponent: int) -> str:
+    return f"{10.0**exponent:g}" if -3 <= exponent <= 4 else f"1e{exponent}"

@@ -1,0 +1,353 @@
+"""What the two stepping views share: parameters from form or URL, the trace,
+the followed thread, counts-only mode, the player and the address bar.
+
+A subclass adds its panels (`build_panels`, `load_panels`) and draws a step
+(`render`). Data flows one way: parameters -> pysim trace -> render(step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+
+from pyodide.ffi import create_proxy
+from pyscript import window
+
+from pysim.core.trace import Trace
+from pysim.hardware.bounds import time_bound_for
+from pysim.hardware.devices import device
+from pysim.hardware.params import ParamError, Params, parse_int
+
+from ..core.dom import fmt, h, on
+from ..core.urlstate import pick
+from ..widgets.checkpoint import Checkpoints
+from ..widgets.components import CodePanel, CounterBoard, VerifyBadge, add_marks
+from ..widgets.device_panel import DevicePanel
+from ..widgets.form import ParamForm
+from ..widgets.player import Player
+
+Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
+MONITOR_ALL_UP_TO = 32  # larger blocks list only the followed thread's warp (one row per lane)
+CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
+ACCESS_MARKS = {
+    ("global", "load"): "g-load",
+    ("shared", "store"): "s-store",
+    ("shared", "load"): "s-read",
+    ("global", "store"): "c-store",
+}
+
+
+class SteppingView:
+    kernel = None
+    counter_names: tuple[str, ...] = ()
+    operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
+
+    def __init__(self, container, navigate: Navigate) -> None:
+        self.navigate = navigate
+        self.params: Params | None = None
+        self.trace: Trace | None = None
+        self.thread = 0
+        self.counts_only = False
+        self.form = ParamForm(self.kernel.PARAMS, self.apply)
+        self.thread_select = h("select", "", id=f"{self.kernel.NAME}-thread", data_testid="thread")
+        on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
+        follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
+        self.counters = CounterBoard(self.counter_names)
+        self.player = Player(self.show_step, lambda i: self.trace.next_block_step(i))
+        self.checkpoints = Checkpoints(self.kernel, self.player)  # prediction questions (quiz=1, course packages)
+        self.code = CodePanel("CUDA kernel, executing line highlighted")
+        self.verify = VerifyBadge()
+        self.focus = h("p", "focus", "", data_testid="focus")
+        self.narration = h("p", "narration", "", aria_live="polite", data_testid="narration")
+        self.counts_button = h(
+            "button", "counts-only", "Show counts only", type="button", data_testid="counts-only", hidden=""
+        )
+        on(self.counts_button, "click", lambda e: self.enter_counts_only())
+        self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
+        self.stage = h("div", "stage")
+        self.device_panel = DevicePanel()
+        self.check_proxy = create_proxy(self.check_c)
+        self.check_timer = None
+        container.textContent = ""
+        # The dashboard (counters, step controls, where we are) stays in view while the grids scroll.
+        dashboard = h(
+            "div",
+            "dashboard",
+            data_testid="dashboard",
+            children=[self.counters.board, self.player.element, self.checkpoints.element, self.focus],
+        )
+        for part in (
+            h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
+            dashboard,
+            self.counters.note,
+            self.counts_note,
+            self.narration,
+            self.stage,
+            self.device_panel.element,
+        ):
+            container.appendChild(part)
+        self.build_panels(self.stage)
+        self.stage.appendChild(self.verify.element)
+
+    # Subclasses fill these in.
+    def build_panels(self, stage) -> None:
+        raise NotImplementedError
+
+    def load_panels(self) -> None:
+        raise NotImplementedError
+
+    def render(self, step) -> None:
+        raise NotImplementedError
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(spec.name for spec in fields(self.kernel.PARAMS))
+
+    def thread_label(self, thread: int) -> str:
+        tx, ty = self.kernel.thread_xy(self.params, thread)
+        return f"T({tx},{ty})"
+
+    def activate(self, raw: dict[str, str]) -> None:
+        """Enter the view from an address: restore exactly the state it describes."""
+        self.checkpoints.enable(raw, self.params, self.trace)
+        if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
+            self.write_address()  # a bare link to the view: keep what the reader was doing
+            return
+        try:
+            params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
+            if raw.get("mode") == "counts" and params.too_large_to_animate():
+                self.form.clear_error()
+                self.enter_counts_only(params)
+                return
+            if params != self.params or self.counts_only:
+                self.load(params, 0, 0)
+            thread = self.parse_thread(raw.get("thread"))
+            index = parse_int("step", raw.get("step", "0"), 0, len(self.trace) - 1)
+        except ParamError as error:
+            self.reject(error)
+            return
+        self.form.clear_error()
+        self.form.show(params)
+        if thread != self.thread:
+            self.thread = thread
+            self.thread_select.value = str(thread)
+            self.load_thread()
+        self.player.go(index)
+
+    def reject(self, error: ParamError) -> None:
+        """Bad address: say why, keep (or, on first visit, start from) a valid state, and show it."""
+        self.form.show_error(error)
+        if self.params is None:
+            self.load(self.kernel.PARAMS(), 0, 0)
+        self.write_address()
+
+    def parse_thread(self, text: str | None) -> int:
+        if text is None:
+            return self.thread
+        tx_text, _, ty_text = text.partition(",")
+        columns = self.kernel.threads(self.params) // self.block_rows()
+        tx = parse_int("thread", tx_text, 0, columns - 1)
+        ty = parse_int("thread", ty_text or "0", 0, self.block_rows() - 1)
+        return ty * columns + tx
+
+    def block_rows(self) -> int:
+        """Rows of threads in a block (threads = rows × columns)."""
+        last = self.kernel.threads(self.params) - 1
+        return self.kernel.thread_xy(self.params, last)[1] + 1
+
+    def apply(self, params: Params) -> None:
+        """Apply from the form: new sizes start at step 0, following thread 0."""
+        self.form.clear_error()
+        self.load(params, 0, 0)
+
+    def load(self, params: Params, thread: int, index: int) -> None:
+        too_large = params.too_large_to_animate()
+        if too_large:
+            self.counts_button.removeAttribute("hidden")
+            self.pending_counts = params
+            raise too_large
+        self.counts_button.setAttribute("hidden", "")
+        self.counts_only = False
+        self.counts_note.setAttribute("hidden", "")
+        self.stage.removeAttribute("hidden")
+        self.player.element.removeAttribute("hidden")
+        self.params = params
+        self.trace = Trace(self.kernel, params)
+        self.thread = thread
+        self.form.show(params)
+        self.thread_select.textContent = ""
+        for t in range(self.kernel.threads(params)):
+            self.thread_select.appendChild(h("option", "", self.thread_label(t), value=str(t)))
+        self.thread_select.value = str(thread)
+        self.code.load(self.kernel.source(params))
+        self.show_bound(params)
+        self.start_c_check()
+        self.load_panels()
+        self.load_thread()
+        self.checkpoints.load(params, self.trace)
+        self.player.load(len(self.trace), index)
+
+    def enter_counts_only(self, params: Params | None = None) -> None:
+        """Too large to animate: show the exact totals from pysim's closed forms."""
+        params = params or self.pending_counts
+        self.player.pause()
+        self.params = params
+        self.counts_only = True
+        self.form.show(params)
+        self.form.clear_error()
+        self.counts_button.setAttribute("hidden", "")
+        self.counters.show(self.kernel.counters(params))
+        self.show_bound(params)
+        self.stage.setAttribute("hidden", "")
+        self.player.element.setAttribute("hidden", "")
+        self.focus.textContent = ""
+        self.narration.textContent = ""
+        self.counts_note.textContent = (
+            f"Counts only: {params.too_large_to_animate().message.split(';')[0]}. "
+            "The counters show the totals of the whole run, from pysim's closed forms."
+        )
+        self.counts_note.removeAttribute("hidden")
+        self.write_address()
+
+    def show_bound(self, params: Params) -> None:
+        """The chosen device's figures and the time bound of the whole run on it."""
+        preset = device(params.device)
+        totals = self.kernel.counters(params)
+        self.device_panel.show(preset, time_bound_for(preset, totals, params.M, params.N, params.K))
+
+    def start_c_check(self) -> None:
+        """Check C in the background: run every block's threads, then compare what they stored with NumPy."""
+        if self.check_timer is not None:
+            window.clearTimeout(self.check_timer)
+        self.verify.pending(0, len(self.trace.blocks))
+        self.check_timer = window.setTimeout(self.check_proxy, 0)
+
+    def check_c(self) -> None:
+        self.check_timer = None
+        trace = self.trace
+        deadline = window.performance.now() + CHECK_SLICE_MS
+        number = trace.next_unsimulated()
+        while number is not None and window.performance.now() < deadline:
+            trace.simulate(number)
+            number = trace.next_unsimulated()
+        if number is None:
+            self.verify.show(trace.mismatches(), trace.expected.size, self.kernel.expected_label)
+        else:
+            self.verify.pending(trace.blocks_simulated, len(trace.blocks))
+            self.check_timer = window.setTimeout(self.check_proxy, 0)
+
+    def clicked_c(self, row: int, col: int) -> None:
+        """Follow the thread that computes C[row][col] (the kernel says which)."""
+        block, thread = self.kernel.owner(self.params, row, col)
+        self.follow(thread, block=block)
+
+    def follow(self, thread: int, block: tuple[int, int] | None = None) -> None:
+        """Follow `thread`; with `block`, also jump to that block's first step if it is not the current one."""
+        self.thread = thread
+        self.thread_select.value = str(thread)
+        self.load_thread()
+        if block is not None and block != self.trace[self.player.index].block:
+            self.player.go(self.trace.first_step(self.trace.blocks.index(block)))
+        else:
+            self.show_step(self.player.index)
+
+    def step_marks(self, step, arrays: tuple[str, ...]) -> dict[str, dict]:
+        """Cell marks of every grid, all from pysim: the block's regions, every access of the step
+        (by kind, plus zero-fills), and the followed thread's cells (what it owns, reads, uses now)."""
+        targets: dict[str, dict] = {name: {} for name in arrays}
+        for array, cells in self.kernel.regions(self.params, step).items():
+            add_marks(targets[array], cells, "in-tile")
+        for access in step.accesses:
+            add_marks(targets[access.array], access.cells(), ACCESS_MARKS[(access.space, access.op)])
+            add_marks(targets[access.array], access.zero_cells(), "zero-fill")
+            if access.space == "global" and access.op == "load":
+                add_marks(targets[access.array], access.cells(self.thread), "followed")
+        self.focus_marks(step, targets)
+        return targets
+
+    def focus_marks(self, step, targets: dict[str, dict]) -> None:
+        """The followed thread's cells, as the kernel maps them: what it owns, reads, and uses now."""
+        focus = self.kernel.focus(self.params, step, self.thread)
+        add_marks(targets["C"], focus.owned, "followed-line")
+        for array, cells in focus.operands.items():
+            add_marks(targets[array], cells, self.operand_mark)
+        for array, cells in focus.current.items():
+            add_marks(targets[array], cells, "followed")
+
+    def render_owner_monitor(self, step, accumulator: str) -> None:
+        """Monitor rows of the one-element-per-thread kernels: the thread's element of C, its action and
+        its `accumulator` register."""
+        p = self.params
+        for thread in self.monitor_rows:
+            owned = self.kernel.focus(p, step, thread).owned
+            target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
+            action = self.kernel.describe(step, p, thread)
+            self.update_monitor_row(thread, [target, action, fmt(step.registers[accumulator][thread])])
+
+    def update_monitor_row(self, thread: int, texts: list[str]) -> None:
+        """Write the changed cells of one monitor row and mark the followed thread's row."""
+        row, cells, shown = self.monitor_rows[thread]
+        for i, text in enumerate(texts):
+            if shown[i] != text:
+                cells[i + 1].textContent = text
+                shown[i] = text
+        followed = "followed" if thread == self.thread else ""
+        if row.className != followed:
+            row.className = followed
+
+    def monitor_label(self, thread: int) -> str:
+        """A monitor row's heading."""
+        return self.thread_label(thread)
+
+    def monitor_columns(self) -> tuple[str, ...]:
+        """The class of each data cell of a monitor row ("num" aligns numbers)."""
+        raise NotImplementedError
+
+    def load_thread(self) -> None:
+        """The followed thread changed: rebuild the monitor rows (its warp, for big blocks)."""
+        self.monitor_rows = {}
+        self.monitor_body.textContent = ""
+        for thread in self.monitor_threads():
+            cells = [h("th", "", self.monitor_label(thread), scope="row")]
+            cells += [h("td", cls) for cls in self.monitor_columns()]
+            row = h("tr", "", children=cells)
+            self.monitor_body.appendChild(row)
+            self.monitor_rows[thread] = (row, cells, [""] * (len(cells) - 1))
+
+    def show_step(self, index: int) -> None:
+        target = self.checkpoints.stop_at(index)
+        if target != index:  # an open checkpoint lies between: ask it before stepping on
+            self.player.go(target)
+            return
+        step = self.trace[index]
+        self.counters.show(step.counters)
+        self.code.highlight(step.lines)
+        self.narration.textContent = self.kernel.narrate(step, self.params, self.thread)
+        self.render(step)
+        self.checkpoints.show(index)
+        self.write_address()
+
+    def write_address(self) -> None:
+        if self.params is None:
+            return
+        values = self.params.as_strings()
+        if self.counts_only:
+            values["mode"] = "counts"
+        else:
+            tx, ty = self.kernel.thread_xy(self.params, self.thread)
+            values["thread"] = f"{tx},{ty}"
+            values["step"] = str(self.player.index)
+        self.navigate(values)
+
+    def key(self, event) -> bool:
+        if self.counts_only or self.trace is None:
+            return False
+        return self.player.key(event)
+
+    def monitor_threads(self) -> list[int]:
+        """Threads listed in the monitor: all, or the followed thread's warp for big blocks."""
+        total = self.kernel.threads(self.params)
+        if total <= MONITOR_ALL_UP_TO:
+            return list(range(total))
+        first = self.thread // 32 * 32
+        return list(range(first, min(first + 32, total)))

@@ -1,0 +1,1 @@
+"""Widgets the views are built from: grids, player, form, counters, code panel, charts, warp pictures."""

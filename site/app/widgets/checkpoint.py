@@ -1,0 +1,166 @@
+"""Prediction checkpoints in the stepping views: the question box and when to ask.
+
+pysim.lessons.checkpoints computes the questions and answers for the sizes on screen; this module
+shows one when the view reaches its step, stops playback there, and, until it is answered
+(or skipped), brings the view back to it whenever a step would jump past it. Answers go to
+the shared ScoreBook (app.core.score), which reports them to a course package's LMS.
+
+Off unless the page is a course package (<html data-quiz="on">) or the address has quiz=1.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pyscript import document, window
+
+from pysim.lessons.checkpoints import Checkpoint, check, checkpoints
+
+from ..core.dom import h, on
+from ..core.score import ScoreBook, quiz_on
+
+
+@cache
+def shared_book() -> ScoreBook:
+    """One book per page, shared by the walkthrough and every stepping view."""
+    return ScoreBook(getattr(window, "tilelabScore", None))
+
+
+class Checkpoints:
+    """The checkpoints of one stepping view: a form (hidden until a checkpoint's step) and the gate."""
+
+    def __init__(self, kernel, player) -> None:
+        self.kernel = kernel
+        self.player = player
+        self.enabled = False
+        self.items: list[Checkpoint] = []
+        self.skipped: set[str] = set()
+        self.shown_index: int | None = None  # the step on screen, None right after a load
+        self.current: Checkpoint | None = None
+        prefix = f"{kernel.NAME}-checkpoint"
+        self.prompt = h("label", "checkpoint-prompt", "", for_=f"{prefix}-input", data_testid="checkpoint-prompt")
+        self.input = h(
+            "input",
+            "",
+            id=f"{prefix}-input",
+            type="text",
+            inputmode="decimal",
+            autocomplete="off",
+            data_testid="checkpoint-input",
+        )
+        self.check_button = h("button", "", "Check", type="submit", data_testid="checkpoint-check")
+        self.skip_button = h("button", "", "Skip", type="button", data_testid="checkpoint-skip")
+        self.feedback = h("p", "feedback", "", data_testid="checkpoint-feedback")
+        self.explain = h("p", "explain", "", hidden="", data_testid="checkpoint-explain")
+        # One polite live region announces the question when it appears, then the verdict.
+        self.status = h("p", "checkpoint-status", "", aria_live="polite", data_testid="checkpoint-status")
+        self.element = h(
+            "form",
+            "checkpoint",
+            hidden="",
+            novalidate="",
+            aria_label="Prediction checkpoint",
+            data_testid="checkpoint",
+            children=[
+                h("strong", "checkpoint-title", "Predict before you step on"),
+                self.prompt,
+                h("div", "checkpoint-row", children=[self.input, self.check_button, self.skip_button]),
+                self.feedback,
+                self.explain,
+                self.status,
+            ],
+        )
+        on(self.element, "submit", self.submit)
+        on(self.skip_button, "click", lambda event: self.skip())
+
+    # --- state -----------------------------------------------------------------
+    def enable(self, raw: dict[str, str], params, trace) -> None:
+        """From the address (quiz=1) or the page (a course package): ask checkpoints or not."""
+        enabled = quiz_on(raw, document.documentElement.getAttribute("data-quiz"))
+        if enabled != self.enabled:
+            self.enabled = enabled
+            if trace is not None:
+                self.load(params, trace)
+
+    def load(self, params, trace) -> None:
+        """New sizes: new checkpoints, computed by pysim for them."""
+        self.items = checkpoints(self.kernel, params, trace) if self.enabled else []
+        self.shown_index = None
+        self.close()
+
+    def open(self, checkpoint: Checkpoint) -> bool:
+        """Still to be asked: not answered (here or in an earlier session) and not skipped."""
+        return checkpoint.key not in self.skipped and shared_book().recorded(checkpoint.key) is None
+
+    def stop_at(self, index: int) -> int:
+        """The step to show when the player asks for `index`: an open checkpoint jumped over comes first."""
+        previous, self.shown_index = self.shown_index, index
+        if previous is None or index <= previous:
+            return index
+        for checkpoint in self.items:
+            if previous < checkpoint.step < index and self.open(checkpoint):
+                self.shown_index = checkpoint.step
+                return checkpoint.step
+        return index
+
+    # --- the form ----------------------------------------------------------------
+    def show(self, index: int) -> None:
+        """Show the checkpoint of this step, if any; pause playback at an open one."""
+        checkpoint = next((c for c in self.items if c.step == index), None)
+        if checkpoint is None:
+            self.close()
+            return
+        if checkpoint == self.current:
+            return
+        self.current = checkpoint
+        self.prompt.textContent = checkpoint.prompt
+        self.input.value = ""
+        self.feedback.textContent = ""
+        self.feedback.className = "feedback"
+        self.explain.setAttribute("hidden", "")
+        self.element.removeAttribute("hidden")
+        recorded = shared_book().recorded(checkpoint.key)
+        if recorded is not None:
+            self.input.value = recorded.text
+            self.reveal(
+                recorded.correct, "Your recorded prediction: " + ("right." if recorded.correct else "not right.")
+            )
+            self.status.textContent = "Checkpoint (already answered): " + checkpoint.prompt
+            return
+        if self.open(checkpoint):
+            self.player.pause()
+        self.status.textContent = "Checkpoint: " + checkpoint.prompt
+
+    def close(self) -> None:
+        self.current = None
+        self.element.setAttribute("hidden", "")
+
+    def reveal(self, right: bool, verdict: str) -> None:
+        self.feedback.textContent = verdict
+        self.feedback.className = "feedback right" if right else "feedback wrong"
+        self.explain.textContent = self.current.explanation
+        self.explain.removeAttribute("hidden")
+
+    def submit(self, event) -> None:
+        event.preventDefault()
+        checkpoint = self.current
+        if checkpoint is None:
+            return
+        text = str(self.input.value)
+        right, verdict = check(checkpoint, text)
+        if right is None:
+            self.feedback.textContent = verdict
+            self.feedback.className = "feedback"
+            self.status.textContent = verdict
+            return
+        counted = shared_book().record(checkpoint.key, right, text)
+        if not counted:
+            verdict += " (Practice: your first prediction is the one that counts.)"
+        self.reveal(right, verdict)
+        self.status.textContent = f"{verdict} {checkpoint.explanation}"
+
+    def skip(self) -> None:
+        if self.current is not None:
+            self.skipped.add(self.current.key)
+            self.status.textContent = "Skipped; the step controls go on."
+        self.close()

@@ -1,0 +1,208 @@
+"""Reusable view pieces: counter board, code panel, verify badge, arrows, legend, panels.
+
+Each builds its elements once and afterwards changes only what differs from
+what it shows (text of a counter, class of a cell, highlighted code lines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pysim.core.counters import COUNTER_LABELS, Counters
+
+from ..core.dom import h, svg, thousands
+
+Rect = tuple[float, float, float, float]  # left, top, width, height in viewport pixels
+
+COUNTER_NOTES = {
+    "global_loads": "element loads from global memory (L2 may serve some: not the same as DRAM reads)",
+    "global_stores": "elements written to global memory (C), only inside the matrix",
+    "shared_loads": "shared-memory elements read by every launched thread",
+    "shared_stores": "shared-memory elements written per tile step, zero-fills included",
+    "register_reads": "register operands read by the multiply-adds: regM[i] and regN[j], two per FMA",
+    "fma": "multiply-adds executed by every launched thread, those on zero-filled padding included",
+    "barriers": "__syncthreads() executed, counted once per block",
+    "global_sectors": "32-byte sectors touched by warp-wide global loads, summed over the load instructions",
+    "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
+}
+
+
+class CounterBoard:
+    """Counters with data-testid="counter-<name>" and the exact integer in data-value."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.board = h("dl", "counters", data_testid="counters")
+        self.note = h(
+            "p",
+            "hint counter-note",
+            "“Global loads” counts element loads from global memory; the L2 cache may serve some of them, "
+            "so they are not DRAM reads. Hover a counter for its definition.",
+        )
+        self.values: dict[str, object] = {}
+        self.shown: dict[str, int] = {}
+        for name in names:
+            value = h("dd", "counter-value", "0", data_testid=f"counter-{name}", data_value="0")
+            title = h("dt", "counter-name", COUNTER_LABELS[name], title=COUNTER_NOTES[name])
+            self.board.appendChild(h("div", "counter", children=[title, value]))
+            self.values[name] = value
+
+    def show(self, counters: Counters) -> None:
+        for name, element in self.values.items():
+            value = getattr(counters, name)
+            if self.shown.get(name) != value:
+                element.textContent = thousands(value)
+                element.setAttribute("data-value", str(value))
+                self.shown[name] = value
+
+
+class CodePanel:
+    """The CUDA source with its constants filled in and the executing lines highlighted."""
+
+    def __init__(self, label: str) -> None:
+        self.element = h("pre", "code", tabindex="0", aria_label=label)
+        self.lines: list = []
+        self.current: tuple[int, ...] = ()
+
+    def load(self, lines: list[str]) -> None:
+        self.element.textContent = ""
+        self.lines = []
+        for number, text in enumerate(lines, start=1):
+            line = h("span", "line", text or " ", data_line=str(number))
+            self.element.appendChild(line)
+            self.lines.append(line)
+        self.current = ()
+
+    def highlight(self, lines: tuple[int, ...]) -> None:
+        """Mark the listing lines (1-based) of the statement being executed."""
+        if lines == self.current:
+            return
+        for number in self.current:
+            self.lines[number - 1].classList.remove("executing")
+            self.lines[number - 1].removeAttribute("aria-current")
+        for number in lines:
+            self.lines[number - 1].classList.add("executing")
+            self.lines[number - 1].setAttribute("aria-current", "step")
+        self.current = lines
+
+
+def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]], cls: str) -> None:
+    for cell in cells:
+        marks[cell] = f"{marks[cell]} {cls}" if cell in marks else cls
+
+
+class VerifyBadge:
+    """data-testid="verify": "pending" while the threads' stores are being simulated, then "ok" when
+    the C they stored equals NumPy's answer, "mismatch" when it does not."""
+
+    def __init__(self) -> None:
+        self.element = h("p", "verify", "C not checked yet", data_testid="verify", data_value="pending")
+
+    def pending(self, done: int, total: int) -> None:
+        self.element.setAttribute("data-value", "pending")
+        self.element.textContent = f"Checking C: {done:,} of {total:,} blocks simulated…"
+        self.element.className = "verify"
+
+    def show(self, mismatches: int, elements: int, expected: str) -> None:
+        ok = mismatches == 0
+        self.element.setAttribute("data-value", "ok" if ok else "mismatch")
+        self.element.setAttribute("data-mismatches", str(mismatches))
+        self.element.textContent = (
+            f"✓ C verified: the {elements:,} values the threads stored equal NumPy's {expected}"
+            if ok
+            else f"✗ C is wrong: {mismatches:,} of {elements:,} stored values differ from NumPy's {expected} (or were never stored)"
+        )
+        self.element.className = "verify ok" if ok else "verify bad"
+
+
+class ArrowLayer:
+    """An SVG layer over a container, drawing arrows between cells of its grids (cooperative loads)."""
+
+    def __init__(self, container) -> None:
+        self.container = container
+        self.element = svg("svg", "arrows", aria_hidden="true")
+        defs = svg("defs")
+        marker = svg(
+            "marker",
+            id="load-head",
+            viewBox="0 0 8 8",
+            refX="7",
+            refY="4",
+            markerWidth="6",
+            markerHeight="6",
+            orient="auto",
+        )
+        marker.appendChild(svg("path", "arrow-head", d="M0,0 L8,4 L0,8 z"))
+        defs.appendChild(marker)
+        self.element.appendChild(defs)
+        self.lines = svg("g")
+        self.element.appendChild(self.lines)
+        container.appendChild(self.element)
+        self.drawn = False
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.lines.textContent = ""
+            self.drawn = False
+
+    def draw(self, pairs: list[tuple[Rect, Rect, bool]]) -> None:
+        """Arrows from each source cell to its target cell (viewport rectangles); flagged ones emphasised.
+        The caller reads every rectangle before any line is added, so the browser lays out once."""
+        self.clear()
+        box = self.container.getBoundingClientRect()
+        self.element.setAttribute("width", str(self.container.scrollWidth))
+        self.element.setAttribute("height", str(self.container.scrollHeight))
+        for (ax, ay, aw, ah), (bx, by, bw, bh), emphasised in pairs:
+            self.lines.appendChild(
+                svg(
+                    "line",
+                    "load-arrow followed" if emphasised else "load-arrow",
+                    x1=f"{ax + aw / 2 - box.left:.1f}",
+                    y1=f"{ay + ah / 2 - box.top:.1f}",
+                    x2=f"{bx + bw / 2 - box.left:.1f}",
+                    y2=f"{by + bh / 2 - box.top:.1f}",
+                )
+            )
+        self.drawn = bool(pairs)
+
+
+def memory_panel(spaces: list[tuple[str, str, list]]):
+    """The memory spaces side by side: (css kind, heading, children) each."""
+    return h(
+        "div",
+        "memory",
+        children=[
+            h("section", f"space {kind}", children=[h("h2", "", title), *children]) for kind, title, children in spaces
+        ],
+    )
+
+
+MEMORY_KEY = (
+    ("g-load", "loaded from global memory this step"),
+    ("s-store", "written to shared memory"),
+    ("zero-fill", "zero-filled (edge)"),
+    ("s-read", "read from shared memory this step"),
+)
+RESULT_KEY = (("c-store", "stored to C"), ("in-tile", "current block tile / slice"))
+
+
+def legend(view_entries: tuple[tuple[str, str], ...]):
+    """Colour key: the memory events, the view's own marks, then C; each swatch also has an outline or pattern."""
+    element = h("ul", "legend", aria_label="Legend")
+    for cls, text in (*MEMORY_KEY, *view_entries, *RESULT_KEY):
+        element.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
+    return element
+
+
+def monitor_table(caption: str, head_row, body):
+    """The thread monitor: one row per thread, scrollable (so focusable) when wide."""
+    return h(
+        "table",
+        "monitor",
+        data_testid="monitor",
+        tabindex="0",
+        children=[h("caption", "", caption), h("thead", "", children=[head_row]), body],
+    )
+
+
+def code_section(code: CodePanel):
+    return h("section", "code-panel", children=[h("h2", "", "The kernel"), code.element])

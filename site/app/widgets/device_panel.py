@@ -1,0 +1,70 @@
+"""The device panel: a preset's hardware facts with their sources, and the time bound of the run shown.
+
+Every number and sentence comes from pysim (`Device.facts()`, `TimeBound`); this
+module only puts them on the page. The table is rebuilt when the device changes,
+the bound's text on every call.
+"""
+
+from __future__ import annotations
+
+from pysim.hardware.bounds import CAVEAT, TimeBound
+from pysim.hardware.devices import Device
+
+from ..core.dom import clear, h
+
+FACT_COLUMNS = ("Figure", "Value", "Source", "Note")
+
+
+class DevicePanel:
+    """data-testid="device-facts" (the table) and data-testid="time-bound" (data-low/data-high in seconds)."""
+
+    def __init__(self) -> None:
+        self.caption = h("caption", "", "")
+        self.rows = h("tbody", "")
+        head = h("tr", "", children=[h("th", "", name, scope="col") for name in FACT_COLUMNS])
+        self.table = h(
+            "table",
+            "data device-facts",
+            tabindex="0",
+            data_testid="device-facts",
+            children=[self.caption, h("thead", "", children=[head]), self.rows],
+        )
+        self.bound = h("p", "time-bound", "", data_testid="time-bound", data_low="", data_high="")
+        self.element = h(
+            "section",
+            "device-panel",
+            children=[
+                h("h2", "", "Device and time bound"),
+                self.table,
+                h("h3", "", "Time bound (a bound, not a prediction)"),
+                self.bound,
+                h("p", "hint", CAVEAT),
+            ],
+        )
+        self.shown_key: str | None = None
+
+    def show(self, device: Device, bound: TimeBound) -> None:
+        if device.key != self.shown_key:
+            self._facts(device)
+            self.shown_key = device.key
+        self.bound.textContent = f"{bound.summary()} {bound.regime()}"
+        self.bound.setAttribute("data-low", repr(bound.low_seconds))
+        self.bound.setAttribute("data-high", repr(bound.high_seconds))
+
+    def _facts(self, device: Device) -> None:
+        self.caption.textContent = f"{device.name}: published figures, each with its source"
+        clear(self.rows)
+        for fact in device.facts():
+            link = h("a", "", fact.source_name, href=fact.source, rel="noopener noreferrer", target="_blank")
+            self.rows.appendChild(
+                h(
+                    "tr",
+                    "",
+                    children=[
+                        h("th", "", fact.label, scope="row"),
+                        h("td", "", fact.text),
+                        h("td", "", children=[link]),
+                        h("td", "", fact.note or "—"),
+                    ],
+                )
+            )

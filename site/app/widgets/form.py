@@ -1,0 +1,117 @@
+"""The parameter form: one labelled input per parameter, presets, Apply, input-error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields
+
+from pysim.hardware.devices import DEVICES
+from pysim.hardware.params import ParamError, Params
+
+from ..core.dom import h, on
+
+
+def choice_text(spec, choice) -> str:
+    """What a choice reads as: the field's own names, a device preset's name, else the value."""
+    names = spec.metadata.get("names")
+    if names:
+        return names[choice]
+    if spec.name == "device" and choice in DEVICES:
+        return DEVICES[choice].name
+    return str(choice)
+
+
+def public_key(spec) -> str:
+    """The parameter's name in the address and in `input-<name>` (SPEC §3); a field may say otherwise."""
+    return spec.metadata.get("key", spec.name)
+
+
+class ParamForm:
+    """Inputs for a Params class; Apply parses with pysim so messages match the CLI's.
+
+    Choice fields (and int fields with `options`) are selects; a field marked `live`
+    applies as soon as it changes (e.g. the transpose's pad, the naive kernel's map).
+    """
+
+    def __init__(
+        self, params_cls: type[Params], on_apply: Callable[[Params], None], legend: str = "Problem size"
+    ) -> None:
+        self.params_cls = params_cls
+        self.on_apply = on_apply
+        self.inputs: dict[str, object] = {}
+        self.element = h("form", "param-form", novalidate="")
+        fieldset = h("fieldset", "", children=[h("legend", "", legend)])
+        for spec in fields(params_cls):
+            label = spec.metadata.get("label") or spec.name
+            key = public_key(spec)
+            choices = spec.metadata.get("choices") or spec.metadata.get("options")
+            if choices is not None:
+                control = h("select", "", id=f"{params_cls.__name__}-{spec.name}", data_testid=f"input-{key}")
+                for choice in choices:
+                    control.appendChild(h("option", "", choice_text(spec, choice), value=str(choice)))
+                if spec.metadata.get("live"):
+                    on(control, "change", lambda event: self._apply())
+            else:
+                control = h(
+                    "input",
+                    "",
+                    id=f"{params_cls.__name__}-{spec.name}",
+                    type="text",
+                    inputmode="numeric",
+                    size="5",
+                    autocomplete="off",
+                    data_testid=f"input-{key}",
+                )
+            text = key if label == key else (f"{key} ({label})" if key.isupper() else label.capitalize())
+            fieldset.appendChild(h("label", "field", children=[h("span", "", text), control]))
+            self.inputs[spec.name] = control
+        if params_cls.PRESETS:
+            self.preset = h("select", "", data_testid="preset", aria_label="Preset sizes")
+            self.preset.appendChild(h("option", "", "Presets…", value=""))
+            for name in params_cls.PRESETS:
+                self.preset.appendChild(h("option", "", name, value=name))
+            on(self.preset, "change", self._preset_chosen)
+            fieldset.appendChild(self.preset)
+        fieldset.appendChild(h("button", "primary", "Apply", type="submit", data_testid="apply"))
+        self.error = h("p", "input-error", "", role="alert", data_testid="input-error", hidden="")
+        self.element.appendChild(fieldset)
+        self.element.appendChild(self.error)
+        on(self.element, "submit", self._submitted)
+
+    def show(self, params: Params) -> None:
+        for name, control in self.inputs.items():
+            control.value = str(getattr(params, name))
+
+    def show_error(self, error: ParamError) -> None:
+        self.error.textContent = error.message
+        self.error.removeAttribute("hidden")
+        for name, control in self.inputs.items():
+            if name == error.param:
+                control.setAttribute("aria-invalid", "true")
+            else:
+                control.removeAttribute("aria-invalid")
+
+    def clear_error(self) -> None:
+        self.error.setAttribute("hidden", "")
+        self.error.textContent = ""
+        for control in self.inputs.values():
+            control.removeAttribute("aria-invalid")
+
+    def _preset_chosen(self, event) -> None:
+        values = self.params_cls.PRESETS.get(self.preset.value)
+        if values:
+            for name, value in values.items():
+                self.inputs[name].value = str(value)
+            self._apply()
+
+    def _submitted(self, event) -> None:
+        event.preventDefault()
+        self._apply()
+
+    def _apply(self) -> None:
+        raw = {name: str(control.value) for name, control in self.inputs.items()}
+        try:
+            params = self.params_cls.parse(raw)
+            self.on_apply(params)
+        except ParamError as error:
+            self.show_error(error)

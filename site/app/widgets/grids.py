@@ -1,0 +1,345 @@
+"""Matrix grids: one element per cell for small matrices, one <canvas> for big ones.
+
+Both draw the same marks (CSS classes such as `g-load`, `zero-fill`, `followed`)
+from the same per-step diff, so a view does not know which it has. A 64×64
+matrix as elements is 4,096 nodes (three of them make the page slow to step and
+to collect); as a canvas it is one node. The canvas takes its colours from the
+same CSS classes (read from a hidden probe cell), draws each class's second cue
+(hatching, outlines, dashes), answers clicks, and is keyboard-operable: the arrow
+keys move a cursor whose cell is described in a live region, Enter follows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from pyodide.ffi import to_js
+from pyscript import document, window
+
+from ..core.dom import fmt, h, on, set_number_markup
+from .cellmarkup import cells_markup
+from .components import MEMORY_KEY, RESULT_KEY
+
+# Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
+CANVAS_ABOVE_CELLS = 1024
+CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells plus 1px
+REWRITE_ABOVE_CELLS = 128  # an element grid with more changed cells than this is rewritten as one string
+CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
+MARK_WORDS = dict(
+    (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
+)
+OnClick = Callable[[int, int], None]
+
+
+class MatrixGrid:
+    """A rows×cols grid of value cells; per step only changed classes and values are drawn."""
+
+    def __init__(
+        self, name: str, caption: str, on_click: OnClick | None = None, canvas_above: int = CANVAS_ABOVE_CELLS
+    ) -> None:
+        self.name = name
+        self.canvas_above = canvas_above  # a view whose steps rewrite whole grids may draw smaller ones on canvas
+        self.on_click = on_click
+        self.caption = h("figcaption", "", caption)
+        self.cells_element = h("div", "matrix", role="group", aria_label=caption, data_testid=f"grid-{name}")
+        self.canvas = CanvasCells(self, caption)
+        # A wide grid scrolls sideways, so it must be reachable by keyboard.
+        self.element = h(
+            "figure",
+            f"grid grid-{name}",
+            tabindex="0",
+            children=[self.caption, self.cells_element, self.canvas.element, self.canvas.description],
+        )
+        self.dom = DomCells(self)
+        self.surface: DomCells | CanvasCells = self.dom
+        self.shape = (0, 0)
+        self.base: dict[int, str] = {}  # classes that stay for the whole run (e.g. thread patches)
+        self.marks: dict[int, str] = {}  # this step's marks
+        self.classes: dict[int, str] = {}  # what each cell shows: base + marks
+        self.labels: dict[int, str] = {}
+        self.values = np.zeros(0)
+        if on_click is not None:
+            on(self.cells_element, "click", self._clicked)
+
+    def _clicked(self, event) -> None:
+        cell = event.target.closest(".cell")
+        if cell:
+            self.on_click(int(cell.getAttribute("data-r")), int(cell.getAttribute("data-c")))
+
+    @property
+    def is_canvas(self) -> bool:
+        return self.surface is self.canvas
+
+    def resize(self, rows: int, cols: int, caption: str, widest: float = 9) -> None:
+        """A new shape; `widest` is the largest value the grid will show (cells widen for its digits)."""
+        self.caption.textContent = caption
+        self.cells_element.className = f"matrix digits-{len(fmt(widest))}"
+        self.shape = (rows, cols)
+        self.base, self.marks, self.classes, self.labels = {}, {}, {}, {}
+        self.values = np.full(rows * cols, np.nan)
+        big = rows * cols > self.canvas_above
+        self.surface = self.canvas if big else self.dom
+        self.cells_element.hidden = big
+        self.canvas.show(big)
+        self.surface.resize(rows, cols, caption)
+
+    def set_base(self, classes: dict[tuple[int, int], str]) -> None:
+        """Classes that hold for the whole run; each step's marks are added to them."""
+        cols = self.shape[1]
+        self.base = {r * cols + c: cls for (r, c), cls in classes.items()}
+        for i, cls in self.base.items():
+            self.classes[i] = cls
+            self.surface.mark(i, cls)
+        self.surface.flush(set(self.base))
+
+    def label_cell(self, row: int, col: int, label: str) -> None:
+        """A small corner label, e.g. the thread owning a patch."""
+        index = row * self.shape[1] + col
+        self.labels[index] = label
+        self.surface.label(index, label)
+
+    def cell_rect(self, row: int, col: int) -> tuple[float, float, float, float]:
+        """(left, top, width, height) of a cell in viewport pixels, for arrows drawn over the grids."""
+        return self.surface.rect(row, col)
+
+    def describe_cell(self, index: int) -> str:
+        row, col = divmod(index, self.shape[1])
+        value = fmt(self.values[index]) or "empty"
+        marks = [MARK_WORDS[cls] for cls in self.classes.get(index, "").split() if cls in MARK_WORDS]
+        return f"{self.name}[{row}][{col}] = {value}" + (f": {', '.join(marks)}" if marks else "")
+
+    def show(self, values: np.ndarray | None, marks: dict[tuple[int, int], str]) -> None:
+        """Draw changed values (NaN shows blank) and each marked cell's classes."""
+        changed: set[int] = set()
+        if values is not None:
+            flat = np.asarray(values, dtype=np.float64).reshape(-1)[: self.values.size]
+            differs = ~((flat == self.values) | (np.isnan(flat) & np.isnan(self.values)))
+            self.values = flat.copy()
+            for i in np.nonzero(differs)[0]:
+                changed.add(int(i))
+                self.surface.text(int(i), fmt(flat[i]))
+        rows, cols = self.shape
+        wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < rows and c < cols}
+        # Only cells marked now or at the last step can change: a step costs its marks, not the grid's size.
+        for i in set(self.marks) | set(wanted):
+            cls = " ".join(part for part in (self.base.get(i, ""), wanted.get(i, "")) if part)
+            if self.classes.get(i, "") != cls:
+                changed.add(i)
+                self.classes[i] = cls
+                self.surface.mark(i, cls)
+        self.marks = wanted
+        self.surface.flush(changed)
+
+
+class DomCells:
+    """One <span class="cell"> per cell; a step that changes many cells rewrites them in one go."""
+
+    def __init__(self, grid: MatrixGrid) -> None:
+        self.grid = grid
+        self.element = grid.cells_element
+        self.cells: dict[int, object] = {}  # element of each cell, fetched when first needed
+        self.pending_text: dict[int, str] = {}
+        self.pending_class: dict[int, str] = {}
+
+    def resize(self, rows: int, cols: int, caption: str) -> None:
+        self.element.setAttribute("aria-label", caption)
+        self.element.style.setProperty("--cols", str(cols))
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        grid = self.grid
+        texts = [fmt(value) for value in grid.values]
+        set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels))
+        self.cells = {}
+        self.pending_text, self.pending_class = {}, {}
+
+    def _cell(self, index: int):
+        if index not in self.cells:
+            self.cells[index] = self.element.children.item(index)
+        return self.cells[index]
+
+    def label(self, index: int, text: str) -> None:
+        self._cell(index).setAttribute("data-label", text)  # CSS draws it from data-label
+
+    def text(self, index: int, text: str) -> None:
+        self.pending_text[index] = text
+
+    def mark(self, index: int, cls: str) -> None:
+        self.pending_class[index] = cls
+
+    def flush(self, changed: set[int]) -> None:
+        if len(changed) > REWRITE_ABOVE_CELLS:
+            self._rewrite()
+            return
+        for index, text in self.pending_text.items():
+            self._cell(index).textContent = text
+        for index, cls in self.pending_class.items():
+            self._cell(index).className = f"cell {cls}".strip()
+        self.pending_text, self.pending_class = {}, {}
+
+    def rect(self, row: int, col: int) -> tuple[float, float, float, float]:
+        box = self._cell(row * self.grid.shape[1] + col).getBoundingClientRect()
+        return box.left, box.top, box.width, box.height
+
+
+class CanvasCells:
+    """The whole matrix on one <canvas>; colours come from the CSS classes of a hidden probe cell."""
+
+    def __init__(self, grid: MatrixGrid, caption: str) -> None:
+        self.grid = grid
+        self.element = document.createElement("canvas")
+        self.element.className = "matrix-canvas"
+        self.element.setAttribute("tabindex", "0")
+        self.element.setAttribute("role", "application")
+        self.element.setAttribute("aria-roledescription", "matrix")
+        self.element.setAttribute("data-testid", f"canvas-{grid.name}")
+        self.element.hidden = True
+        self.description = h("p", "sr-only", "", aria_live="polite", id=f"canvas-{grid.name}-cell")
+        self.element.setAttribute("aria-describedby", f"canvas-{grid.name}-cell")
+        self.probe = h("span", "cell", hidden="")
+        self.styles: dict[str, dict[str, str]] = {}
+        self.looks: list = []  # JavaScript objects, one per class combination (the painter's style table)
+        self.look_ids: dict[str, int] = {}
+        self.js_labels = None
+        self.unpainted: set[int] = set()  # labelled cells not painted yet
+        self.cursor = 0
+        self.context = None
+        self.scale = 1.0
+        on(self.element, "click", self._clicked)
+        on(self.element, "keydown", self._key)
+        on(self.element, "focus", lambda event: self._paint(self.cursor))
+        on(self.element, "blur", lambda event: self._paint(self.cursor))
+
+    def show(self, visible: bool) -> None:
+        self.element.hidden = not visible
+        if visible and not self.probe.parentNode:
+            self.grid.cells_element.appendChild(self.probe)
+
+    def resize(self, rows: int, cols: int, caption: str) -> None:
+        self.scale = float(window.devicePixelRatio or 1)
+        self.element.width = int(cols * CANVAS_PITCH * self.scale)
+        self.element.height = int(rows * CANVAS_PITCH * self.scale)
+        self.element.style.width = f"{cols * CANVAS_PITCH}px"
+        self.element.style.height = f"{rows * CANVAS_PITCH}px"
+        self.element.setAttribute(
+            "aria-label",
+            f"{caption}. Arrow keys move between cells"
+            + (", Enter follows the cell's thread." if self.grid.on_click else "."),
+        )
+        self.styles = {}  # the colour scheme may have changed since the last size
+        self.looks, self.look_ids, self.js_labels = [], {}, None
+        self.context = self.element.getContext("2d")
+        self.context.setTransform(self.scale, 0, 0, self.scale, 0, 0)
+        self.cursor = 0
+        self.flush(set(range(rows * cols)))
+
+    def label(self, index: int, text: str) -> None:
+        """Painted with the next flush (a view labels many cells, then draws)."""
+        self.js_labels = None
+        self.unpainted.add(index)
+
+    def text(self, index: int, text: str) -> None:
+        """Painted in flush, with the cell's class."""
+
+    def mark(self, index: int, cls: str) -> None:
+        """Painted in flush, with the cell's value."""
+
+    def flush(self, changed: set[int]) -> None:
+        """Paint the changed cells in one call into the page (site/gridpaint.js), as columns."""
+        changed, self.unpainted = changed | self.unpainted, set()
+        if self.context is None or not changed:
+            return
+        grid = self.grid
+        indices = np.fromiter(sorted(changed), dtype=np.int32, count=len(changed))
+        looks = np.fromiter((self._look(grid.classes.get(int(i), "")) for i in indices), dtype=np.int32)
+        cursor = self.cursor if document.activeElement == self.element else -1
+        window.tilelabGridPaint(
+            self.context,
+            CANVAS_PITCH,
+            grid.shape[1],
+            to_js(indices),
+            to_js(grid.values[indices]),
+            to_js(looks),
+            to_js(self.looks),
+            self._labels(),
+            to_js(
+                {"index": cursor, "color": self._style("followed")["outline"]}, dict_converter=window.Object.fromEntries
+            ),
+        )
+
+    def rect(self, row: int, col: int) -> tuple[float, float, float, float]:
+        box = self.element.getBoundingClientRect()
+        return box.left + col * CANVAS_PITCH, box.top + row * CANVAS_PITCH, CANVAS_PITCH - 1, CANVAS_PITCH - 1
+
+    def _style(self, cls: str) -> dict[str, str]:
+        if cls not in self.styles:
+            self.probe.className = f"cell {cls}".strip()
+            computed = window.getComputedStyle(self.probe)
+            root = window.getComputedStyle(document.documentElement)
+            self.styles[cls] = {
+                "fill": computed.backgroundColor,
+                "border": computed.borderTopColor,
+                "dash": computed.borderTopStyle,
+                "text": computed.color,
+                "outline": computed.outlineColor,
+                "line": root.getPropertyValue("--followed-2").strip() or computed.borderTopColor,
+                "hatch": root.getPropertyValue("--zero").strip() or computed.color,
+            }
+        return self.styles[cls]
+
+    def _labels(self):
+        """The grid's corner labels as a JavaScript Map, converted again only after they change."""
+        if self.js_labels is None:
+            self.js_labels = to_js(self.grid.labels)
+        return self.js_labels
+
+    def _look(self, cls: str) -> int:
+        """The number of a class combination's look in the painter's style table (made on first use)."""
+        if cls not in self.look_ids:
+            style, base = self._style(cls), self._style("")
+            marks = cls.split()
+            look = {
+                "fill": style["fill"] if style["fill"] != "rgba(0, 0, 0, 0)" else base["fill"],
+                "border": style["border"],
+                "dashed": style["dash"] in ("dashed", "dotted"),
+                "width": 2 if marks else 1,
+                "line": style["line"] if "followed-line" in marks or "reg-line" in marks else "",
+                "outline": style["outline"] if "followed" in marks else "",
+                "hatch": style["hatch"] if "zero-fill" in marks else "",
+                "color": style["text"],
+                "bold": "followed" in marks,
+            }
+            self.look_ids[cls] = len(self.looks)
+            self.looks.append(to_js(look, dict_converter=window.Object.fromEntries))
+        return self.look_ids[cls]
+
+    def _paint(self, index: int) -> None:
+        self.flush({index})
+
+    def _clicked(self, event) -> None:
+        col, row = int(event.offsetX // CANVAS_PITCH), int(event.offsetY // CANVAS_PITCH)
+        rows, cols = self.grid.shape
+        if 0 <= row < rows and 0 <= col < cols:
+            self._move(row * cols + col)
+            if self.grid.on_click:
+                self.grid.on_click(row, col)
+
+    def _key(self, event) -> None:
+        rows, cols = self.grid.shape
+        row, col = divmod(self.cursor, cols)
+        if event.key in CURSOR_KEYS:
+            dr, dc = CURSOR_KEYS[event.key]
+            self._move(min(max(row + dr, 0), rows - 1) * cols + min(max(col + dc, 0), cols - 1))
+        elif event.key == "Enter" and self.grid.on_click:
+            self.grid.on_click(row, col)
+        else:
+            return
+        event.preventDefault()
+        event.stopPropagation()  # the arrows move the cursor here, not the step
+
+    def _move(self, index: int) -> None:
+        previous, self.cursor = self.cursor, index
+        self._paint(previous)
+        self._paint(index)
+        self.description.textContent = self.grid.describe_cell(index)

@@ -1,0 +1,128 @@
+"""Step controls shared by the stepping views: buttons, speed, keyboard, play timer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..core.dom import every, h, on, stop
+
+DEFAULT_SPEED_MS = 600
+
+
+class Player:
+    """Owns the current step index; asks the view to show a step, never draws itself."""
+
+    def __init__(self, show: Callable[[int], None], next_block: Callable[[int], int]) -> None:
+        self.show = show
+        self.next_block_of = next_block
+        self.index = 0
+        self.length = 1
+        self.timer: int | None = None
+        self.speed = DEFAULT_SPEED_MS
+        button = lambda label, testid, key, handler: self._button(label, testid, key, handler)  # noqa: E731
+        self.reset_button = button("⟲ Reset", "reset", "Home", lambda e: self.reset())
+        self.prev_button = button("◀ Prev", "prev", "ArrowLeft", lambda e: self.go(self.index - 1))
+        self.play_button = button("▶ Play", "play", "Space", lambda e: self.toggle())
+        self.step_button = button("Step ▶", "step", "ArrowRight", lambda e: self.go(self.index + 1))
+        self.block_button = button("Next block »", "next-block", "N", lambda e: self.go(self.next_block_of(self.index)))
+        self.end_button = button("Run to end ⇥", "run-to-end", "End", lambda e: self.go(self.length - 1))
+        self.speed_input = h(
+            "input",
+            "",
+            type="range",
+            min="50",
+            max="2000",
+            step="50",
+            value=str(self.speed),
+            id=f"speed-{id(self)}",
+            data_testid="speed",
+            aria_valuetext=f"{self.speed} ms per step",
+        )
+        self.speed_output = h("output", "", f"{self.speed} ms")
+        on(self.speed_input, "input", self._speed_changed)
+        speed = h("label", "speed", children=[h("span", "", "Speed"), self.speed_input, self.speed_output])
+        self.position = h("span", "position", "", aria_live="off")
+        self.element = h(
+            "div",
+            "player",
+            role="toolbar",
+            aria_label="Step controls",
+            children=[
+                self.reset_button,
+                self.prev_button,
+                self.play_button,
+                self.step_button,
+                self.block_button,
+                self.end_button,
+                speed,
+                self.position,
+            ],
+        )
+
+    def _button(self, label: str, testid: str, key: str, handler: Callable):
+        element = h("button", "", label, type="button", data_testid=testid, aria_keyshortcuts=key)
+        on(element, "click", handler)
+        return element
+
+    def load(self, length: int, index: int) -> None:
+        self.pause()
+        self.length = length
+        self.go(index)
+
+    def go(self, index: int) -> None:
+        self.index = max(0, min(index, self.length - 1))
+        self.position.textContent = f"step {self.index + 1} of {self.length}"
+        self.prev_button.disabled = self.index == 0
+        at_end = self.index == self.length - 1
+        self.step_button.disabled = self.end_button.disabled = self.block_button.disabled = at_end
+        if at_end:
+            self.pause()
+        self.show(self.index)
+
+    def reset(self) -> None:
+        self.pause()
+        self.go(0)
+
+    def toggle(self) -> None:
+        if self.timer is None:
+            self.play()
+        else:
+            self.pause()
+
+    def play(self) -> None:
+        if self.index >= self.length - 1:
+            self.go(0)
+        self.timer = every(self.speed, lambda: self.go(self.index + 1))
+        self.play_button.textContent = "⏸ Pause"
+        self.play_button.setAttribute("aria-pressed", "true")
+
+    def pause(self) -> None:
+        stop(self.timer)
+        self.timer = None
+        self.play_button.textContent = "▶ Play"
+        self.play_button.setAttribute("aria-pressed", "false")
+
+    def _speed_changed(self, event) -> None:
+        self.speed = int(self.speed_input.value)
+        self.speed_output.textContent = f"{self.speed} ms"
+        self.speed_input.setAttribute("aria-valuetext", f"{self.speed} ms per step")
+        if self.timer is not None:
+            self.pause()
+            self.play()
+
+    def key(self, event) -> bool:
+        """Handle a keyboard shortcut; True when it was one of ours."""
+        actions = {
+            " ": self.toggle,
+            "ArrowRight": lambda: self.go(self.index + 1),
+            "ArrowLeft": lambda: self.go(self.index - 1),
+            "n": lambda: self.go(self.next_block_of(self.index)),
+            "N": lambda: self.go(self.next_block_of(self.index)),
+            "Home": self.reset,
+            "End": lambda: self.go(self.length - 1),
+        }
+        action = actions.get(event.key)
+        if action is None:
+            return False
+        action()
+        return True
