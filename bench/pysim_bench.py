@@ -18,14 +18,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pysim import KERNELS, RegisterParams, SmemParams, Trace
 from pysim.core import sectors  # noqa: E402
+from pysim.kernels import k02_smem_tiled, k03_register_tiled  # noqa: E402
 
 TARGET_MS = 50.0
 
 
 def clear_caches() -> None:
     sectors.clear_cache()
-    KERNELS["smem"].shared_extra_cycles_per_tile.cache_clear()
-    KERNELS["register"].shared_extra_cycles_per_tile.cache_clear()
+    k02_smem_tiled.shared_extra_cycles_per_tile.cache_clear()
+    k03_register_tiled.shared_extra_cycles_per_tile.cache_clear()
 
 
 def time_ms(fn, repeats: int) -> float:

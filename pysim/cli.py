@@ -18,6 +18,7 @@ from .core.counters import COUNTER_LABELS
 from .core.trace import Access, Step, Trace
 from .hardware.params import ParamError, Params, parse_int
 from .kernels import KERNELS
+from .lessons.narration import narration
 
 # CLI option -> parameter name, per kernel.
 OPTIONS = {
@@ -228,7 +229,7 @@ def trace(args: argparse.Namespace, params: Params) -> None:
             print(f"... {len(run) - limit} more steps (raise --limit)")
             break
         line = source[step.line - 1].strip()
-        print(f"{step.index:>5} {step.phase:<8} L{step.line:<3} {kernel.narrate(step, params, thread)}")
+        print(f"{step.index:>5} {step.phase:<8} L{step.line:<3} {narration(kernel.NAME).narrate(step, params, thread)}")
         print(f"      {line}")
     print(f"C matches NumPy: {'yes' if run.verified() else 'NO'}")
 

@@ -5,6 +5,7 @@ import pytest
 from pysim import KERNELS, RegisterParams, SmemParams, Trace, TransposeParams
 from pysim.hardware.params import NaiveParams
 from pysim.kernels import ORDER
+from pysim.lessons.narration import narration
 
 SMALL = {
     "naive": NaiveParams(M=5, N=3, K=4, T=2),
@@ -139,7 +140,7 @@ def test_narration_names_block_tile_thread_and_cells():
     trace = Trace(KERNELS["smem"], p)
     step = trace[trace.first_step(1) + 8]  # block (1,0), tile 2, load of A
     assert step.phase == "load" and step.tile == 1
-    sentence = KERNELS["smem"].narrate(step, p, 1)
+    sentence = narration("smem").narrate(step, p, 1)
     assert sentence == "Block (1,0), tile 2 of 3: thread (1,0) loads A[0][4] into tileA[0][1]."
 
 

@@ -1,40 +1,92 @@
 """The kernels in teaching order; each module's docstring says what it changes and why.
 
-A kernel module provides its listing, launch shape, step generator, closed-form
-`counters_for(p, bxs, bys)` and the mappings views need (`owner`, `regions`,
-`focus`). `Kernel` adds what every kernel derives the same way from those.
+Each module keeps the contract in contract.py. `Kernel` forwards the contract's members
+explicitly (at call time, so a test may patch the module) and adds what every kernel
+derives the same way from them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from ..core.counters import Counters
+from ..core.listing import Listing
+from ..core.trace import Cell, Focus, Step
 from . import k01_naive, k02_smem_tiled, k03_register_tiled, k04_transpose
+from .contract import KernelModule, missing_members
 
 
 @dataclass(frozen=True)
 class Kernel:
-    """A kernel module, plus the plumbing written once for all of them."""
+    """A registered kernel module, plus the plumbing written once for all of them."""
 
-    module: ModuleType
+    module: KernelModule
 
-    def __getattr__(self, name: str) -> Any:
-        if name == "module":  # not set yet (copying): never recurse
-            raise AttributeError(name)
-        return getattr(self.module, name)
+    def __post_init__(self) -> None:
+        missing = missing_members(self.module)
+        if missing:
+            raise TypeError(
+                f"kernel module {self.module.__name__} lacks {', '.join(missing)} (pysim/kernels/contract.py)"
+            )
 
-    def block_counters(self, params: Any, bx: int, by: int) -> Counters:
-        return self.module.counters_for(params, np.array([bx]), np.array([by]))
+    # --- the contract, forwarded ---------------------------------------------
+    @property
+    def NAME(self) -> str:
+        return self.module.NAME
 
-    def counters(self, params: Any) -> Counters:
-        """Totals of the whole run, from the closed forms (checked against traces in the tests)."""
-        gx, gy = self.module.grid(params)
-        return self.module.counters_for(params, np.arange(gx), np.arange(gy))
+    @property
+    def TITLE(self) -> str:
+        return self.module.TITLE
+
+    @property
+    def PARAMS(self) -> type[Any]:
+        return self.module.PARAMS
+
+    @property
+    def LISTING(self) -> Listing:
+        return self.module.LISTING
+
+    def source(self, p: Any) -> list[str]:
+        return self.module.source(p)
+
+    def grid(self, p: Any) -> tuple[int, int]:
+        return self.module.grid(p)
+
+    def threads(self, p: Any) -> int:
+        return self.module.threads(p)
+
+    def thread_xy(self, p: Any, thread: int) -> tuple[int, int]:
+        return self.module.thread_xy(p, thread)
+
+    def steps_per_block(self, p: Any) -> int:
+        return self.module.steps_per_block(p)
+
+    def owner(self, p: Any, row: int, col: int) -> tuple[tuple[int, int], int]:
+        return self.module.owner(p, row, col)
+
+    def regions(self, p: Any, step: Step) -> dict[str, list[Cell]]:
+        return self.module.regions(p, step)
+
+    def focus(self, p: Any, step: Step, thread: int) -> Focus:
+        return self.module.focus(p, step, thread)
+
+    def block_steps(self, p: Any, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
+        return self.module.block_steps(p, A, B, bx, by)
+
+    def counters_for(self, p: Any, bxs: np.ndarray, bys: np.ndarray) -> Counters:
+        return self.module.counters_for(p, bxs, bys)
+
+    # --- optional members, with what they mean when absent --------------------
+    def owned_cells(self, p: Any, block: tuple[int, int], thread: int) -> tuple[Cell, ...]:
+        """The C cells a thread stores; a kernel whose threads own one cell need not say."""
+        own = getattr(self.module, "owned_cells", None)
+        if own is None:
+            raise AttributeError(f"kernel {self.NAME} does not map a thread to several C cells")
+        return own(p, block, thread)
 
     @property
     def expected_label(self) -> str:
@@ -45,6 +97,15 @@ class Kernel:
         """What C must equal, computed by NumPy: A @ B (a kernel may say otherwise: the transpose)."""
         reference = getattr(self.module, "reference", None)
         return reference(A, B) if reference else A @ B
+
+    # --- derived ----------------------------------------------------------------
+    def block_counters(self, params: Any, bx: int, by: int) -> Counters:
+        return self.module.counters_for(params, np.array([bx]), np.array([by]))
+
+    def counters(self, params: Any) -> Counters:
+        """Totals of the whole run, from the closed forms (checked against traces in the tests)."""
+        gx, gy = self.module.grid(params)
+        return self.module.counters_for(params, np.arange(gx), np.arange(gy))
 
 
 ORDER = tuple(Kernel(module) for module in (k01_naive, k02_smem_tiled, k03_register_tiled, k04_transpose))

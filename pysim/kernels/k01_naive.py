@@ -27,6 +27,7 @@ from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
 from ..core.warps import INACTIVE, by_warp
 from ..hardware.params import NaiveParams
+from .plumbing import block_span, guarded_store
 
 NAME = "naive"
 TITLE = "Naive"
@@ -92,8 +93,7 @@ def owner(p: NaiveParams, row: int, col: int) -> tuple[tuple[int, int], int]:
 
 def regions(p: NaiveParams, step: Step) -> dict[str, list[Cell]]:
     """The block's part of C and, at step k, the column k of A and row k of B its threads read."""
-    bx, by = step.block
-    rows, cols = range(by * p.T, min(by * p.T + p.T, p.M)), range(bx * p.T, min(bx * p.T + p.T, p.N))
+    rows, cols = block_span(step.block, p.T, p.T, (p.M, p.N))
     found = {"C": cells(rows, cols)}
     if step.k is not None:
         found |= {"A": cells(rows, range(step.k, step.k + 1)), "B": cells(range(step.k, step.k + 1), cols)}
@@ -131,7 +131,7 @@ def block_steps(p: NaiveParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) 
             Access("B", "global", "load", kk, live_col, p.N, b),
         )
         yield Step("compute", FMA, k=k, fma=active, accesses=loads, registers={"sum": total})
-    store = Access("C", "global", "store", live_row, live_col, p.N, total)
+    store = guarded_store("C", (p.M, p.N), live_row, live_col, total)
     yield Step("store", STORE, accesses=(store,), registers={"sum": total})
 
 
@@ -179,23 +179,6 @@ def load_instructions(p: NaiveParams) -> int:
             live = int(np.count_nonzero(by_warp(inside).max(axis=-1) > 0))
             warps += live * row_count * col_count
     return 2 * p.K * warps
-
-
-def describe(step: Step, p: NaiveParams, thread: int) -> str:
-    row, col = element(p, step.block, thread)
-    if row >= p.M or col >= p.N:
-        return "has returned (outside C)"
-    if step.phase == "setup":
-        return f"computes row={row}, col={col}"
-    if step.phase == "compute":
-        return f"sum += A[{row}][{step.k}]·B[{step.k}][{col}] → {step.registers['sum'][thread]:g}"
-    return f"stores C[{row}][{col}] = {step.registers['sum'][thread]:g}"
-
-
-def narrate(step: Step, p: NaiveParams, thread: int) -> str:
-    tx, ty = thread_xy(p, thread)
-    where = f"Block ({step.block[0]},{step.block[1]})" + (f", k={step.k}" if step.k is not None else "")
-    return f"{where}: thread ({tx},{ty}) {describe(step, p, thread)}."
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ threads, so global loads fall from 2·M·N·K to M·K·⌈N/T⌉ + K·N·⌈M/T�
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from math import ceil
 
@@ -21,8 +20,8 @@ from ..core.counters import Counters
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
-from ..core.warps import INACTIVE
 from ..hardware.params import SmemParams
+from .plumbing import block_span, guarded_load, guarded_store, span
 
 NAME = "smem"
 TITLE = "Shared-memory tiling"
@@ -80,17 +79,12 @@ def owner(p: SmemParams, row: int, col: int) -> tuple[tuple[int, int], int]:
     return (col // p.T, row // p.T), (row % p.T) * p.T + col % p.T
 
 
-def _block_span(p: SmemParams, block: tuple[int, int]) -> tuple[range, range]:
-    bx, by = block
-    return range(by * p.T, min(by * p.T + p.T, p.M)), range(bx * p.T, min(bx * p.T + p.T, p.N))
-
-
 def regions(p: SmemParams, step: Step) -> dict[str, list[Cell]]:
     """The block's part of C and, inside the tile loop, the K-slice of A and B the block works on."""
-    rows, cols = _block_span(p, step.block)
+    rows, cols = block_span(step.block, p.T, p.T, (p.M, p.N))
     found = {"C": cells(rows, cols)}
     if step.tile is not None:
-        ks = range(step.tile * p.T, min(step.tile * p.T + p.T, p.K))
+        ks = span(step.tile * p.T, p.T, p.K)
         found |= {"A": cells(rows, ks), "B": cells(ks, cols)}
     return found
 
@@ -127,27 +121,15 @@ def block_steps(p: SmemParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -
         tileStartSum = partialSum
         tileColA = tileIdx * T + tx
         tileRowB = tileIdx * T + ty
-        inA = (globalRow < p.M) & (tileColA < p.K)
-        a = np.where(inA, A[np.minimum(globalRow, p.M - 1), np.minimum(tileColA, p.K - 1)], 0).astype(np.float32)
+        load, a = guarded_load("A", A, globalRow, tileColA)
         tileA = tileA.copy()
         tileA[ty, tx] = a
-        loads = (
-            Access(
-                "A", "global", "load", np.where(inA, globalRow, INACTIVE), np.where(inA, tileColA, INACTIVE), p.K, a
-            ),
-            Access("tileA", "shared", "store", ty, tx, T, a, zero_fill=~inA),
-        )
+        loads = (load, Access("tileA", "shared", "store", ty, tx, T, a, zero_fill=~load.active[0]))
         yield Step("load", LOAD_A, tile=tileIdx, accesses=loads, **state())
-        inB = (tileRowB < p.K) & (globalCol < p.N)
-        b = np.where(inB, B[np.minimum(tileRowB, p.K - 1), np.minimum(globalCol, p.N - 1)], 0).astype(np.float32)
+        load, b = guarded_load("B", B, tileRowB, globalCol)
         tileB = tileB.copy()
         tileB[ty, tx] = b
-        loads = (
-            Access(
-                "B", "global", "load", np.where(inB, tileRowB, INACTIVE), np.where(inB, globalCol, INACTIVE), p.N, b
-            ),
-            Access("tileB", "shared", "store", ty, tx, T, b, zero_fill=~inB),
-        )
+        loads = (load, Access("tileB", "shared", "store", ty, tx, T, b, zero_fill=~load.active[0]))
         yield Step("load", LOAD_B, tile=tileIdx, accesses=loads, **state())
         yield Step("barrier", SYNC_LOADED, tile=tileIdx, barrier=True, **state())
         for k in range(T):
@@ -160,10 +142,7 @@ def block_steps(p: SmemParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -
             yield Step("compute", FMA, tile=tileIdx, k=k, fma=T * T, accesses=reads, **state())
         yield Step("barrier", SYNC_DONE, tile=tileIdx, barrier=True, **state())
 
-    inC = (globalRow < p.M) & (globalCol < p.N)
-    store = Access(
-        "C", "global", "store", np.where(inC, globalRow, INACTIVE), np.where(inC, globalCol, INACTIVE), p.N, partialSum
-    )
+    store = guarded_store("C", (p.M, p.N), globalRow, globalCol, partialSum)
     yield Step("store", STORE, accesses=(store,), **state())
 
 
@@ -203,129 +182,6 @@ def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
         global_sectors=sectors,
         bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(T),
     )
-
-
-def describe(step: Step, p: SmemParams, thread: int) -> str:
-    """What one thread does in this step, in words (monitor table and narration)."""
-    tx, ty = thread_xy(p, thread)
-    if step.phase == "setup":
-        return f"computes globalRow={step.block[1] * p.T + ty}, globalCol={step.block[0] * p.T + tx}"
-    if step.phase == "barrier":
-        return "waits at __syncthreads()"
-    if step.phase == "load":
-        source, tile = step.accesses
-        if bool(tile.zero_fill[0, thread]):
-            return f"writes 0 to {tile.array}[{ty}][{tx}] (edge: outside {source.array})"
-        return f"loads {source.array}[{source.rows[0, thread]}][{source.cols[0, thread]}] into {tile.array}[{ty}][{tx}]"
-    if step.phase == "compute":
-        k = step.k
-        a, b = step.shared["tileA"][ty, k], step.shared["tileB"][k, tx]
-        return (
-            f"partialSum += tileA[{ty}][{k}]·tileB[{k}][{tx}] = {a:g}·{b:g} → {step.registers['partialSum'][thread]:g}"
-        )
-    store = step.accesses[0]
-    if store.rows[0, thread] == INACTIVE:
-        return "stores nothing (outside C)"
-    return f"stores C[{store.rows[0, thread]}][{store.cols[0, thread]}] = {step.registers['partialSum'][thread]:g}"
-
-
-def narrate(step: Step, p: SmemParams, thread: int) -> str:
-    """One sentence for the live region: where we are and what the followed thread does."""
-    tx, ty = thread_xy(p, thread)
-    where = f"Block ({step.block[0]},{step.block[1]})"
-    if step.tile is not None:
-        where += f", tile {step.tile + 1} of {p.tiles}"
-        if step.k is not None:
-            where += f", k={step.k}"
-    return f"{where}: thread ({tx},{ty}) {describe(step, p, thread)}."
-
-
-@dataclass(frozen=True)
-class Term:
-    """One product of the followed thread's dot product within the current tile."""
-
-    k: int
-    a: float
-    b: float
-    done: bool
-    current: bool
-
-    @property
-    def product(self) -> float:
-        return float(np.float32(self.a) * np.float32(self.b))
-
-
-@dataclass(frozen=True)
-class Lens:
-    """The selected-thread lens: its tileA row, tileB column and dot-product timeline.
-
-    `carried` is what partialSum brought into the current tile from earlier tiles,
-    so carried + the done terms = partial_sum. `terms` is empty while the tile is
-    still being loaded; `final` marks the store, where partial_sum is C's value.
-    """
-
-    row: np.ndarray
-    column: np.ndarray
-    terms: tuple[Term, ...]
-    carried: float
-    partial_sum: float
-    target: Cell | None
-    final: bool
-
-    @property
-    def done_sum(self) -> float:
-        return float(sum(np.float32(term.product) for term in self.terms if term.done))
-
-
-def lens(step: Step, p: SmemParams, thread: int) -> Lens:
-    tx, ty = thread_xy(p, thread)
-    tileA, tileB = step.shared["tileA"], step.shared["tileB"]
-    loaded = step.phase in ("compute", "store") or step.lines in (SYNC_LOADED, SYNC_DONE)
-    if step.phase == "compute":
-        last_done = step.k
-    elif step.lines == SYNC_LOADED:
-        last_done = -1
-    else:
-        last_done = p.T - 1
-    terms = (
-        tuple(Term(k, float(tileA[ty, k]), float(tileB[k, tx]), k <= last_done, k == step.k) for k in range(p.T))
-        if loaded
-        else ()
-    )
-    owned = focus(p, step, thread).owned
-    return Lens(
-        tileA[ty, :].copy(),
-        tileB[:, tx].copy(),
-        terms,
-        float(step.registers["tileStartSum"][thread]),
-        float(step.registers["partialSum"][thread]),
-        owned[0] if owned else None,
-        step.phase == "store",
-    )
-
-
-def phase_detail(step: Step, p: SmemParams) -> str:
-    """What the whole block is doing in this step."""
-    threads = p.T * p.T
-    if step.phase == "setup":
-        return f"Setup: each of the {threads} threads computes which element of C it owns; partialSum starts at 0."
-    if step.phase == "barrier":
-        if step.lines == SYNC_LOADED:
-            return "Barrier: no thread may read the tiles until every thread has written its element."
-        return "Barrier: no thread may load the next tile while another still reads this one."
-    if step.phase == "load":
-        source, tile = step.accesses
-        zeros = len(tile.zero_cells())
-        loaded = int(np.count_nonzero(source.active))
-        text = f"Cooperative load: {loaded} threads each copy one element of {source.array} from global memory into {tile.array}"
-        return text + (f"; {zeros} threads outside {source.array} write 0 instead (edge tile)." if zeros else ".")
-    if step.phase == "compute":
-        return (
-            f"Compute, k={step.k}: every thread reads tileA[ty][{step.k}] and tileB[{step.k}][tx] from shared memory "
-            f"and adds their product to partialSum ({threads} FMAs)."
-        )
-    stored = int(np.count_nonzero(step.accesses[0].active))
-    return f"Store: {stored} threads write partialSum to C; threads outside C write nothing."
 
 
 def read_bank_reports(p: SmemParams, k: int = 0) -> tuple[banks.BankReport, banks.BankReport]:

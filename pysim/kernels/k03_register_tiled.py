@@ -23,6 +23,7 @@ from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
 from ..core.warps import INACTIVE
 from ..hardware.params import RegisterParams
+from .plumbing import block_span, cooperative_copy, guarded_store, load_pattern, span
 
 NAME = "register"
 TITLE = "2D register tiling"
@@ -102,11 +103,10 @@ def owned_cells(p: RegisterParams, block: tuple[int, int], thread: int) -> tuple
 
 def regions(p: RegisterParams, step: Step) -> dict[str, list[Cell]]:
     """The block's tile of C and, inside the bkIdx loop, the BK-slice of A and B it works on."""
-    bx, by = step.block
-    rows, cols = range(by * p.BM, min(by * p.BM + p.BM, p.M)), range(bx * p.BN, min(bx * p.BN + p.BN, p.N))
+    rows, cols = block_span(step.block, p.BM, p.BN, (p.M, p.N))
     found = {"C": cells(rows, cols)}
     if step.tile is not None:
-        ks = range(step.tile * p.BK, min(step.tile * p.BK + p.BK, p.K))
+        ks = span(step.tile * p.BK, p.BK, p.K)
         found |= {"A": cells(rows, ks), "B": cells(ks, cols)}
     return found
 
@@ -131,41 +131,6 @@ def focus(p: RegisterParams, step: Step, thread: int) -> Focus:
     return Focus(owned, operands, current)
 
 
-def load_pattern(height: int, width: int, nthreads: int) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, cols) of the element each thread loads in each pass of the strided copy loop."""
-    passes = ceil(height * width / nthreads)
-    index = np.arange(passes)[:, None] * nthreads + np.arange(nthreads)[None, :]
-    inside = index < height * width
-    return np.where(inside, index // width, INACTIVE), np.where(inside, index % width, INACTIVE)
-
-
-def _copy(
-    array: str,
-    matrix: np.ndarray,
-    name: str,
-    origin: tuple[int, int],
-    shape: tuple[int, int],
-    nthreads: int,
-    tile: np.ndarray,
-) -> tuple[tuple[Access, Access], np.ndarray]:
-    """One cooperative copy of a shape-sized window of `matrix` at `origin` into `tile`."""
-    rows, cols = load_pattern(*shape, nthreads)
-    active = rows != INACTIVE
-    g_rows, g_cols = origin[0] + rows, origin[1] + cols
-    inside = active & (g_rows < matrix.shape[0]) & (g_cols < matrix.shape[1])
-    tile = tile.copy()
-    values = np.where(
-        inside, matrix[np.minimum(g_rows, matrix.shape[0] - 1), np.minimum(g_cols, matrix.shape[1] - 1)], 0
-    ).astype(np.float32)
-    tile[rows[active], cols[active]] = values[active]
-    g_rows, g_cols = np.where(inside, g_rows, INACTIVE), np.where(inside, g_cols, INACTIVE)
-    accesses = (
-        Access(name, "global", "load", g_rows, g_cols, matrix.shape[1], values),
-        Access(array, "shared", "store", rows, cols, shape[1], values, zero_fill=active & ~inside),
-    )
-    return accesses, tile
-
-
 def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
     """Run one block, one CUDA statement per step (each FMA of the outer product is a step)."""
     n = p.threads
@@ -183,9 +148,9 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
     yield Step("setup", SETUP, **state())
     for tile in range(p.tiles):
         bkIdx = tile * p.BK
-        accesses, As = _copy("As", A, "A", (by * p.BM, bkIdx), (p.BM, p.BK), n, As)
+        accesses, As = cooperative_copy("As", A, "A", (by * p.BM, bkIdx), (p.BM, p.BK), n, As)
         yield Step("load", LOAD_A, tile=tile, accesses=accesses, **state())
-        accesses, Bs = _copy("Bs", B, "B", (bkIdx, bx * p.BN), (p.BK, p.BN), n, Bs)
+        accesses, Bs = cooperative_copy("Bs", B, "B", (bkIdx, bx * p.BN), (p.BK, p.BN), n, Bs)
         yield Step("load", LOAD_B, tile=tile, accesses=accesses, **state())
         yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
         for dotIdx in range(p.BK):
@@ -208,11 +173,8 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
 
     rows = by * p.BM + ty[None, :] * p.TM + np.repeat(np.arange(p.TM), p.TN)[:, None]
     cols = bx * p.BN + tx[None, :] * p.TN + np.tile(np.arange(p.TN), p.TM)[:, None]
-    inside = (rows < p.M) & (cols < p.N)
     values = results.reshape(n, p.TM * p.TN).T  # one store instruction per (i, j)
-    store = Access(
-        "C", "global", "store", np.where(inside, rows, INACTIVE), np.where(inside, cols, INACTIVE), p.N, values
-    )
+    store = guarded_store("C", (p.M, p.N), rows, cols, values)
     yield Step("store", STORE, accesses=(store,), **state())
 
 
@@ -253,85 +215,6 @@ def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counter
         global_sectors=sectors,
         bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(p),
     )
-
-
-def describe(step: Step, p: RegisterParams, thread: int) -> str:
-    """What one thread does in this step, in words."""
-    tx, ty = thread_xy(p, thread)
-    if step.phase == "setup":
-        return f"owns rows {ty * p.TM}..{ty * p.TM + p.TM - 1}, columns {tx * p.TN}..{tx * p.TN + p.TN - 1} of the block tile"
-    if step.phase == "barrier":
-        return "waits at __syncthreads()"
-    if step.phase == "load":
-        source, tile = step.accesses
-        loads = [
-            f"{source.array}[{r}][{c}]" for r, c in zip(source.rows[:, thread], source.cols[:, thread]) if r != INACTIVE
-        ]
-        zeros = int(np.count_nonzero(tile.zero_fill[:, thread]))
-        text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
-        return text + (f" and writes {zeros} zero(s) (edge)" if zeros else "")
-    if step.lines == LOAD_M:
-        return f"regM = As[{ty * p.TM}..{ty * p.TM + p.TM - 1}][{step.k}] = {_values(step.registers['regM'][thread])}"
-    if step.lines == LOAD_N:
-        return f"regN = Bs[{step.k}][{tx * p.TN}..{tx * p.TN + p.TN - 1}] = {_values(step.registers['regN'][thread])}"
-    if step.phase == "compute":
-        i, j = step.pair
-        value = step.registers["threadResults"][thread, i, j]
-        return f"Res[{i},{j}] += regM[{i}]·regN[{j}] = {step.registers['regM'][thread, i]:g}·{step.registers['regN'][thread, j]:g} → {value:g}"
-    stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
-    return f"stores {stored} of its {p.TM * p.TN} results to C"
-
-
-def _values(row: np.ndarray) -> str:
-    return "[" + ", ".join(f"{v:g}" for v in row) + "]"
-
-
-def position(step: Step, p: RegisterParams) -> str:
-    """Where the block is in its loops: block, bkIdx slice, dotIdx and the FMA pair."""
-    where = f"Block ({step.block[0]},{step.block[1]})"
-    if step.tile is not None:
-        where += f", bkIdx {step.tile * p.BK} (slice {step.tile + 1} of {p.tiles})"
-    if step.k is not None:
-        where += f", dotIdx={step.k}"
-    if step.pair is not None:
-        where += f", FMA ({step.pair[0]},{step.pair[1]})"
-    return where
-
-
-def narrate(step: Step, p: RegisterParams, thread: int) -> str:
-    tx, ty = thread_xy(p, thread)
-    return f"{position(step, p)}: thread {thread} (tx={tx}, ty={ty}) {describe(step, p, thread)}."
-
-
-def phase_detail(step: Step, p: RegisterParams) -> str:
-    """What the whole block is doing in this step."""
-    n = p.threads
-    if step.phase == "setup":
-        return (
-            f"Setup: {n} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
-        )
-    if step.phase == "barrier":
-        if step.lines == SYNC_LOADED:
-            return "Barrier: As and Bs must be complete before any thread reads them."
-        return "Barrier: no thread may overwrite As/Bs while another still reads them."
-    if step.phase == "load":
-        source, tile = step.accesses
-        loaded = int(np.count_nonzero(source.active))
-        zeros = len(tile.zero_cells())
-        passes = source.rows.shape[0]
-        text = f"Cooperative load: {n} threads copy {loaded} elements of {source.array} into {tile.array} in {passes} pass(es)"
-        return text + (f"; {zeros} cells outside {source.array} get 0 (edge)." if zeros else ".")
-    if step.lines == LOAD_M:
-        return f"dotIdx={step.k}: each thread copies {p.TM} values of column {step.k} of As into regM ({p.TM} shared reads)."
-    if step.lines == LOAD_N:
-        return (
-            f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
-        )
-    if step.phase == "compute":
-        i, j = step.pair
-        return f"Outer product, dotIdx={step.k}: every thread adds regM[{i}]·regN[{j}] to Res[{i},{j}], from registers only."
-    stored = int(np.count_nonzero(step.accesses[0].active))
-    return f"Store: the threads write {stored} results from registers to C (elements outside C are skipped)."
 
 
 def read_bank_reports(p: RegisterParams, dotIdx: int = 0) -> tuple[banks.BankReport, banks.BankReport]:

@@ -22,6 +22,7 @@ from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
 from ..core.warps import INACTIVE
 from ..hardware.params import TransposeParams
+from .plumbing import block_span, guarded_load, guarded_store
 
 NAME = "transpose"
 TITLE = "Transpose (bank conflicts)"
@@ -67,9 +68,7 @@ def owner(p: TransposeParams, row: int, col: int) -> tuple[tuple[int, int], int]
 
 def regions(p: TransposeParams, step: Step) -> dict[str, list[Cell]]:
     """The tile of A the block reads and the tile of C it writes (mirrored across the diagonal)."""
-    bx, by = step.block
-    T = p.TILE
-    a_rows, a_cols = range(by * T, min(by * T + T, p.n)), range(bx * T, min(bx * T + T, p.n))
+    a_rows, a_cols = block_span(step.block, p.TILE, p.TILE, (p.n, p.n))
     return {"A": cells(a_rows, a_cols), "C": cells(a_cols, a_rows)}
 
 
@@ -90,15 +89,10 @@ def block_steps(p: TransposeParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
     ty, tx = np.divmod(np.arange(T * T), T)
     tile = np.full((T, stride), np.nan, dtype=np.float32)
     yield Step("setup", SETUP, shared={"tile": tile})
-    x, y = bx * T + tx, by * T + ty
-    inside = (x < p.n) & (y < p.n)
-    values = np.where(inside, A[np.minimum(y, p.n - 1), np.minimum(x, p.n - 1)], 0).astype(np.float32)
+    load, values = guarded_load("A", A, by * T + ty, bx * T + tx)
     tile = tile.copy()
     tile[ty, tx] = values
-    loads = (
-        Access("A", "global", "load", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n, values),
-        Access("tile", "shared", "store", ty, tx, stride, values, zero_fill=~inside),
-    )
+    loads = (load, Access("tile", "shared", "store", ty, tx, stride, values, zero_fill=~load.active[0]))
     yield Step("load", LOAD, accesses=loads, shared={"tile": tile})
     yield Step("barrier", SYNC, barrier=True, shared={"tile": tile})
     x, y = by * T + tx, bx * T + ty
@@ -108,7 +102,7 @@ def block_steps(p: TransposeParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
         Access(
             "tile", "shared", "load", np.where(inside, tx, INACTIVE), np.where(inside, ty, INACTIVE), stride, values
         ),
-        Access("C", "global", "store", np.where(inside, y, INACTIVE), np.where(inside, x, INACTIVE), p.n, values),
+        guarded_store("C", (p.n, p.n), y, x, values),
     )
     yield Step("store", STORE, accesses=stores, shared={"tile": tile})
 
@@ -146,25 +140,6 @@ REFERENCE_LABEL = "A.T"
 def reference(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     """What C must equal: NumPy's transpose of A (B is not used)."""
     return A.T
-
-
-def describe(step: Step, p: TransposeParams, thread: int) -> str:
-    tx, ty = thread_xy(p, thread)
-    if step.phase == "setup":
-        return f"computes x={step.block[0] * p.TILE + tx}, y={step.block[1] * p.TILE + ty}"
-    if step.phase == "barrier":
-        return "waits at __syncthreads()"
-    if step.phase == "load":
-        return f"copies A[{step.block[1] * p.TILE + ty}][{step.block[0] * p.TILE + tx}] into tile[{ty}][{tx}]"
-    words = step.accesses[0]
-    if words.rows[0, thread] == INACTIVE:
-        return "stores nothing (outside C)"
-    return f"reads tile[{tx}][{ty}] (bank {(tx * (p.TILE + p.pad) + ty) % 32}) and stores it to C"
-
-
-def narrate(step: Step, p: TransposeParams, thread: int) -> str:
-    tx, ty = thread_xy(p, thread)
-    return f"Block ({step.block[0]},{step.block[1]}): thread ({tx},{ty}) {describe(step, p, thread)}."
 
 
 def padding_cells(p: TransposeParams) -> list[Cell]:

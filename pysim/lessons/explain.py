@@ -18,7 +18,7 @@ from ..core.constants import NUM_BANKS, WARP_SIZE
 from ..core.counters import Counters
 from ..hardware.params import NaiveParams, RegisterParams, SmemParams
 from ..hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget, largest_square_tile
-from ..kernels import KERNELS
+from ..kernels import KERNELS, k02_smem_tiled, k03_register_tiled
 from .formulas import Intensity, flops_per_global_byte
 
 # The shape siboehm's 2D-blocktiling kernel uses (BM = BN = 128, TM = TN = 8, 256 threads):
@@ -197,7 +197,7 @@ def warp_rows(threads_per_row: int, threads: int) -> str:
 
 
 def tiling_banks(p: SmemParams) -> tuple[BankLine, BankLine]:
-    a, b = KERNELS["smem"].read_bank_reports(p)
+    a, b = k02_smem_tiled.read_bank_reports(p)
     return BankLine("tileA", "[ty][0]", a), BankLine("tileB", "[0][tx]", b)
 
 
@@ -276,7 +276,7 @@ class RegisterNumbers:
 
 def register(p: RegisterParams) -> RegisterNumbers:
     kernel = KERNELS["register"]
-    m_read, n_read = kernel.read_bank_reports(p)
+    m_read, n_read = k03_register_tiled.read_bank_reports(p)
     return RegisterNumbers(p, kernel.counters(p), m_read, n_read)
 
 

@@ -9,13 +9,15 @@ from urllib.parse import quote
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.core.urlstate import STEPPING_VIEWS
 from e2e.conftest import view
+from pysim.kernels import KERNELS
 
+STEPPING_KEYS = ("thread", "step", "mode")  # what every stepping view reads besides its kernel's parameters
+# Every stepping view of the route table, with the address keys of its kernel's parameters; and the walkthrough.
 VIEWS = {
-    "tiling": ("M", "N", "K", "T", "device", "thread", "step", "mode"),
-    "register": ("M", "N", "K", "BM", "BN", "BK", "TM", "TN", "device", "thread", "step"),
-    "hierarchy": ("N", "T", "device", "step", "pad", "access"),
-}
+    view.path.strip("/"): (*KERNELS[view.kernel].PARAMS().as_strings(), *STEPPING_KEYS) for view in STEPPING_VIEWS
+} | {"hierarchy": ("N", "T", "device", "step", "pad", "access")}
 CANARY = "window.__pwned = 1"
 PAYLOADS = [
     f"<img src=x onerror='{CANARY}'>",

@@ -23,9 +23,11 @@ from pysim.lessons import checkpoints
 from pysim.lessons.walkthrough import Walkthrough, quiz
 from pysim.play.puzzles import PUZZLES
 
+from .urlstate import STEPPING_VIEWS
+
 WALKTHROUGH = "hierarchy"
 PLAYGROUND = "puzzle"
-STEPPING_KERNELS = ("smem", "register", "naive", "transpose")  # the stepping views' kernels, in page order
+STEPPING_KERNELS = tuple(view.kernel for view in STEPPING_VIEWS)  # the stepping views' kernels, in page order
 MAX_TEXT = 24  # characters of an answer kept (cmi.suspend_data holds at most 4,096 in SCORM 1.2)
 
 

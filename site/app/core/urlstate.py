@@ -13,11 +13,13 @@ from urllib.parse import parse_qsl, urlencode
 
 @dataclass(frozen=True)
 class ViewSpec:
-    """A route with a view: the class that draws it (imported on first visit) and where it mounts."""
+    """A route with a view: the class that draws it (imported on first visit), where it mounts,
+    and, for a stepping view, the key of the kernel it steps (pysim.kernels.KERNELS)."""
 
     path: str
     module: str
     name: str
+    kernel: str | None = None
 
     @property
     def container(self) -> str:
@@ -26,15 +28,16 @@ class ViewSpec:
 
 # The one route table: the shell mounts these, the page has a section and a nav link for each.
 VIEWS = (
-    ViewSpec("/tiling", "app.views.tiling", "TilingView"),
-    ViewSpec("/register", "app.views.register", "RegisterView"),
+    ViewSpec("/tiling", "app.views.tiling", "TilingView", kernel="smem"),
+    ViewSpec("/register", "app.views.register", "RegisterView", kernel="register"),
     ViewSpec("/hierarchy", "app.views.hierarchy", "HierarchyView"),
-    ViewSpec("/naive", "app.views.naive", "NaiveView"),
-    ViewSpec("/transpose", "app.views.transpose", "TransposeView"),
+    ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
+    ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),
     ViewSpec("/ladder", "app.views.ladder", "LadderView"),
     ViewSpec("/playground", "app.views.playground", "PlaygroundView"),
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
+STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
 # Parameters of the shell itself, kept across every address the views write.
 SHELL_KEYS = ("embed", "lock", "quiz")  # quiz=1: prediction checkpoints (app.widgets.checkpoint)
 MAX_VALUE_CHARS = 200

@@ -97,8 +97,8 @@ class RegisterView(SteppingView):
 
     def render(self, step) -> None:
         p = self.params
-        self.focus.textContent = f"Current focus: {self.kernel.position(step, p)}"
-        self.phase.textContent = self.kernel.phase_detail(step, p)
+        self.focus.textContent = f"Current focus: {self.words.position(step, p)}"
+        self.phase.textContent = self.words.phase_detail(step, p)
         marks = self.step_marks(step, GRIDS)
         self.grid_a.show(None, marks["A"])
         self.grid_b.show(None, marks["B"])
@@ -111,7 +111,7 @@ class RegisterView(SteppingView):
         regs = step.registers
         for thread in self.monitor_rows:
             tx, ty = self.kernel.thread_xy(self.params, thread)
-            texts = [f"({tx},{ty})", self.kernel.describe(step, self.params, thread)]
+            texts = [f"({tx},{ty})", self.words.describe(step, self.params, thread)]
             texts += [fmt(v) for v in regs["regM"][thread]] + [fmt(v) for v in regs["regN"][thread]]
             texts += [fmt(v) for v in regs["threadResults"][thread].reshape(-1)]
             self.update_monitor_row(thread, texts)

@@ -128,7 +128,7 @@ class TilingView(SteppingView):
         }[step.phase]
         tile = f", tile {step.tile + 1} of {p.tiles}" if step.tile is not None else ""
         self.focus.textContent = f"Current focus: Block ({bx}, {by}){tile} · {phase}"
-        self.phase.textContent = self.kernel.phase_detail(step, p)
+        self.phase.textContent = self.words.phase_detail(step, p)
         marks = self.step_marks(step, GRIDS)
         self.grid_a.show(None, marks["A"])
         self.grid_b.show(None, marks["B"])
@@ -169,7 +169,7 @@ class TilingView(SteppingView):
         self.arrows.draw(pairs)
 
     def render_lens(self, step) -> None:
-        lens = self.kernel.lens(step, self.params, self.thread)
+        lens = self.words.lens(step, self.params, self.thread)
         fill_list(self.lens_row, [("", fmt(value)) for value in lens.row])
         fill_list(self.lens_col, [("", fmt(value)) for value in lens.column])
         terms = []

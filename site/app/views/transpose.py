@@ -153,14 +153,14 @@ class TransposeView(SteppingView):
     def render(self, step) -> None:
         bx, by = step.block
         self.focus.textContent = f"Current focus: Block ({bx}, {by}) · {PHASES[step.phase]}"
-        self.phase.textContent = self.kernel.narrate(step, self.params, self.thread)
+        self.phase.textContent = self.words.narrate(step, self.params, self.thread)
         marks = self.step_marks(step, GRIDS)
         self.grid_a.show(None, marks["A"])
         self.grid_tile.show(step.shared["tile"], marks["tile"])
         self.grid_c.show(self.trace.c_after(step.index), marks["C"])
         self.render_warp(step)
         for thread in self.monitor_rows:
-            self.update_monitor_row(thread, [self.kernel.describe(step, self.params, thread)])
+            self.update_monitor_row(thread, [self.words.describe(step, self.params, thread)])
 
     def render_warp(self, step) -> None:
         warp = lanes.warp_of(self.thread)

@@ -1,0 +1,50 @@
+"""The kernel contract (pysim/kernels/contract.py): every registered kernel keeps it, and the
+number of steps the Trace indexes by equals what the step generator really yields."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from pysim.core.matrices import operands
+from pysim.kernels import ORDER, Kernel, k02_smem_tiled
+from pysim.kernels.contract import REQUIRED
+
+
+def _sizes(kernel: Kernel) -> list:
+    """Every preset, and each preset shrunk to an awkward size (non-multiples, a matrix smaller
+    than one tile)."""
+    found = []
+    for raw in kernel.PARAMS.PRESETS.values():
+        found.append(kernel.PARAMS.parse({k: str(v) for k, v in raw.items()}))
+        shrunk = {k: str(v) for k, v in raw.items()}
+        for key in ("M", "N", "K", "n"):
+            if key in shrunk:
+                shrunk[key] = str(max(1, int(shrunk[key]) // 3 + 1))
+        found.append(kernel.PARAMS.parse(shrunk))
+    return found
+
+
+@pytest.mark.parametrize("kernel", ORDER, ids=lambda k: k.NAME)
+def test_steps_per_block_is_what_the_generator_yields(kernel: Kernel) -> None:
+    for p in _sizes(kernel):
+        A, B = operands(p.M, p.N, p.K, 0)
+        gx, gy = kernel.grid(p)
+        for bx, by in {(0, 0), (gx - 1, gy - 1)}:
+            yielded = sum(1 for _ in kernel.block_steps(p, A, B, bx, by))
+            assert yielded == kernel.steps_per_block(p), (kernel.NAME, p, (bx, by))
+
+
+@pytest.mark.parametrize("kernel", ORDER, ids=lambda k: k.NAME)
+def test_every_kernel_module_defines_the_required_members(kernel: Kernel) -> None:
+    assert all(hasattr(kernel.module, name) for name in REQUIRED)
+
+
+def test_a_module_that_breaks_the_contract_is_refused_at_registration() -> None:
+    broken = types.ModuleType("broken")
+    for name in REQUIRED:
+        if name != "counters_for":
+            setattr(broken, name, getattr(k02_smem_tiled, name))
+    with pytest.raises(TypeError, match="lacks counters_for"):
+        Kernel(broken)
