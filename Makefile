@@ -22,6 +22,7 @@ serve: deps
 lint:
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
+	$(PYTHON) -m mypy
 
 test: deps chromium lint
 	$(PYTHON) -m pytest -q

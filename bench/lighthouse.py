@@ -28,11 +28,12 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import build  # noqa: E402
-from bench.harness import CHROMIUM_ARGS, Server, find_chromium  # noqa: E402
 from bench.tti import floor_root, floor_server  # noqa: E402
+from tools.build import paths  # noqa: E402
+from tools.build.site import build  # noqa: E402
+from tools.harness import CHROMIUM_ARGS, Server, find_chromium  # noqa: E402
 
-LIGHTHOUSE = build.NODE_MODULES / ".bin" / "lighthouse"
+LIGHTHOUSE = paths.NODE_MODULES / ".bin" / "lighthouse"
 VERSION = "12.2.3"
 METRICS = {
     "TBT": ("total-blocking-time", "ms"),
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     if not LIGHTHOUSE.exists():
         print(f"lighthouse is missing: run `npm ci` (package.json pins lighthouse@{VERSION})", file=sys.stderr)
         return 1
-    dist = args.dist or build.build()
+    dist = args.dist or build()
     chrome = chromium_path()
     scratch = Path(tempfile.mkdtemp(prefix="tilelab-floor-"))
     server, floor_pages = Server(dist, gzip=True), floor_server(floor_root(dist, scratch, args.floor_on_dist))

@@ -25,8 +25,8 @@ TARGET_MS = 50.0
 
 def clear_caches() -> None:
     sectors.clear_cache()
-    k02_smem_tiled.shared_extra_cycles_per_tile.cache_clear()
-    k03_register_tiled.shared_extra_cycles_per_tile.cache_clear()
+    k02_smem_tiled.shared_costs_per_tile.cache_clear()
+    k03_register_tiled.shared_costs_per_tile.cache_clear()
 
 
 def time_ms(fn, repeats: int) -> float:

@@ -17,23 +17,35 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import build  # noqa: E402
-from bench.harness import Server, launch, wait_ready  # noqa: E402
+from tools.build.site import build  # noqa: E402
+from tools.harness import Server, launch, wait_ready  # noqa: E402
 
-CASES = (
-    ("tiling preset 4×4×8 T=2", "#/tiling?M=4&N=4&K=8&T=2", 16),
-    ("tiling preset 6×6×9 T=3", "#/tiling?M=6&N=6&K=9&T=3", 16),
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
+
+from app.core.urlstate import STEPPING_VIEWS, format_hash  # noqa: E402
+from pysim.kernels import KERNELS  # noqa: E402
+
+# Beyond the presets: the strided naive map, and the largest sizes a step must stay quick at.
+EXTRA = (
+    ("naive 32×32×8 T=32 map=row", "#/naive?M=32&N=32&K=8&T=32&map=row", 16),
     ("tiling 32×32×32 T=8", "#/tiling?M=32&N=32&K=32&T=8", 50),
-    ("register seed 8³ 4/4/4 2×2", "#/register?M=8&N=8&K=8&BM=4&BN=4&BK=4&TM=2&TN=2", 16),
     ("register 32³ 16/16/8 4×4", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4", 50),
-    ("naive preset 32×32×8 T=32 col", "#/naive?M=32&N=32&K=8&T=32&map=col", 16),
-    ("naive preset 32×32×8 T=32 row", "#/naive?M=32&N=32&K=8&T=32&map=row", 16),
-    ("naive preset 16×16×8 T=8 row", "#/naive?M=16&N=16&K=8&T=8&map=row", 16),
-    ("naive seed 4×4×8 T=2", "#/naive?M=4&N=4&K=8&T=2&map=col", 16),
-    ("transpose preset n=32 T=32 pad=0", "#/transpose?n=32&T=32&pad=0", 16),
-    ("transpose preset n=64 T=32 pad=1", "#/transpose?n=64&T=32&pad=1", 16),
-    ("transpose preset n=8 T=4", "#/transpose?n=8&T=4&pad=0", 16),
 )
+PRESET_TARGET_MS = 16
+
+
+def preset_cases() -> list[tuple[str, str, int]]:
+    """Every preset of every stepping view in the route table (so a new view is timed too)."""
+    cases = []
+    for view in STEPPING_VIEWS:
+        params = KERNELS[view.kernel].PARAMS
+        for label, raw in params.PRESETS.items():
+            p = params.parse({key: str(value) for key, value in raw.items()})
+            cases.append((f"{view.path.strip('/')} {label}", format_hash(view.path, p.as_strings()), PRESET_TARGET_MS))
+    return cases
+
+
+CASES = (*preset_cases(), *EXTRA)
 TIMED_CLICK = """(view) => {
   const button = document.querySelector(`#view-${view} [data-testid=step]`);
   if (button.disabled) document.querySelector(`#view-${view} [data-testid=reset]`).click();
@@ -53,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=200, help="timed steps per case (default 200)")
     args = parser.parse_args(argv)
-    server = Server(build.build())
+    server = Server(build())
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)

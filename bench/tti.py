@@ -3,7 +3,7 @@
 The floor page loads only PyScript + Pyodide + NumPy, the way a bare page would (NumPy
 fetched after the interpreter is up): PyScript and the NumPy wheel as dist/ has them, Pyodide
 as its release ships it (node_modules/pyodide). dist/'s own standard library is precompiled
-(bytecode/compile.py), an optimisation of TileLab's; `--floor-on-dist` serves the floor
+(tools/build/bytecode/compile.py), an optimisation of TileLab's; `--floor-on-dist` serves the floor
 page from dist/ instead, so it gets that too. Both are served alike (127.0.0.1, gzip as
 GitHub Pages). Site and floor samples are interleaved so machine noise hits both alike;
 each cold sample is a fresh browser.
@@ -37,8 +37,9 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import build  # noqa: E402
-from bench.harness import Server, launch, wait_ready  # noqa: E402
+from tools.build import paths, runtime  # noqa: E402
+from tools.build.site import build  # noqa: E402
+from tools.harness import SW_ACTIVE, Server, launch, wait_ready  # noqa: E402
 
 TARGETS = {"localhost": 1.05, "throttled": 0.85, "warm": 0.6}
 # Chromium's network emulation: a school or home connection.
@@ -62,15 +63,6 @@ FLOOR_CONFIG = json.dumps({"interpreter": "./pyodide/pyodide.mjs"}).encode()
 # (compressed) body; the document itself is the navigation entry.
 WIRE_BYTES = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
     .reduce((sum, e) => sum + (e.transferSize || 0), 0)"""
-# Resolves once a service worker controls the page (rejects after `ms`); for page.evaluate,
-# which awaits promises (wait_for_function would take the promise itself as truthy).
-SW_ACTIVE = """ms => Promise.race([
-    navigator.serviceWorker.ready.then(() => new Promise(resolve => {
-        if (navigator.serviceWorker.controller) resolve(true);
-        else navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
-    })),
-    new Promise((_, reject) => setTimeout(() => reject(new Error('no service worker after ' + ms + ' ms')), ms)),
-])"""
 
 
 def serve_floor(server: Server) -> None:
@@ -79,12 +71,12 @@ def serve_floor(server: Server) -> None:
 
 
 def floor_root(dist: Path, scratch: Path, on_dist: bool = False) -> Path:
-    """Where the floor page is served from: beside Pyodide's released files, as build.py
+    """Where the floor page is served from: beside Pyodide's released files, as the build
     copies them before compiling its bytecode (or dist/ itself, when on_dist)."""
     if on_dist:
         return dist
     root = scratch / "floor"
-    build.copy_runtime(root, sorted(build.VENDOR_WHEELS.glob("*.whl")))
+    runtime.copy_runtime(root, sorted(paths.VENDOR_WHEELS.glob("*.whl")))
     return root
 
 
@@ -145,7 +137,7 @@ def warm_start(playwright, server: Server, url: str) -> tuple[float, list[str], 
         cdp.send("Network.emulateNetworkConditions", THROTTLE)
         asked_before = len(server.log)
         elapsed = time_to_ready(second, url)
-        asked = [path for path in server.log[asked_before:] if path != build.SERVICE_WORKER]
+        asked = [path for path in server.log[asked_before:] if path != paths.SERVICE_WORKER]
         context.set_offline(True)
         second.reload()
         offline_ok = wait_ready(second, READY_TIMEOUT_MS) == "ready"
@@ -177,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    dist = args.dist or build.build()
+    dist = args.dist or build()
     files = sorted(
         ((p.stat().st_size, p.relative_to(dist).as_posix()) for p in dist.rglob("*") if p.is_file()), reverse=True
     )

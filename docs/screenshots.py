@@ -15,8 +15,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402
-from bench.harness import Server, launch, wait_ready  # noqa: E402
+from tools.build.site import build  # noqa: E402
+from tools.harness import Server, launch, wait_ready  # noqa: E402
 
 SHOTS = {
     "tiling": "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14",
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=sorted(SHOTS), help="one view only")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    server = Server(build.build(ROOT / "dist", service_worker=False))
+    server = Server(build(ROOT / "dist", service_worker=False))
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)

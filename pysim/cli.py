@@ -6,6 +6,8 @@ python -m pysim count --kernel transpose --n 64 --tile 32 --pad 1
 python -m pysim trace --kernel register --M 8 --N 8 --K 8 --BM 4 --BN 4 --BK 4 --TM 2 --TN 2 --limit 20
 python -m pysim trace --kernel smem --M 4 --N 4 --K 8 --tile 2 --json     (JSON Lines, SPEC §5)
 python -m pysim run kernel.py --M 32 --N 32 --K 32 --json                  (a playground file, SPEC §5)
+python -m pysim speed --kernel register --M 4096 --N 4096 --K 4096 --BM 128 --BN 128 --BK 8 --TM 8 --TN 8 \
+    --device rtxa6000 --json                                               (model estimate and bounds, SPEC §6)
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ OPTIONS = {
     "smem": {"M": "M", "N": "N", "K": "K", "tile": "T", "device": "device"},
     "register": {name: name for name in ("M", "N", "K", "BM", "BN", "BK", "TM", "TN", "device")},
     "transpose": {"n": "n", "tile": "TILE", "pad": "pad", "device": "device"},
+    "blocktile1d": {name: name for name in ("M", "N", "K", "BM", "BN", "BK", "TM", "device")},
+    "vectorized": {name: name for name in ("M", "N", "K", "BM", "BN", "BK", "TM", "TN", "device")},
+    "warptile": {
+        name: name for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN", "threads", "device")
+    },
 }
 
 # Every kernel option, in the order --help lists them.
@@ -72,7 +79,45 @@ def make_parser() -> argparse.ArgumentParser:
             )
             sub.add_argument("--json", action="store_true", help="JSON Lines: header, one object per step, then C")
     add_run_parser(commands)
+    add_speed_parser(commands)
     return parser
+
+
+def add_speed_parser(commands: argparse._SubParsersAction) -> None:
+    from .speed.profiles import BUILDERS
+
+    sub = commands.add_parser("speed", help="estimate the run time on a device (a model) and its true lower bounds")
+    sub.add_argument("--kernel", choices=sorted(set(BUILDERS) & set(KERNELS)), default="smem")
+    for option in KNOWN_OPTIONS:
+        sub.add_argument(f"--{option}", metavar="VALUE")
+    sub.add_argument("--json", action="store_true", help="one JSON object (SPEC §6)")
+
+
+def speed(args: argparse.Namespace, params: Params) -> None:
+    from dataclasses import asdict
+
+    from .speed import estimate
+
+    device = params.device
+    report = estimate(args.kernel, params, device)
+    if args.json:
+        found = {"kernel": args.kernel, "params": params.as_strings(), "device": device}
+        found |= {"estimate_s": report.estimate_s, "gflops": report.gflops, "limiter": report.limiter}
+        found |= {"units": {name: asdict(unit) for name, unit in report.units.items()}}
+        found |= {"bounds": asdict(report.bounds), "occupancy": asdict(report.occupancy)}
+        print(json.dumps(found))
+        return
+    print(f"{KERNELS[args.kernel].TITLE} on {device}: " + ", ".join(f"{k}={v}" for k, v in params.as_strings().items()))
+    print(f"  estimate (model)   {report.estimate_s:.4g} s, {report.gflops:,.1f} GFLOP/s")
+    print(f"  limiter            {report.limiter} (next: {report.next_limiter})")
+    for name, unit in report.units.items():
+        print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
+    bound = max(report.bounds.fp32_s, report.bounds.dram_s, report.bounds.latency_s)
+    print(
+        f"  lower bound        {bound:.4g} s (fp32 {report.bounds.fp32_s:.3g} s, dram {report.bounds.dram_s:.3g} s,"
+        f" latency {report.bounds.latency_s:.3g} s): no run is faster"
+    )
+    print(f"  occupancy          {report.occupancy.blocks_per_sm} blocks, {report.occupancy.warps_per_sm} warps per SM")
 
 
 def add_run_parser(commands: argparse._SubParsersAction) -> None:
@@ -162,7 +207,7 @@ def c_check(kernel, params: Params, seed: int) -> bool | None:
     gx, gy = kernel.grid(params)
     if gx * gy * kernel.steps_per_block(params) > SIMULATE_LIMIT:
         return None
-    return Trace(kernel, params, seed=seed).verified()
+    return Trace(kernel, params, seed=seed).c_matches()
 
 
 def count(args: argparse.Namespace, params: Params) -> None:
@@ -180,19 +225,22 @@ def count(args: argparse.Namespace, params: Params) -> None:
 
 
 def access_records(kernel, params: Params, access: Access) -> list[dict]:
-    """One SPEC §5 access object per thread that made the access."""
+    """One SPEC §5 access object per thread that made the access; a vector access (SPEC §6) adds
+    its `width` and gives `value` as the list of the `width` words it moved."""
     records = []
     for instruction, thread in zip(*access.active.nonzero()):
-        records.append(
-            {
-                "space": access.space,
-                "op": access.op,
-                "array": access.array,
-                "index": [int(access.rows[instruction, thread]), int(access.cols[instruction, thread])],
-                "thread": list(kernel.thread_xy(params, int(thread))),
-                "value": float(access.values[instruction, thread]),
-            }
-        )
+        value = access.values[instruction, thread]
+        record = {
+            "space": access.space,
+            "op": access.op,
+            "array": access.array,
+            "index": [int(access.rows[instruction, thread]), int(access.cols[instruction, thread])],
+            "thread": list(kernel.thread_xy(params, int(thread))),
+            "value": float(value) if access.width == 1 else [float(v) for v in value],
+        }
+        if access.width != 1:
+            record["width"] = access.width
+        records.append(record)
     return records
 
 
@@ -221,7 +269,7 @@ def trace(args: argparse.Namespace, params: Params) -> None:
         for index in range(min(limit, len(run))):
             print(json.dumps(step_record(kernel, params, run[index])))
         c = [[None if value != value else float(value) for value in row] for row in run.final_c()]
-        print(json.dumps({"C": c, "c_matches": run.verified()}))
+        print(json.dumps({"C": c, "c_matches": run.c_matches()}))
         return
     source = kernel.source(params)
     for step in run:
@@ -231,7 +279,7 @@ def trace(args: argparse.Namespace, params: Params) -> None:
         line = source[step.line - 1].strip()
         print(f"{step.index:>5} {step.phase:<8} L{step.line:<3} {narration(kernel.NAME).narrate(step, params, thread)}")
         print(f"      {line}")
-    print(f"C matches NumPy: {'yes' if run.verified() else 'NO'}")
+    print(f"C matches NumPy: {'yes' if run.c_matches() else 'NO'}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_file(args)
     try:
         params = params_from(args)
-        (count if args.command == "count" else trace)(args, params)
+        {"count": count, "trace": trace, "speed": speed}[args.command](args, params)
     except ParamError as error:
         print(f"error: {one_line(error.message)}", file=sys.stderr)
         return 2

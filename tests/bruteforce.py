@@ -216,3 +216,197 @@ def transpose(n, TILE, pad):
                 c["global_sectors"] += sectors_of(addr)
                 c["bank_extra_cycles"] += conflict_cycles(store_words) + conflict_cycles(read_words)
     return c
+
+
+# --- vector accesses (SPEC §6): each lane moves `width` consecutive 4-byte words -----------------
+def vector_sectors(starts, width):
+    """Distinct 32-byte sectors covering every byte the lanes touch; `starts` holds each lane's first
+    word (None for an idle lane)."""
+    touched = set()
+    for start in starts:
+        if start is None:
+            continue
+        for byte in range(4 * start, 4 * (start + width)):
+            touched.add(byte // 32)
+    return len(touched)
+
+
+def vector_banks(starts, width):
+    """(wavefronts, extra cycles) of one warp's shared access: the warp is served in phases of
+    32 // width lanes; a phase's degree is the most distinct words one bank is asked for."""
+    lanes_per_phase = 32 // width
+    wavefronts = extra = 0
+    for first in range(0, len(starts), lanes_per_phase):
+        by_bank = {}
+        for start in starts[first : first + lanes_per_phase]:
+            if start is None:
+                continue
+            for byte in range(4 * start, 4 * (start + width), 4):
+                by_bank.setdefault((byte // 4) % 32, set()).add(byte // 4)
+        degree = max((len(words) for words in by_bank.values()), default=0)
+        wavefronts += degree
+        extra += max(degree - 1, 0)
+    return wavefronts, extra
+
+
+KEYS = (
+    "global_loads",
+    "global_stores",
+    "shared_loads",
+    "shared_stores",
+    "register_reads",
+    "fma",
+    "barriers",
+    "global_sectors",
+    "bank_extra_cycles",
+    "shared_wavefronts",
+)
+
+
+class Tally:
+    """Counters of one run, fed one warp instruction at a time."""
+
+    def __init__(self):
+        self.c = dict.fromkeys(KEYS, 0)
+
+    def global_load(self, starts, width):
+        self.c["global_loads"] += width * sum(s is not None for s in starts)
+        self.c["global_sectors"] += vector_sectors(starts, width)
+
+    def shared(self, op, starts, width):
+        self.c[f"shared_{op}s"] += width * sum(s is not None for s in starts)
+        waves, extra = vector_banks(starts, width)
+        self.c["shared_wavefronts"] += waves
+        self.c["bank_extra_cycles"] += extra
+
+
+def lds_width(length):
+    """The model's choice: LDS.128 when a thread reads whole float4s, else LDS.32."""
+    return 4 if length % 4 == 0 else 1
+
+
+def blocktile1d(M, N, K, BM, BN, BK, TM):
+    """siboehm's kernel 4 with TileLab's guards, from its CUDA listing."""
+    t = Tally()
+    n = BM * BN // TM
+    for by in range(ceil(M / BM)):
+        for bx in range(ceil(N / BN)):
+            for bk in range(0, K, BK):
+                for warp in warps(range(n)):
+                    a, b = [], []
+                    for tid in warp:
+                        r, c = by * BM + tid // BK, bk + tid % BK
+                        a.append(r * K + c if r < M and c < K else None)
+                        r, c = bk + tid // BN, bx * BN + tid % BN
+                        b.append(r * N + c if r < K and c < N else None)
+                    t.global_load(a, 1)
+                    t.shared("store", [(tid // BK) * BK + tid % BK for tid in warp], 1)
+                    t.global_load(b, 1)
+                    t.shared("store", [(tid // BN) * BN + tid % BN for tid in warp], 1)
+                    for dot in range(BK):
+                        t.shared("load", [dot * BN + tid % BN for tid in warp], 1)
+                        for res in range(TM):
+                            t.shared("load", [((tid // BN) * TM + res) * BK + dot for tid in warp], 1)
+                            t.c["fma"] += len(warp)
+                            t.c["register_reads"] += len(warp)
+                t.c["barriers"] += 2
+            for tid in range(n):
+                for res in range(TM):
+                    if by * BM + (tid // BN) * TM + res < M and bx * BN + tid % BN < N:
+                        t.c["global_stores"] += 1
+    return t.c
+
+
+def vectorized(M, N, K, BM, BN, BK, TM, TN):
+    """siboehm's kernel 6 with TileLab's guards, from its CUDA listing."""
+    t = Tally()
+    cols = BN // TN
+    n = (BM // TM) * cols
+    for by in range(ceil(M / BM)):
+        for bx in range(ceil(N / BN)):
+            for bk in range(0, K, BK):
+                for warp in warps(range(n)):
+                    a, b = [], []
+                    for tid in warp:
+                        r, c = by * BM + tid // (BK // 4), bk + tid % (BK // 4) * 4
+                        a.append(r * K + c if r < M and c + 3 < K else None)
+                        r, c = bk + tid // (BN // 4), bx * BN + tid % (BN // 4) * 4
+                        b.append(r * N + c if r < K and c + 3 < N else None)
+                    t.global_load(a, 4)
+                    for j in range(4):
+                        t.shared("store", [(tid % (BK // 4) * 4 + j) * BM + tid // (BK // 4) for tid in warp], 1)
+                    t.global_load(b, 4)
+                    t.shared("store", [(tid // (BN // 4)) * BN + tid % (BN // 4) * 4 for tid in warp], 4)
+                    wm, wn = lds_width(TM), lds_width(TN)
+                    for dot in range(BK):
+                        for i in range(0, TM, wm):
+                            t.shared("load", [dot * BM + (tid // cols) * TM + i for tid in warp], wm)
+                        for j in range(0, TN, wn):
+                            t.shared("load", [dot * BN + (tid % cols) * TN + j for tid in warp], wn)
+                        t.c["fma"] += len(warp) * TM * TN
+                        t.c["register_reads"] += 2 * len(warp) * TM * TN
+                t.c["barriers"] += 2
+            for tid in range(n):
+                for i in range(TM):
+                    for j in range(0, TN, 4):
+                        r, c = by * BM + (tid // cols) * TM + i, bx * BN + (tid % cols) * TN + j
+                        if r < M and c + 3 < N:
+                            t.c["global_stores"] += 4
+    return t.c
+
+
+def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
+    """siboehm's kernel 10 with TileLab's guards, from its CUDA listing."""
+    t = Tally()
+    WMITER = (WM * WN) // (32 * TM * TN * WNITER)
+    WSUBM, WSUBN = WM // WMITER, WN // WNITER
+    stride_a, stride_b = threads * 4 // BK, threads // (BN // 4)
+
+    def patch(tid):
+        warp, lane = tid // 32, tid % 32
+        warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
+        lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
+        return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+
+    for by in range(ceil(M / BM)):
+        for bx in range(ceil(N / BN)):
+            for bk in range(0, K, BK):
+                for warp in warps(range(threads)):
+                    for offset in range(0, BM, stride_a):
+                        a = []
+                        for tid in warp:
+                            r, c = by * BM + tid // (BK // 4) + offset, bk + tid % (BK // 4) * 4
+                            a.append(r * K + c if r < M and c + 3 < K else None)
+                        t.global_load(a, 4)
+                        for j in range(4):
+                            words = [(tid % (BK // 4) * 4 + j) * BM + tid // (BK // 4) + offset for tid in warp]
+                            t.shared("store", words, 1)
+                    for offset in range(0, BK, stride_b):
+                        b = []
+                        for tid in warp:
+                            r, c = bk + tid // (BN // 4) + offset, bx * BN + tid % (BN // 4) * 4
+                            b.append(r * N + c if r < K and c + 3 < N else None)
+                        t.global_load(b, 4)
+                        t.shared("store", [(tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4 for tid in warp], 4)
+                    wm, wn = lds_width(TM), lds_width(TN)
+                    for dot in range(BK):
+                        for sub in range(WMITER):
+                            for i in range(0, TM, wm):
+                                t.shared("load", [dot * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
+                        for sub in range(WNITER):
+                            for j in range(0, TN, wn):
+                                t.shared("load", [dot * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
+                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
+                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+                t.c["barriers"] += 2
+            for tid in range(threads):
+                top, left = patch(tid)
+                for sub_m in range(WMITER):
+                    for sub_n in range(WNITER):
+                        for i in range(TM):
+                            for j in range(0, TN, 4):
+                                r = by * BM + top + sub_m * WSUBM + i
+                                c = bx * BN + left + sub_n * WSUBN + j
+                                if r < M and c + 3 < N:
+                                    t.c["global_stores"] += 4
+    return t.c

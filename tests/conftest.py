@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-import build
+from tools.build import site
 
 
 @pytest.fixture(scope="session")
 def dist(tmp_path_factory) -> Path:
     """One build of the site for the whole run."""
-    return build.build(tmp_path_factory.mktemp("site") / "dist")
+    return site.build(tmp_path_factory.mktemp("site") / "dist")

@@ -1,4 +1,4 @@
-"""The bytecode dist/ ships (bytecode/compile.py) is what the browser's interpreter runs.
+"""The bytecode dist/ ships (tools/build/bytecode/compile.py) is what the browser's interpreter runs.
 
 Checked in Pyodide itself, run in Node on dist/'s own runtime files, set up as PyScript and
 site/main.py set it up in the page: NumPy's bytecode unpacked into site-packages, NumPy
@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-import build
+from tools.build import paths
 
 # argv: dist/pyodide/, the numpy bytecode archive, our archive. Prints the report.
 SESSION = """
@@ -41,7 +41,7 @@ stdlib = sorted({m.__spec__.origin for m in list(sys.modules.values())
                  if getattr(m, "__spec__", None) and "python312.zip/" in (m.__spec__.origin or "")})
 json.dumps({"numpy_from_source": numpy_from_source,
             "ours_from_source": [p for p in compiled if "/pysim/" in p],
-            "stdlib": stdlib, "verified": bool(trace.verified())})
+            "stdlib": stdlib, "verified": bool(trace.c_matches())})
 `));
 """
 
@@ -50,11 +50,11 @@ json.dumps({"numpy_from_source": numpy_from_source,
 def session(tmp_path_factory, dist):
     script = tmp_path_factory.mktemp("node") / "session.mjs"
     script.write_text(
-        SESSION.replace("PYODIDE_MJS", (build.PYODIDE_DIR / "pyodide.mjs").as_uri()).replace(
-            "SITE_PACKAGES", build.SITE_PACKAGES
+        SESSION.replace("PYODIDE_MJS", (paths.PYODIDE_DIR / "pyodide.mjs").as_uri()).replace(
+            "SITE_PACKAGES", paths.SITE_PACKAGES
         )
     )
-    arguments = [f"{dist / 'pyodide'}/", str(dist / build.NUMPY_BYTECODE), str(dist / build.PYTHON_ARCHIVE)]
+    arguments = [f"{dist / 'pyodide'}/", str(dist / paths.NUMPY_BYTECODE), str(dist / paths.PYTHON_ARCHIVE)]
     done = subprocess.run(["node", str(script), *arguments], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -80,7 +80,7 @@ def test_the_simulator_runs_on_it(session):
 
 def test_bytecode_replaces_only_sources_and_keeps_everything_else(dist):
     shipped = zipfile.ZipFile(dist / "pyodide" / "python_stdlib.zip")
-    released = zipfile.ZipFile(build.PYODIDE_DIR / "python_stdlib.zip")
+    released = zipfile.ZipFile(paths.PYODIDE_DIR / "python_stdlib.zip")
     names = {name[:-1] if name.endswith(".pyc") else name for name in shipped.namelist()}
     assert names == set(released.namelist())
     for name in shipped.namelist():

@@ -12,7 +12,25 @@ from bruteforce import conflict_cycles, naive, naive_requests, sectors_of, warps
 from pysim import KERNELS, NaiveParams, ParamError, Trace, TransposeParams
 from pysim.core import lanes
 from pysim.kernels import k01_naive, k04_transpose
-from pysim.lessons.ladder import LadderParams, cells, ladder, roofline
+from pysim.lessons.ladder import (
+    COLUMNS,
+    SIBOEHM_NUMBER,
+    UNIT_NAMES,
+    LadderParams,
+    Rung,
+    _estimate_cell,
+    binding_bound,
+    cells,
+    ladder,
+    launch_failure,
+    measured_seconds,
+    measurement,
+    roofline,
+    siboehm_ladder,
+    speed,
+)
+from pysim.lessons.speed_of_light import speed_of_light, why_faster
+from pysim.speed import estimate
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = [(4, 4, 8, 2), (5, 7, 3, 2), (33, 9, 10, 4), (20, 40, 3, 16), (32, 32, 8, 32), (40, 12, 5, 8)]
@@ -35,7 +53,7 @@ def test_naive_maps_match_brute_force(M, N, K, T, map_):
     for counters in (kernel.counters(p), summed(trace)):
         got = counters.as_dict()
         assert {name: got[name] for name in expected} == expected
-    assert trace.verified()
+    assert trace.c_matches()
     assert k01_naive.load_instructions(p) == naive_requests(M, N, K, T, map_)
 
 
@@ -128,7 +146,7 @@ def test_ladder_closed_forms_match_the_traces(N, T, yours):
     for rung in rungs:
         trace = Trace(KERNELS[rung.kernel], rung.params)
         assert summed(trace) == rung.counters, rung.key
-        assert trace.verified()
+        assert trace.c_matches()
 
 
 def test_ladder_rows_at_4096_on_two_devices():
@@ -209,3 +227,74 @@ def test_every_device_preset_is_offered_by_name():
 def test_brute_force_helpers_agree_on_a_tiny_case():
     assert warps(range(40))[1] == list(range(32, 40))
     assert naive_requests(1, 1, 3, 1) == 6
+
+
+def test_ladder_columns_are_estimate_bound_measured_not_the_old_time_bounds():
+    keys = [key for key, _ in COLUMNS]
+    assert "time" not in keys and "sector_time" not in keys
+    assert keys[-3:] == ["estimate", "bound", "measured"]
+    assert all("reuse decides" not in title for _, title in COLUMNS)
+
+
+def test_ladder_estimate_bound_and_measured_on_the_a6000():
+    rungs = siboehm_ladder(LadderParams(N=4096, device="rtxa6000"))
+    assert [SIBOEHM_NUMBER.get(r.key) for r in rungs] == [1, 2, 3, 4, 5, 6, 10, None]
+    for rung in rungs:
+        report = estimate(rung.kernel, rung.params, "rtxa6000")
+        shown = cells(rung)
+        assert shown["estimate"].value == repr(report.estimate_s)
+        assert UNIT_NAMES[report.limiter] in shown["estimate"].text
+        seconds, name = binding_bound(report)
+        assert seconds == max(report.bounds.fp32_s, report.bounds.dram_s, report.bounds.latency_s)
+        assert shown["bound"].value == repr(seconds) and "FP32 peak" in shown["bound"].text
+        assert seconds <= report.estimate_s
+        found = measurement(rung)
+        if rung.key == "register-yours":
+            assert found is None and shown["measured"] == cells(rung)["measured"] and shown["measured"].text == ""
+            continue
+        gflops, note = found
+        assert note.endswith("measured on RTX A6000, N=4096") and "another" not in note
+        assert shown["measured"].value == repr(gflops)
+        assert seconds <= measured_seconds(gflops)  # a true bound: siboehm's runs are not faster
+
+
+def test_measurement_says_when_the_card_size_or_tile_differ():
+    rungs = {r.key: r for r in siboehm_ladder(LadderParams(N=1000, T=16, device="t4"))}
+    _, note = measurement(rungs["smem"])
+    assert "on another card" in note and "at another size" in note and "another tile" in note
+    _, note = measurement(rungs["warptile"])
+    assert "another tile" not in note
+
+
+def test_speed_of_light_bars_mark_the_limiter():
+    for rung in siboehm_ladder(LadderParams(N=4096, device="rtxa6000")):
+        sol = speed_of_light(rung)
+        report = speed(rung)
+        assert [b.unit for b in sol.bars] == list(UNIT_NAMES)
+        assert [b.share for b in sol.bars] == [report.units[u].share for u in UNIT_NAMES]
+        assert all(0 <= b.share <= 1 for b in sol.bars)
+        marked = [b for b in sol.bars if b.limiter]
+        assert len(marked) == 1 and marked[0].unit == report.limiter == sol.limiter
+        assert marked[0].label.endswith("◀ limiter")
+        assert f"Limiter: {UNIT_NAMES[report.limiter]}" in sol.description
+
+
+def test_a_rung_the_speed_model_refuses_has_no_bars_and_says_why():
+    refused = Rung("t", "t", "", "transpose", TransposeParams())  # no speed profile: estimate raises ParamError
+    assert speed(refused) is None and speed_of_light(refused) is None
+    assert launch_failure(refused).startswith("kernel must be one of")
+    assert _estimate_cell(refused).text == f"Cannot launch: {launch_failure(refused)}"
+    assert why_faster((refused, refused)) == ()
+
+
+def test_why_faster_one_sentence_per_pair_from_the_reports():
+    rungs = siboehm_ladder(LadderParams(N=4096, device="rtxa6000"))
+    steps = why_faster(rungs)
+    assert [(s.low, s.high) for s in steps] == list(zip([r.key for r in rungs], [r.key for r in rungs[1:]]))
+    by_high = {s.high: s.text for s in steps}
+    three, four = speed(rungs[2]), speed(rungs[3])
+    text = by_high["blocktile1d"]
+    assert text.startswith("kernel 3 → kernel 4")
+    assert f"the limiter moves from {UNIT_NAMES[three.limiter]} to {UNIT_NAMES[four.limiter]}" in text
+    assert "shared-memory wavefronts per FMA fall" in by_high["register-production"]
+    assert by_high["register-yours"].startswith("kernel 10 → your register tiling")

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-import build
-import scorm
+from tools.build import cli, errors, scorm
 
 CP = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
 ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
@@ -122,14 +121,14 @@ def test_routes(route, expected):
 
 @pytest.mark.parametrize(("call", "arg"), [(scorm.normalise_route, "/nowhere"), (scorm.normalise_url, "ftp://x/")])
 def test_bad_route_or_url_fails_the_build(call, arg):
-    with pytest.raises(build.BuildError):
+    with pytest.raises(errors.BuildError):
         call(arg)
 
 
 def test_build_py_scorm_flag(monkeypatch):
     made = []
     monkeypatch.setattr(scorm, "build_packages", lambda **kwargs: made.append(kwargs))
-    assert build.main(["--scorm", "--scorm-url", "https://x.example/", "--scorm-route", "/tiling"]) == 0
+    assert cli.main(["--scorm", "--scorm-url", "https://x.example/", "--scorm-route", "/tiling"]) == 0
     assert made == [{"url": "https://x.example/", "route": "/tiling"}]
 
 

@@ -16,7 +16,15 @@ SMALL = {
 
 
 def test_kernels_are_in_teaching_order():
-    assert [k.NAME for k in ORDER] == ["naive", "smem", "register", "transpose"]
+    assert [k.NAME for k in ORDER] == [
+        "naive",
+        "smem",
+        "blocktile1d",
+        "register",
+        "vectorized",
+        "warptile",
+        "transpose",
+    ]
 
 
 # What each kind of step executes, written from the CUDA listings (not from pysim's markers):

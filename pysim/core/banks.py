@@ -3,6 +3,22 @@
 A bank serves one 4-byte word per cycle. Threads asking one bank for different
 words are served one after another (a conflict); threads asking for the same
 word are served together (a broadcast).
+
+A wide access (LDS/STS .64 or .128: each lane moves `width` consecutive words)
+asks for more words than the 32 banks serve at once, so the hardware splits the
+warp into phases of WARP_SIZE / width lanes (half-warps for 64-bit, quarter-warps
+for 128-bit), one wavefront each when conflict-free; conflicts are counted only
+between lanes of the same phase. Sources:
+- NVIDIA's cuTENSOR talk, GTC 2019 (s9593), as quoted in
+  https://github.com/Dao-AILab/flash-attention/issues/738: "when accessing shared
+  memory in 128bits, thread 0-7 belongs to phase 1, thread 8-15 belongs to phase 2,
+  and bank conflict occurs between threads in the same phase, not the same warp";
+- https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2:
+  "The return bandwidth of L1 and shared memory is 128 bytes/cycle == 1 register/cycle
+  ... LDS.128 requires 4 requests per instruction as it returns 4 registers."
+The same answer notes that on CC 7.x uniform addresses in lane pairs can halve a
+128-bit load's wavefronts; the model does not take that shortcut (it counts every
+phase that has an active lane).
 """
 
 from __future__ import annotations
@@ -12,21 +28,28 @@ from dataclasses import dataclass
 import numpy as np
 
 from .constants import NUM_BANKS, WARP_SIZE
+from .sectors import widen
 from .warps import INACTIVE, by_warp
 
 
 @dataclass(frozen=True)
 class BankReport:
-    """One warp-wide shared access: words per bank, conflict degree, broadcasts."""
+    """One warp-wide shared access: words per bank, conflict degree (the worst phase), broadcasts,
+    and the degree of each phase (one phase for a 32-bit access)."""
 
     words_per_bank: tuple[tuple[int, ...], ...]
     threads: int
     degree: int
     broadcast_words: int
+    phase_degrees: tuple[int, ...]
 
     @property
     def extra_cycles(self) -> int:
-        return max(self.degree - 1, 0)
+        return sum(max(d - 1, 0) for d in self.phase_degrees)
+
+    @property
+    def wavefronts(self) -> int:
+        return sum(self.phase_degrees)
 
     @property
     def banks_used(self) -> int:
@@ -37,35 +60,59 @@ def bank_of(word: np.ndarray | int) -> np.ndarray | int:
     return word % NUM_BANKS
 
 
-def analyse(words: np.ndarray | list[int]) -> BankReport:
-    """Analyse one warp's access: `words` are word addresses, INACTIVE for idle lanes."""
-    active = np.asarray(words, dtype=np.int64)
-    active = active[active != INACTIVE]
+def analyse(words: np.ndarray | list[int], width: int = 1) -> BankReport:
+    """Analyse one warp's access: `words` are each lane's first word address, INACTIVE for idle lanes,
+    and each lane moves `width` consecutive words."""
+    lanes = np.asarray(words, dtype=np.int64)
+    touched = widen(lanes, width).ravel()
+    active = touched[touched != INACTIVE]
     distinct, uses = np.unique(active, return_counts=True)
     per_bank = tuple(tuple(int(w) for w in distinct[bank_of(distinct) == bank]) for bank in range(NUM_BANKS))
-    degree = max((len(b) for b in per_bank), default=0)
-    return BankReport(per_bank, int(active.size), degree, int(np.count_nonzero(uses > 1)))
+    phases = tuple(int(d) for d in phase_degrees(lanes, width).ravel())
+    threads = int(np.count_nonzero(lanes != INACTIVE))
+    return BankReport(per_bank, threads, max(phases, default=0), int(np.count_nonzero(uses > 1)), phases)
 
 
-def degrees(words: np.ndarray) -> np.ndarray:
-    """Conflict degree of every warp: `words` is (..., threads) word addresses, INACTIVE where idle."""
-    warps = by_warp(words)
-    flat = warps.reshape(-1, WARP_SIZE)
-    ordered = np.sort(flat, axis=1)
+def phase_degrees(words: np.ndarray, width: int = 1) -> np.ndarray:
+    """Conflict degree of every phase of every warp, (..., warps, width): `words` is (..., threads)
+    first word addresses, INACTIVE where idle; a phase is WARP_SIZE / width consecutive lanes."""
+    warps = by_warp(np.asarray(words))
+    phases = warps.reshape(warps.shape[:-1] + (width, WARP_SIZE // width))
+    touched = widen(phases, width).reshape(-1, WARP_SIZE)  # each phase asks for at most 32 words
+    return _row_degrees(touched).reshape(warps.shape[:-1] + (width,))
+
+
+def _row_degrees(rows: np.ndarray) -> np.ndarray:
+    """Largest number of distinct words one bank is asked for, per row of word addresses."""
+    ordered = np.sort(rows, axis=1)
     first = np.ones(ordered.shape, dtype=bool)
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     keep = first & (ordered != INACTIVE)
-    rows = np.nonzero(keep)[0]
-    banks = bank_of(ordered[keep])
-    counts = np.zeros((flat.shape[0], NUM_BANKS), dtype=np.int64)
-    np.add.at(counts, (rows, banks), 1)
-    return counts.max(axis=1).reshape(warps.shape[:-1])
+    counts = np.zeros((rows.shape[0], NUM_BANKS), dtype=np.int64)
+    np.add.at(counts, (np.nonzero(keep)[0], bank_of(ordered[keep])), 1)
+    return counts.max(axis=1)
 
 
-def extra_cycles(words: np.ndarray) -> int:
-    """Cycles lost to conflicts over all warps of a warp-wide access (degree - 1 each)."""
-    found = degrees(words)
-    return int(np.maximum(found - 1, 0).sum())
+def degrees(words: np.ndarray) -> np.ndarray:
+    """Conflict degree of every warp of a 32-bit access: `words` is (..., threads), INACTIVE where idle."""
+    return phase_degrees(words)[..., 0]
+
+
+def costs(words: np.ndarray, width: int = 1) -> tuple[int, int]:
+    """(extra cycles, wavefronts) over all warps of a warp-wide access: a phase of degree d takes
+    d wavefronts, d - 1 of them lost to conflicts (an idle phase takes none)."""
+    found = phase_degrees(words, width)
+    return int(np.maximum(found - 1, 0).sum()), int(found.sum())
+
+
+def extra_cycles(words: np.ndarray, width: int = 1) -> int:
+    """Cycles lost to conflicts over all warps of a warp-wide access (degree - 1 per phase)."""
+    return costs(words, width)[0]
+
+
+def wavefronts(words: np.ndarray, width: int = 1) -> int:
+    """Wavefronts all warps of a warp-wide access take, conflicts included."""
+    return costs(words, width)[1]
 
 
 ACCESS_KINDS = ("row", "column", "broadcast")

@@ -18,6 +18,7 @@ class Counters:
     barriers: int = 0
     global_sectors: int = 0
     bank_extra_cycles: int = 0
+    shared_wavefronts: int = 0
 
     def __add__(self, other: Counters) -> Counters:
         return Counters(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -36,4 +37,5 @@ COUNTER_LABELS = {
     "barriers": "barriers",
     "global_sectors": "global sectors",
     "bank_extra_cycles": "bank-conflict cycles",
+    "shared_wavefronts": "shared wavefronts",
 }

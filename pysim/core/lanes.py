@@ -24,17 +24,28 @@ class Lane:
 
     lane: int  # 0..WARP_SIZE-1 within the warp
     thread: int  # linear thread id in the block
-    cell: tuple[int, int] | None  # (row, col) in the array
-    word: int | None  # element index in the array, padding included
-    byte: int | None  # byte address from the array's (128-byte aligned) base
+    cell: tuple[int, int] | None  # (row, col) in the array of its first word
+    word: int | None  # element index of its first word in the array, padding included
+    byte: int | None  # byte address of its first word from the array's (128-byte aligned) base
+    width: int = 1  # consecutive words it moves (a float4 moves 4)
 
     @property
     def active(self) -> bool:
         return self.word is not None
 
     @property
+    def words(self) -> tuple[int, ...]:
+        """Every word it touches (none when idle)."""
+        return () if self.word is None else tuple(range(self.word, self.word + self.width))
+
+    @property
     def sector(self) -> int | None:
+        """The sector of its first word (a misaligned vector may reach into the next: see `sectors`)."""
         return None if self.word is None else self.word // WORDS_PER_SECTOR
+
+    @property
+    def sectors(self) -> tuple[int, ...]:
+        return tuple(sorted({word // WORDS_PER_SECTOR for word in self.words}))
 
     @property
     def bank(self) -> int | None:
@@ -75,7 +86,7 @@ class WarpSectors:
     @property
     def words_used(self) -> int:
         """Distinct words asked for (a word several lanes share is fetched and used once)."""
-        return len({lane.word for lane in self.lanes if lane.active})
+        return len({word for lane in self.lanes for word in lane.words})
 
     @property
     def bytes_fetched(self) -> int:
@@ -122,21 +133,37 @@ class WarpBanks:
     def extra_cycles(self) -> int:
         return self.report.extra_cycles
 
+    @property
+    def busiest_bank(self) -> int:
+        """The bank serving the most distinct words (the lowest-numbered on a tie)."""
+        words = self.report.words_per_bank
+        return max(range(len(words)), key=lambda bank: len(words[bank]))
+
+    @property
+    def wavefronts(self) -> int:
+        return self.report.wavefronts
+
     def lanes_of(self, word: int) -> tuple[int, ...]:
-        return tuple(lane.lane for lane in self.lanes if lane.word == word)
+        return tuple(lane.lane for lane in self.lanes if word in lane.words)
 
     def cell_of(self, word: int) -> tuple[int, int]:
-        return next(lane.cell for lane in self.lanes if lane.word == word)
+        """The (row, col) of `word`, found from a lane that touches it."""
+        lane = next(lane for lane in self.lanes if word in lane.words)
+        return lane.cell[0], lane.cell[1] + word - lane.word
 
     def summary(self) -> str:
-        """'tile load: 32 lanes, 32 banks used, degree 32 (31 extra cycles)'."""
+        """'tile load: 32 lanes, 32 banks used, degree 32 (31 extra cycles)'; a wide access adds its wavefronts."""
         if not self.report.threads:
             return f"{self.array}: no lane of this warp {self.op}s"
         cycles = "cycle" if self.extra_cycles == 1 else "cycles"
-        return (
+        text = (
             f"{self.array} {self.op}: {self.report.threads} lanes, {self.report.banks_used} bank(s) used, "
             f"conflict degree {self.degree} ({self.extra_cycles} extra {cycles})"
         )
+        phases = len(self.report.phase_degrees)
+        if phases > 1:
+            text += f", {self.wavefronts} wavefronts over {phases} phases of {WARP_SIZE // phases} lanes"
+        return text
 
 
 def warp_of(thread: int) -> int:
@@ -156,21 +183,21 @@ def lanes(access: Access, warp: int, instruction: int = 0) -> tuple[Lane, ...]:
         row, col = int(rows[thread]), int(cols[thread])
         if access.active[instruction, thread]:
             word = row * access.stride + col
-            found.append(Lane(thread - first, thread, (row, col), word, word * WORD_BYTES))
+            found.append(Lane(thread - first, thread, (row, col), word, word * WORD_BYTES, access.width))
         else:
-            found.append(Lane(thread - first, thread, None, None, None))
+            found.append(Lane(thread - first, thread, None, None, None, access.width))
     return tuple(found)
 
 
 def warp_sectors(access: Access, warp: int, instruction: int = 0) -> WarpSectors:
     """The sectors one warp's global access touches, each with its words and the lanes that use them."""
     found = lanes(access, warp, instruction)
-    touched = sorted({lane.sector for lane in found if lane.active})
+    touched = sorted({sector for lane in found for sector in lane.sectors})
     uses = []
     for sector in touched:
         first_word = sector * WORDS_PER_SECTOR
         slots = tuple(
-            SectorSlot(word, tuple(lane.lane for lane in found if lane.word == word))
+            SectorSlot(word, tuple(lane.lane for lane in found if word in lane.words))
             for word in range(first_word, first_word + WORDS_PER_SECTOR)
         )
         uses.append(SectorUse(sector, first_word * WORD_BYTES, slots))
@@ -181,4 +208,4 @@ def warp_banks(access: Access, warp: int, instruction: int = 0) -> WarpBanks:
     """The bank analysis of one warp's shared access (pysim.core.banks), with its lanes."""
     found = lanes(access, warp, instruction)
     words = np.array([lane.word if lane.active else -1 for lane in found], dtype=np.int64)
-    return WarpBanks(access.array, access.op, warp, found, banks.analyse(words))
+    return WarpBanks(access.array, access.op, warp, found, banks.analyse(words, access.width))

@@ -39,7 +39,3 @@ class Listing:
         if len(lines) != len(self.template.splitlines()):
             raise ValueError("a listing value must not contain a line break")
         return lines
-
-    @property
-    def statement_lines(self) -> frozenset[int]:
-        return frozenset(line for lines in self.markers.values() for line in lines)

@@ -50,8 +50,11 @@ class Access:
 
     `rows` and `cols` are (instructions, threads): one row per warp-wide
     instruction the statement issues, INACTIVE where a thread makes no access.
-    `stride` is the array's row length in words (padding included). `values`
-    (same shape) holds what each thread read or wrote; a zero-fill writes 0.
+    `stride` is the array's row length in words (padding included). `width` is
+    how many consecutive words each lane moves in one instruction (1, or 2 and 4
+    for LDG/STG/LDS/STS .64/.128); rows/cols give each lane's first element.
+    `values` holds what each thread read or wrote: (instructions, threads), with
+    a last axis of `width` words when width > 1; a zero-fill writes 0.
     """
 
     array: str
@@ -62,12 +65,16 @@ class Access:
     stride: int
     values: np.ndarray
     zero_fill: np.ndarray | None = None
+    width: int = 1
 
     def __post_init__(self) -> None:
         rows = _two_d(self.rows)
         object.__setattr__(self, "rows", rows)
         object.__setattr__(self, "cols", _two_d(self.cols, rows.shape))
-        object.__setattr__(self, "values", _two_d(self.values, rows.shape))
+        if self.width == 1:
+            object.__setattr__(self, "values", _two_d(self.values, rows.shape))
+        else:
+            object.__setattr__(self, "values", np.broadcast_to(self.values, rows.shape + (self.width,)))
         if self.zero_fill is not None:
             object.__setattr__(self, "zero_fill", _two_d(self.zero_fill))
 
@@ -77,26 +84,41 @@ class Access:
 
     @property
     def words(self) -> np.ndarray:
-        """Element (word) index of each access in its array, INACTIVE where idle."""
+        """First element (word) index of each lane's access in its array, INACTIVE where idle."""
         return np.where(self.active, self.rows * self.stride + self.cols, INACTIVE)
+
+    @property
+    def elements(self) -> int:
+        """Elements moved by every lane of every instruction (a float4 access moves 4)."""
+        return int(np.count_nonzero(self.active)) * self.width
+
+    def _spread(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rows, cols, values) of every element the lanes in `mask` move, one entry per word."""
+        offsets = np.arange(self.width)
+        rows = np.broadcast_to(self.rows[..., None], self.rows.shape + (self.width,))
+        cols = self.cols[..., None] + offsets
+        values = self.values if self.width > 1 else self.values[..., None]
+        wide = np.broadcast_to(mask[..., None], rows.shape)
+        return rows[wide], cols[wide], values[wide]
 
     def cells(self, thread: int | None = None) -> list[tuple[int, int]]:
         """Distinct (row, col) cells touched, by all threads or by one."""
-        rows, cols, active = self.rows, self.cols, self.active
+        mask = self.active
         if thread is not None:
-            rows, cols, active = rows[:, thread], cols[:, thread], active[:, thread]
-        return sorted({(int(r), int(c)) for r, c in zip(rows[active], cols[active])})
+            mask = mask & (np.arange(mask.shape[1]) == thread)
+        rows, cols, _ = self._spread(mask)
+        return sorted({(int(r), int(c)) for r, c in zip(rows, cols)})
 
     def zero_cells(self) -> list[tuple[int, int]]:
         if self.zero_fill is None:
             return []
-        mask = self.zero_fill & self.active
-        return sorted({(int(r), int(c)) for r, c in zip(self.rows[mask], self.cols[mask])})
+        rows, cols, _ = self._spread(self.zero_fill & self.active)
+        return sorted({(int(r), int(c)) for r, c in zip(rows, cols)})
 
     def write_into(self, target: np.ndarray) -> None:
         """Apply this access's stored values to `target` (a store's effect on its array)."""
-        active = self.active
-        target[self.rows[active], self.cols[active]] = self.values[active]
+        rows, cols, values = self._spread(self.active)
+        target[rows, cols] = values
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,6 +133,9 @@ class Step:
     tile: int | None = None
     k: int | None = None
     pair: tuple[int, int] | None = None
+    # Loop indices inside dotIdx that a grouped compute step stands for, as the kernel names them
+    # (blocktile1d: (resIdx,); vectorized: (resIdxM,); warptile: (wSubRowIdx, wSubColIdx)).
+    inner: tuple[int, ...] = ()
     fma: int = 0
     register_reads: int = 0
     barrier: bool = False
@@ -150,13 +175,14 @@ def count_step(step: Step) -> Counters:
     """Count a step's events from what it recorded (SPEC §2)."""
     totals = {"fma": step.fma, "register_reads": step.register_reads, "barriers": int(step.barrier)}
     for access in step.accesses:
-        n = int(np.count_nonzero(access.active))
-        key = f"{access.space}_{access.op}s"
-        totals[key] = totals.get(key, 0) + n
+        found = {f"{access.space}_{access.op}s": access.elements}
+        words, width = access.words, access.width
         if access.space == "global" and access.op == "load":
-            totals["global_sectors"] = totals.get("global_sectors", 0) + int(sectors.warp_sectors(access.words).sum())
+            found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
         if access.space == "shared":
-            totals["bank_extra_cycles"] = totals.get("bank_extra_cycles", 0) + banks.extra_cycles(access.words)
+            found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(words, width)
+        for key, value in found.items():
+            totals[key] = totals.get(key, 0) + value
     return Counters(**totals)
 
 
@@ -227,7 +253,7 @@ class Trace:
         """Elements of C that differ from NumPy's answer or that no thread stored."""
         return int(np.count_nonzero(~(self.final_c() == self.expected)))
 
-    def verified(self) -> bool:
+    def c_matches(self) -> bool:
         """Every element the threads stored equals NumPy's answer, and every element was stored."""
         return self.mismatches() == 0
 

@@ -40,6 +40,17 @@ RTX_A6000_PAGE = "https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"
 AMPERE_MICROBENCH = "https://arxiv.org/abs/2208.11174"
 HOPPER_MICROBENCH = "https://arxiv.org/abs/2402.13499"
 CHIPS_AND_CHEESE_H100 = "https://chipsandcheese.com/2023/07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/"
+# Speed-model figures (the statements quoted from them: scratch/speed FACTS.md, kept with pysim/speed).
+SYSRQMTS_A6000 = "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40"
+SYSRQMTS_A100_T4 = "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4"
+GA10X_SM = "https://gist.521000.best/getianao"  # GA10x whitepaper excerpt: 128 cores, 4 partitions, 256 KB RF per SM
+H100_KLOCKWOOD = "https://glennklockwood.com/garden/processors/h100"
+H200_SMS = "https://www.saulelectric.com/nvidia-h200.html"
+RTX4090_SPECS = "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-4090-specifications.html"
+SM86_LIMITS = "https://docs.rs/oxicuda-launch/0.4.1/oxicuda_launch/telemetry/enum.SmVersion.html"
+L1_RETURN_RATE = "https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2"
+LAUNCH_OVERHEAD = "http://www.cs.virginia.edu/~mwb7w/cuda_support/kernel_overhead.html"
+SIBOEHM_README = "https://github.com/siboehm/SGEMM_CUDA/blob/60cba6f9b20a198116c76f18de8047f44df8c8b8/README.md"
 
 TERA = 10**12
 GIGA = 10**9
@@ -71,6 +82,73 @@ class Fact:
         return urlsplit(self.source).hostname or self.source
 
 
+@dataclass(frozen=True)
+class Fitted:
+    """A constant solved so the model reproduces a measurement: what it was fitted to, on which card."""
+
+    value: float
+    fitted_to: str
+
+
+@dataclass(frozen=True)
+class SpeedFigures:
+    """What the speed model (pysim/speed) needs beyond the facts table. `alternative` marks modelled values."""
+
+    sm_count: Figure
+    boost_clock_mhz: Figure  # the *rated* boost clock; the sustained clock under load is lower and unpublished
+    fp32_lanes_per_sm: Figure
+    schedulers_per_sm: Figure  # warp instructions issued per clock per SM, nominal
+    l1_bytes_per_clock: Figure  # L1/shared return rate per SM: one 128 B wavefront per clock
+    l2_bandwidth: Figure  # GB/s
+    registers_per_sm: Figure
+    max_warps_per_sm: Figure
+    max_blocks_per_sm: Figure
+    shared_reserved_per_block: Figure  # bytes the system keeps per resident block
+    launch_overhead_us: Figure
+    issue_efficiency: Fitted
+    round_latency_cycles: Fitted
+    overlap_p: Fitted
+
+
+# At most three fitted constants per architecture; only GA102 (RTX A6000) is calibrated.
+GA102_FIT = (
+    Fitted(0.6813, f"siboehm's kernel 10 on the RTX A6000 at 4096³, 21779.3 GFLOP/s ({SIBOEHM_README})"),
+    Fitted(573.1, f"siboehm's kernel 2 on the RTX A6000 at 4096³, 1986.5 GFLOP/s ({SIBOEHM_README})"),
+    Fitted(4.0, "worst ratio over siboehm's kernels 1-6 and 10 on the RTX A6000, grid of p, the other two re-solved"),
+)
+PLACEHOLDER = "placeholder, not calibrated on this device: GA102's value, fitted to "
+MODELLED = "modelled: no published figure found"
+
+
+def _fit(calibrated: bool) -> dict[str, Fitted]:
+    names = ("issue_efficiency", "round_latency_cycles", "overlap_p")
+    return {
+        name: fit if calibrated else Fitted(fit.value, PLACEHOLDER + fit.fitted_to)
+        for name, fit in zip(names, GA102_FIT)
+    }
+
+
+def _speed(
+    sms: Figure, clock: Figure, lanes: Figure, warps: Figure, blocks: Figure, l2_gbs: float, calibrated: bool = False
+) -> SpeedFigures:
+    # Shared by every preset: 4 schedulers and a 64 K-register file per SM (GA10x whitepaper; the same
+    # on GA100, GH100, TU104, AD102), 128 B/clk L1 return, 1 KB reserved per block (cc >= 8.0), few-µs launches.
+    return SpeedFigures(
+        sm_count=sms,
+        boost_clock_mhz=clock,
+        fp32_lanes_per_sm=lanes,
+        schedulers_per_sm=Figure(4, GA10X_SM, "one warp scheduler per SM partition, four partitions"),
+        l1_bytes_per_clock=Figure(128, L1_RETURN_RATE, "stated for cc 7.0-7.5; assumed unchanged later"),
+        l2_bandwidth=Figure(l2_gbs, "modelled", MODELLED + "; never the limiter of the calibrated kernels"),
+        registers_per_sm=Figure(65536, GA10X_SM, "a 256 KB register file per SM"),
+        max_warps_per_sm=warps,
+        max_blocks_per_sm=blocks,
+        shared_reserved_per_block=Figure(1024, CUDA_GUIDE, "1 KB system reservation per block"),
+        launch_overhead_us=Figure(2, LAUNCH_OVERHEAD, "modelled: 'a few µs'; back-to-back launches hide most"),
+        **_fit(calibrated),
+    )
+
+
 def _number(value: float) -> str:
     return f"{value:,g}"
 
@@ -92,6 +170,7 @@ class Device:
     latency_shared: Figure
     latency_l2: Figure
     latency_global: Figure
+    speed: SpeedFigures
 
     # --- numbers the model computes with (exact, SI units) --------------------
     @property
@@ -187,7 +266,7 @@ def _hopper_latencies() -> dict[str, Figure]:
     }
 
 
-def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str) -> Device:
+def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str, sms: Figure) -> Device:
     # H100 SXM5 and H200 SXM share the GH100 chip and its FP32 units: they differ in memory only.
     return Device(
         key=key,
@@ -202,6 +281,14 @@ def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str)
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_hopper_latencies(),
+        speed=_speed(
+            sms,
+            Figure(1980, H100_KLOCKWOOD, "rated boost, '1.98 GHz (high precision)'"),
+            Figure(128, H100_KLOCKWOOD, "16,896 FP32 cores (128 per SM)"),
+            Figure(64, CUDA_GUIDE, "cc 9.0: 2048 threads per SM"),
+            Figure(32, CUDA_GUIDE),
+            10000,
+        ),
     )
 
 
@@ -228,12 +315,30 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_ampere_latencies(),
+        speed=_speed(
+            Figure(108, SYSRQMTS_A100_T4),
+            Figure(1410, SYSRQMTS_A100_T4, "rated boost"),
+            Figure(64, AMPERE_WHITEPAPER, "GA100: 64 FP32 cores per SM"),
+            Figure(64, CUDA_GUIDE, "cc 8.0: 2048 threads per SM"),
+            Figure(32, CUDA_GUIDE),
+            5000,
+        ),
     ),
     "h100": _hopper(
-        "h100", "NVIDIA H100 SXM5", Figure(3350, H100_PAGE, "3.35 TB/s HBM3"), Figure(80, H100_PAGE), H100_PAGE
+        "h100",
+        "NVIDIA H100 SXM5",
+        Figure(3350, H100_PAGE, "3.35 TB/s HBM3"),
+        Figure(80, H100_PAGE),
+        H100_PAGE,
+        Figure(132, H100_KLOCKWOOD),
     ),
     "h200": _hopper(
-        "h200", "NVIDIA H200 SXM", Figure(4800, H200_PAGE, "4.8 TB/s HBM3e"), Figure(141, H200_PAGE), H200_PAGE
+        "h200",
+        "NVIDIA H200 SXM",
+        Figure(4800, H200_PAGE, "4.8 TB/s HBM3e"),
+        Figure(141, H200_PAGE),
+        H200_PAGE,
+        Figure(132, H200_SMS),
     ),
     "t4": Device(
         key="t4",
@@ -248,6 +353,14 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_ampere_latencies(measured_here=False),
+        speed=_speed(
+            Figure(40, SYSRQMTS_A100_T4),
+            Figure(1590, SYSRQMTS_A100_T4, "rated boost"),
+            Figure(64, TURING_WHITEPAPER, "TU104: 64 FP32 cores per SM"),
+            Figure(32, CUDA_GUIDE, "cc 7.5: 1024 threads per SM"),
+            Figure(16, CUDA_GUIDE),
+            1000,
+        ),
     ),
     "rtx4090": Device(
         key="rtx4090",
@@ -260,6 +373,14 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_ampere_latencies(measured_here=False),
+        speed=_speed(
+            Figure(128, RTX4090_SPECS),
+            Figure(2520, RTX4090_SPECS, "rated boost"),
+            Figure(128, ADA_WHITEPAPER, "AD102: 128 FP32 cores per SM"),
+            Figure(48, SM86_LIMITS, "cc 8.9: 1536 threads per SM"),
+            Figure(24, CUDA_GUIDE),
+            5000,
+        ),
     ),
     "rtxa6000": Device(
         key="rtxa6000",
@@ -272,6 +393,15 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_ampere_latencies(measured_here=False),
+        speed=_speed(
+            Figure(84, SYSRQMTS_A6000, "'Conteo SM | 84'"),
+            Figure(1800, SYSRQMTS_A6000, "rated boost ('Aumento de frecuencia | 1800 MHz'); sustained is lower"),
+            Figure(128, GA10X_SM, "each SM: 128 CUDA cores"),
+            Figure(48, SM86_LIMITS, "cc 8.6: 1536 threads per SM"),
+            Figure(16, CUDA_GUIDE),
+            2500,
+            calibrated=True,
+        ),
     ),
 }
 

@@ -153,12 +153,12 @@ def tile_pattern(T: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=64)
-def shared_extra_cycles_per_tile(T: int) -> int:
-    """Bank-conflict cycles of one tile step: two tile stores and T rounds of two reads."""
+def shared_costs_per_tile(T: int) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one tile step: two tile stores and T rounds of two reads."""
     ty, tx = np.divmod(np.arange(T * T), T)
-    stores = 2 * banks.extra_cycles(ty * T + tx)
-    reads = sum(banks.extra_cycles(ty * T + k) + banks.extra_cycles(k * T + tx) for k in range(T))
-    return stores + reads
+    accesses = [ty * T + tx] * 2 + [words for k in range(T) for words in (ty * T + k, k * T + tx)]
+    found = [banks.costs(words) for words in accesses]
+    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 
 def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
@@ -168,6 +168,7 @@ def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
     rows = int(np.minimum(p.M - bys * T, T).sum())
     cols = int(np.minimum(p.N - bxs * T, T).sum())
     rel_rows, rel_cols = tile_pattern(T)
+    extra, waves = shared_costs_per_tile(T)
     tile_origins = np.arange(tiles) * T
     sectors = tile_load_sectors(
         rel_rows, rel_cols, p.K, bys * T, tile_origins, (p.M, p.K), len(bxs)
@@ -180,7 +181,8 @@ def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
         fma=blocks * T * T * tiles * T,
         barriers=blocks * tiles * 2,
         global_sectors=sectors,
-        bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(T),
+        bank_extra_cycles=blocks * tiles * extra,
+        shared_wavefronts=blocks * tiles * waves,
     )
 
 

@@ -179,19 +179,21 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
 
 
 @lru_cache(maxsize=64)
-def shared_extra_cycles_per_tile(p: RegisterParams) -> int:
-    """Bank-conflict cycles of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
+def shared_costs_per_tile(p: RegisterParams) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
     n = p.threads
     ty, tx = np.divmod(np.arange(n), p.BN // p.TN)
     a_rows, a_cols = load_pattern(p.BM, p.BK, n)
     b_rows, b_cols = load_pattern(p.BK, p.BN, n)
-    stores = banks.extra_cycles(np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols))
-    stores += banks.extra_cycles(np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols))
-    reads = 0
+    accesses = [
+        np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols),
+        np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols),
+    ]
     for dotIdx in range(p.BK):
-        reads += banks.extra_cycles((ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx)
-        reads += banks.extra_cycles(dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None])
-    return stores + reads
+        accesses.append((ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx)
+        accesses.append(dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None])
+    found = [banks.costs(words) for words in accesses]
+    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 
 def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
@@ -213,7 +215,8 @@ def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counter
         fma=fma,
         barriers=blocks * tiles * 2,
         global_sectors=sectors,
-        bank_extra_cycles=blocks * tiles * shared_extra_cycles_per_tile(p),
+        bank_extra_cycles=blocks * tiles * shared_costs_per_tile(p)[0],
+        shared_wavefronts=blocks * tiles * shared_costs_per_tile(p)[1],
     )
 
 

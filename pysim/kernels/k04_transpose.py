@@ -114,15 +114,16 @@ def counters_for(p: TransposeParams, bxs: np.ndarray, bys: np.ndarray) -> Counte
     cols = np.minimum(p.n - bxs * T, T)
     rows = np.minimum(p.n - bys * T, T)
     loads = int(cols.sum() * rows.sum())
-    store_cycles = banks.extra_cycles(ty * stride + tx) * len(bxs) * len(bys)
-    read_cycles = 0
+    store_cycles, store_waves = (cost * len(bxs) * len(bys) for cost in banks.costs(ty * stride + tx))
+    read_cycles = read_waves = 0
     # The column read is guarded, so edge blocks read fewer words: count per extent.
     for row_extent, row_count in zip(*np.unique(rows, return_counts=True)):
         for col_extent, col_count in zip(*np.unique(cols, return_counts=True)):
             # Reading thread (tx, ty) of block (bx, by) writes C[bx*T + ty][by*T + tx].
             inside = (tx < row_extent) & (ty < col_extent)
-            words = np.where(inside, tx * stride + ty, INACTIVE)
-            read_cycles += banks.extra_cycles(words) * int(row_count * col_count)
+            extra, waves = banks.costs(np.where(inside, tx * stride + ty, INACTIVE))
+            read_cycles += extra * int(row_count * col_count)
+            read_waves += waves * int(row_count * col_count)
     return Counters(
         global_loads=loads,
         global_stores=loads,
@@ -131,6 +132,7 @@ def counters_for(p: TransposeParams, bxs: np.ndarray, bys: np.ndarray) -> Counte
         barriers=len(bxs) * len(bys),
         global_sectors=tile_load_sectors(ty[None, :], tx[None, :], p.n, bys * T, bxs * T, (p.n, p.n), 1),
         bank_extra_cycles=store_cycles + read_cycles,
+        shared_wavefronts=store_waves + read_waves,
     )
 
 

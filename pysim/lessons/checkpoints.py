@@ -20,7 +20,6 @@ from ..core import banks
 from ..core.constants import WARP_SIZE
 
 BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ = "block-loads", "bank-degree", "fma-per-read"
-KINDS = (BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ)
 # Decimals are accepted to two places (0.67 for 2/3); fractions must be exact.
 DECIMAL_TOLERANCE = Fraction(1, 200)
 ANSWER = re.compile(r"^([0-9]{1,12})(?:\s*/\s*([0-9]{1,12})|\.([0-9]{1,6}))?$")

@@ -13,6 +13,10 @@ Rows, in teaching order:
   (siboehm's 2D-blocktiling kernel), when the device's rules allow it;
 - register tiled with the reader's own BM, BN, BK, TM, TN.
 
+`siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and
+warptiling (10) kernels at his A6000 sizes and orders the rows as he numbers them
+(naive map=row is his kernel 1, map=col his kernel 2); each label starts with his number.
+
 DRAM traffic is not simulated: `pysim.hardware.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
 *sector traffic*: every 32-byte sector a load instruction touches fetched from
@@ -23,22 +27,33 @@ same element loads, but not the same sectors).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 from ..core.constants import SECTOR_BYTES, WORD_BYTES
 from ..core.counters import Counters
+from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.bounds import TimeBound, format_bytes, format_intensity, format_seconds, time_bound_for
 from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..kernels import KERNELS
+from ..speed import SpeedReport, estimate
+from ..speed import measured as siboehm_measured
+from ..speed.measured import CARD as MEASURED_CARD
+from ..speed.measured import SIZE as MEASURED_SIZE
+from ..speed.model import KernelProfile
+from ..speed.profiles import BUILDERS
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
 # CLI option for each parameter name (pysim.cli OPTIONS, inverted).
 CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device": "device"}
-CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN")}
+CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads")}
+# What a row's kernel runs on: an M×N×K product on a device.
+MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams
 
 
 @dataclass(frozen=True)
@@ -85,26 +100,36 @@ class Rung:
     def runs(self) -> bool:
         return self.counters is not None
 
+    def measured(self) -> tuple[Counters, TimeBound]:
+        """The counters and time bound of a rung that runs; asking one that cannot run is a bug."""
+        if self.counters is None or self.bound is None:
+            raise ValueError(f"the {self.key} rung does not run: {self.reason}")
+        return self.counters, self.bound
+
     @property
     def sector_bytes(self) -> int:
         """Sector traffic: every sector a load touches from DRAM, plus the words stored (an estimate)."""
-        return SECTOR_BYTES * self.counters.global_sectors + WORD_BYTES * self.counters.global_stores
+        c, _ = self.measured()
+        return SECTOR_BYTES * c.global_sectors + WORD_BYTES * c.global_stores
 
     @property
     def fma_per_global_byte(self) -> Fraction:
         """Multiply-adds per byte of global loads (4 bytes per element load)."""
-        return Fraction(self.counters.fma, WORD_BYTES * self.counters.global_loads)
+        c, _ = self.measured()
+        return Fraction(c.fma, WORD_BYTES * c.global_loads)
 
     @property
     def sector_intensity(self) -> float:
         """FLOP per byte of sector traffic."""
-        return 2 * self.counters.fma / self.sector_bytes
+        c, _ = self.measured()
+        return 2 * c.fma / self.sector_bytes
 
     @property
     def sector_seconds(self) -> float:
         """The roofline bound under the sector-traffic estimate."""
-        d = self.bound.device
-        return float(max(Fraction(2 * self.counters.fma) / d.flops_per_second, self.sector_bytes / d.bytes_per_second))
+        c, bound = self.measured()
+        d = bound.device
+        return float(max(Fraction(2 * c.fma) / d.flops_per_second, self.sector_bytes / d.bytes_per_second))
 
     def command(self) -> str:
         return "python -m pysim count " + " ".join(self.cli)
@@ -122,7 +147,7 @@ def _cli(kernel: str, params: Params) -> tuple[str, ...]:
     return tuple(args)
 
 
-def _rung(key: str, label: str, config: str, kernel: str, build) -> Rung:
+def _rung(key: str, label: str, config: str, kernel: str, build: Callable[[], MatmulParams]) -> Rung:
     try:
         params = build()
     except ParamError as error:
@@ -137,47 +162,86 @@ def production(p: LadderParams) -> RegisterParams:
     return RegisterParams(M=p.N, N=p.N, K=p.N, BM=b, BN=b, BK=PRODUCTION_BK, TM=t, TN=t, device=p.device)
 
 
+# The original rows, in TileLab's order (a page or test asking for `ladder` gets these).
+TILELAB_ROWS = ("naive-col", "naive-row", "smem", "register-production", "register-yours")
+# siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, then the reader's row.
+SIBOEHM_ROWS = (
+    "naive-row",
+    "naive-col",
+    "smem",
+    "blocktile1d",
+    "register-production",
+    "vectorized",
+    "warptile",
+    "register-yours",
+)
+
+
 def ladder(p: LadderParams) -> tuple[Rung, ...]:
     """The rows of the ladder at p.N on p.device."""
+    return _rows(p, TILELAB_ROWS)
+
+
+def siboehm_ladder(p: LadderParams) -> tuple[Rung, ...]:
+    """siboehm's kernels 1-6 and 10 at p.N on p.device (his sizes for the A6000), and the reader's row."""
+    return _rows(p, SIBOEHM_ROWS)
+
+
+def _rows(p: LadderParams, keys: tuple[str, ...]) -> tuple[Rung, ...]:
+    builders = _builders(p)
+    return tuple(_rung(key, *builders[key]) for key in keys)
+
+
+def _builders(p: LadderParams) -> dict[str, tuple]:
+    """Per row key: (label with siboehm's kernel number, config, kernel key, params builder)."""
     N, T, d = p.N, p.T, p.device
     b, t = PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
-    return (
-        _rung(
-            "naive-col",
-            "Naive, map=col",
+    size = {"M": N, "N": N, "K": N, "device": d}
+    return {
+        "naive-col": (
+            "2 · Naive, map=col",
             f"{T}×{T} blocks; threadIdx.x walks C's columns (coalesced)",
             "naive",
-            lambda: NaiveParams(M=N, N=N, K=N, T=T, map="col", device=d),
+            lambda: NaiveParams(**size, T=T, map="col"),
         ),
-        _rung(
-            "naive-row",
-            "Naive, map=row",
+        "naive-row": (
+            "1 · Naive, map=row",
             f"{T}×{T} blocks; threadIdx.x walks C's rows (strided)",
             "naive",
-            lambda: NaiveParams(M=N, N=N, K=N, T=T, map="row", device=d),
+            lambda: NaiveParams(**size, T=T, map="row"),
         ),
-        _rung(
-            "smem",
-            "Shared-memory tiled",
-            f"TILE = {T}",
-            "smem",
-            lambda: SmemParams(M=N, N=N, K=N, T=T, device=d),
+        "smem": ("3 · Shared-memory tiled", f"TILE = {T}", "smem", lambda: SmemParams(**size, T=T)),
+        "blocktile1d": (
+            "4 · 1D blocktiling",
+            "BM = BN = 64, BK = 8, TM = 8",
+            "blocktile1d",
+            lambda: Blocktile1DParams(**size),
         ),
-        _rung(
-            "register-production",
-            "Register tiled, production-like",
+        "register-production": (
+            "5 · Register tiled (2D blocktiling), production-like",
             f"BM = BN = {b}, BK = {PRODUCTION_BK}, TM = TN = {t}",
             "register",
             lambda: production(p),
         ),
-        _rung(
-            "register-yours",
+        "vectorized": (
+            "6 · Vectorized (float4) 2D blocktiling",
+            "BM = BN = 128, BK = 8, TM = TN = 8",
+            "vectorized",
+            lambda: VectorizedParams(**size, BM=128, BN=128, BK=8, TM=8, TN=8),
+        ),
+        "warptile": (
+            "10 · Warptiling",
+            "128 threads, BM = BN = 128, BK = 16, WM = WN = 64, WNITER = 4, TM = 8, TN = 4",
+            "warptile",
+            lambda: WarptileParams(**size),
+        ),
+        "register-yours": (
             "Register tiled, yours",
             f"BM = {p.BM}, BN = {p.BN}, BK = {p.BK}, TM = {p.TM}, TN = {p.TN}",
             "register",
             p.yours,
         ),
-    )
+    }
 
 
 # --- what the table and the chart print (views never format a number) --------------
@@ -197,14 +261,15 @@ COLUMNS = (
     ("shared_loads", "Shared loads"),
     ("bank_extra_cycles", "Bank-conflict cycles"),
     ("fma_per_byte", "FMAs per global byte"),
-    ("time", "Time bound (cache-perfect … no reuse)"),
-    ("sector_time", "Time bound, sector traffic"),
+    ("estimate", "Estimate (model)"),
+    ("bound", "Bound (no kernel is faster)"),
+    ("measured", "Measured"),
 )
 
 
 def cells(rung: Rung) -> dict[str, Cell]:
     """The table row of a rung, keyed like COLUMNS."""
-    c, bound = rung.counters, rung.bound
+    c, bound = rung.measured()
     perfect, none = bound.cache_perfect.dram_bytes, bound.no_reuse.dram_bytes
     ratio = rung.fma_per_global_byte
     return {
@@ -215,18 +280,144 @@ def cells(rung: Rung) -> dict[str, Cell]:
         "shared_loads": Cell(f"{c.shared_loads:,}", str(c.shared_loads)),
         "bank_extra_cycles": Cell(f"{c.bank_extra_cycles:,}", str(c.bank_extra_cycles)),
         "fma_per_byte": Cell(f"{float(ratio):.3g}", f"{ratio.numerator}/{ratio.denominator}"),
-        "time": Cell(
-            f"{format_seconds(bound.low_seconds)} … {format_seconds(bound.high_seconds)} ({_binds(bound)})",
-            f"{bound.low_seconds!r},{bound.high_seconds!r}",
-        ),
-        "sector_time": Cell(format_seconds(rung.sector_seconds), repr(rung.sector_seconds)),
+        "estimate": _estimate_cell(rung),
+        "bound": _bound_cell(rung),
+        "measured": _measured_cell(rung),
     }
 
 
-def _binds(bound: TimeBound) -> str:
-    """Which roof binds: the same under both estimates, or reuse decides."""
-    sides = {bound.cache_perfect.bound_by, bound.no_reuse.bound_by}
-    return f"{sides.pop()}-bound" if len(sides) == 1 else "reuse decides the roof"
+# --- how fast, and why (pysim.speed): the model's estimate, the true bounds, siboehm's measurement ----
+# siboehm's kernel number of each rung that is one of his kernels (the reader's own row is not).
+SIBOEHM_NUMBER = {
+    "naive-row": 1,
+    "naive-col": 2,
+    "smem": 3,
+    "blocktile1d": 4,
+    "register-production": 5,
+    "vectorized": 6,
+    "warptile": 10,
+}
+SIBOEHM_TILE = 32  # his kernels 1-3 use 32×32 blocks and tiles
+# The units of the speed model, in the order the bars are drawn, as the page names them.
+UNIT_NAMES = {
+    "fp32": "FP32 units",
+    "issue": "instruction issue",
+    "shared": "shared memory",
+    "l1": "L1 (global wavefronts)",
+    "l2": "L2 bandwidth",
+    "dram": "DRAM bandwidth",
+    "latency": "memory latency",
+}
+# Which true bound binds, in words.
+BOUND_NAMES = {
+    "fp32_s": "FP32 peak",
+    "dram_s": "compulsory DRAM traffic",
+    "latency_s": "one global round trip",
+}
+LIMITER_MARK = "◀ limiter"
+
+
+@lru_cache(maxsize=64)
+def report_for(kernel: str, params: Params) -> SpeedReport | str:
+    try:
+        return estimate(kernel, params, params.device)
+    except ParamError as error:
+        return error.message
+
+
+def speed(rung: Rung) -> SpeedReport | None:
+    """The speed model's report of a rung, or None when it cannot run or cannot launch on the device."""
+    if rung.params is None:
+        return None
+    report = report_for(rung.kernel, rung.params)
+    return report if isinstance(report, SpeedReport) else None
+
+
+def launch_failure(rung: Rung) -> str:
+    """Why the speed model cannot launch a rung that counts (a ParamError message), or ''."""
+    report = report_for(rung.kernel, rung.params) if rung.params is not None else ""
+    return report if isinstance(report, str) else ""
+
+
+@lru_cache(maxsize=64)
+def profile_for(kernel: str, params: Params) -> KernelProfile:
+    return BUILDERS[kernel](params)
+
+
+def flops_text(flops: int, seconds: float) -> str:
+    """'21,779 GFLOP/s'."""
+    return f"{flops / seconds / 1e9:,.0f} GFLOP/s"
+
+
+def binding_bound(report: SpeedReport) -> tuple[float, str]:
+    """The largest true lower bound, in seconds, and which one it is (a key of BOUND_NAMES)."""
+    bounds = {name: getattr(report.bounds, name) for name in BOUND_NAMES}
+    name = max(bounds, key=bounds.__getitem__)
+    return bounds[name], name
+
+
+def _flops(rung: Rung) -> int:
+    p = rung.params
+    assert p is not None
+    return 2 * p.M * p.N * p.K
+
+
+def _estimate_cell(rung: Rung) -> Cell:
+    report = speed(rung)
+    if report is None:
+        return Cell(f"Cannot launch: {launch_failure(rung)}")
+    text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {UNIT_NAMES[report.limiter]}"
+    return Cell(text, repr(report.estimate_s))
+
+
+def _bound_cell(rung: Rung) -> Cell:
+    report = speed(rung)
+    if report is None:
+        return Cell("—")
+    seconds, name = binding_bound(report)
+    return Cell(
+        f"{format_seconds(seconds)}, ≤ {flops_text(_flops(rung), seconds)} ({BOUND_NAMES[name]})", repr(seconds)
+    )
+
+
+def measurement(rung: Rung) -> tuple[float, str] | None:
+    """siboehm's GFLOP/s for a rung that is one of his kernels, and how it was measured; None otherwise."""
+    number = SIBOEHM_NUMBER.get(rung.key)
+    found = siboehm_measured(number) if number is not None else None
+    if found is None or rung.params is None:
+        return None
+    card = found.card.removeprefix("NVIDIA ")
+    notes = [f"his kernel {number}, measured on {card}, N={MEASURED_SIZE}"]
+    if rung.params.device != "rtxa6000" or device(rung.params.device).name != MEASURED_CARD:
+        notes.append("on another card")
+    p = rung.params
+    if (p.M, p.N, p.K) != (MEASURED_SIZE,) * 3:
+        notes.append("at another size")
+    if isinstance(p, NaiveParams | SmemParams) and p.T != SIBOEHM_TILE:
+        notes.append(f"with another tile (his is {SIBOEHM_TILE})")
+    return found.gflops, "; ".join(notes)
+
+
+def _measured_cell(rung: Rung) -> Cell:
+    found = measurement(rung)
+    if found is None:
+        return Cell("")
+    gflops, note = found
+    return Cell(f"{gflops:,.1f} GFLOP/s ({note})", repr(gflops))
+
+
+def measured_seconds(gflops: float) -> float:
+    """siboehm's time at his size, from his GFLOP/s."""
+    return 2 * MEASURED_SIZE**3 / (gflops * 1e9)
+
+
+# Per limiting unit: (what is counted per FMA, KernelProfile -> that count for the whole run).
+PER_FMA: dict[str, tuple[str, Callable[[KernelProfile], float]]] = {
+    "issue": ("warp instructions per FMA", lambda prof: prof.instructions),
+    "shared": ("shared-memory wavefronts per FMA", lambda prof: prof.shared_wavefronts),
+    "l1": ("L1 wavefronts of global loads and stores per FMA", lambda prof: prof.global_wavefronts),
+    "fp32": ("FFMA warp instructions per FMA", lambda prof: prof.ffma),
+}
 
 
 @dataclass(frozen=True)
@@ -279,7 +470,8 @@ def roofline(p: LadderParams, rungs: tuple[Rung, ...]) -> Roofline:
     for rung in rungs:
         if not rung.runs:
             continue
-        low, high = rung.bound.no_reuse.intensity, rung.bound.cache_perfect.intensity
+        _, bound = rung.measured()
+        low, high = bound.no_reuse.intensity, bound.cache_perfect.intensity
         points.append(
             RooflinePoint(
                 rung.key,

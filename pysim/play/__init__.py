@@ -22,7 +22,7 @@ exception.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -32,7 +32,9 @@ from ..core.counters import Counters
 from ..core.matrices import operands
 from ..core.trace import Step
 from .analysis import Analysis, ArrayInfo, Diagnostic, Metrics, array_table, thread_xy
-from .program import Program, ProgramError, compile_program
+from .compiler import compile_program
+from .instructions import WarpInstruction, warp_instructions
+from .program import Allocation, Program, ProgramError
 from .runtime import Interval, Launch, Runtime, evaluate_launch, global_array, schedule
 
 # Steps (statements executed plus memory accesses, all threads) before a run is stopped. A 32×32×32
@@ -52,6 +54,7 @@ __all__ = [
     "ProgramError",
     "RunResult",
     "ThreadStep",
+    "WarpInstruction",
     "compile_program",
     "run",
 ]
@@ -216,6 +219,59 @@ class RunResult:
     def first_mismatch(self) -> tuple[int, int] | None:
         found = np.argwhere(~(self.C == self.expected))
         return (int(found[0][0]), int(found[0][1])) if len(found) else None
+
+    def mismatched_cells(self) -> list[tuple[int, int]]:
+        """Every (row, col) where C differs from NumPy's answer."""
+        return [(int(r), int(c)) for r, c in np.argwhere(~(self.C == self.expected))]
+
+    def role_of(self, array: str) -> str:
+        """ "A", "B" or "C" for the kernel's names of its three parameters; any other array keeps its name."""
+        return dict(zip(self.program.params, ("A", "B", "C"))).get(array, array)
+
+    @property
+    def shared_allocations(self) -> tuple[Allocation, ...]:
+        return tuple(a for a in self.program.allocations if a.space == "shared")
+
+    def next_block_phase(self, index: int) -> int:
+        """The first interval of the next block after interval `index` (the last interval when none)."""
+        block = self.phases[index].block
+        for later in range(index + 1, len(self.phases)):
+            if self.phases[later].block != block:
+                return later
+        return len(self.phases) - 1
+
+    def memory_after(self, index: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The shared arrays of interval `index`'s block (as matrices, Allocation.grid_shape) and C, as the
+        recorded stores left them after that interval; NaN where nothing was stored."""
+        block = self.phases[index].block
+        shared = {a.name: np.full(a.grid_shape, np.nan, dtype=np.float32) for a in self.shared_allocations}
+        c = np.full(self.C.shape, np.nan, dtype=np.float32)
+        c_name = self.program.params[2]
+        for phase in self.phases[: index + 1]:
+            for access in phase.step.accesses:
+                if access.op != "store":
+                    continue
+                if access.space == "shared" and phase.block == block and access.array in shared:
+                    access.write_into(shared[access.array])
+                elif access.space == "global" and access.array == c_name:
+                    access.write_into(c)
+        return shared, c
+
+    def storer_of(self, row: int, col: int) -> tuple[int, int] | None:
+        """(interval, linear thread) of the first recorded store to C[row, col]; None when none stored it."""
+        name = self.program.params[2]
+        for phase in self.phases:
+            for access in phase.step.accesses:
+                if access.array != name or access.op != "store":
+                    continue
+                hits = np.argwhere((access.rows == row) & (access.cols == col))
+                if len(hits):
+                    return phase.index, int(hits[0][1])
+        return None
+
+    def warp_instructions(self, index: int) -> Iterator[WarpInstruction]:
+        """The warp instructions of interval `index` (see pysim.play.instructions)."""
+        return warp_instructions(self.program, self.phases[index].step)
 
     def diagnostics_of(self, kind: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.kind == kind)

@@ -1,7 +1,7 @@
 """Graded playground puzzles: from a copy kernel to 2D register tiling.
 
-Each puzzle has starter code, a goal, hints, a hidden reference solution (a
-playground file in `solutions/`) and a checker: the kernel must store the right
+Each puzzle has starter code (a playground file in `starters/`), a goal, hints,
+a hidden reference solution (a playground file in `solutions/`) and a checker: the kernel must store the right
 C with no diagnostics at every size, and stay within budgets measured by pysim
 (global loads, sectors per request, bank conflicts, shared loads per FMA).
 Budgets are written as functions of M, N and K, with a label for the page.
@@ -17,10 +17,19 @@ from pathlib import Path
 import numpy as np
 
 from . import RunResult, run
-from .program import ProgramError, compile_program
+from .compiler import compile_program
+from .program import ProgramError
 
+# Kernel files read as text, never imported (they import numba, and a starter is unfinished on purpose).
 SOLUTIONS = Path(__file__).parent / "solutions"
+STARTERS = Path(__file__).parent / "starters"
+FREE_PLAY_FILE = "free_play.py"  # the editor's code when no puzzle is picked
 Size = tuple[int, int, int]
+
+
+def starter_text(name: str) -> str:
+    """A starter file's code (e.g. FREE_PLAY_FILE)."""
+    return (STARTERS / name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,7 @@ class Puzzle:
     key: str
     title: str
     goal: str
-    starter: str
+    starter_file: str  # in starters/; "" for a puzzle that continues from the previous one's solution
     solution_file: str
     hints: tuple[str, ...]
     sizes: tuple[Size, ...]  # correctness, no diagnostics and every budget
@@ -75,6 +84,17 @@ class Puzzle:
     expected_label: str = "A @ B"
     square: bool = False  # M = N = K (transpose)
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def starter(self) -> str:
+        """The starter code ("" when the puzzle continues from the previous one; see starter_for)."""
+        return starter_text(self.starter_file) if self.starter_file else ""
+
+    def expected_shape(self, M: int, N: int, K: int) -> tuple[int, ...]:
+        """The shape of the answer C is compared with (a puzzle may compare C with A or Aᵀ)."""
+        if self.expected is None:
+            return (M, N)
+        return tuple(np.shape(self.expected(np.zeros((M, K), np.float32), np.zeros((K, N), np.float32))))
 
     def solution(self) -> str:
         """The hidden reference solution (a playground file)."""
@@ -163,187 +183,6 @@ def shared_loads_per_fma(numerator: int, denominator: int) -> Budget:
     )
 
 
-# --- starters -----------------------------------------------------------------------------------------
-
-COPY_STARTER = '''\
-"""Copy A into C (here A and C have the same shape)."""
-
-from numba import cuda
-
-BX = 32
-BY = 8
-
-
-@cuda.jit
-def kernel(A, B, C):
-    col, row = cuda.grid(2)
-    # TODO: if (row, col) is inside C, copy A[row, col] into C[row, col]
-
-
-def launch(M, N, K):
-    return ((N + BX - 1) // BX, (M + BY - 1) // BY), (BX, BY)
-'''
-
-NAIVE_STARTER = '''\
-"""Naive SGEMM: one thread computes one element of C = A @ B."""
-
-from numba import cuda
-
-T = 8
-
-
-@cuda.jit
-def kernel(A, B, C):
-    row = cuda.blockIdx.y * T + cuda.threadIdx.y
-    col = cuda.blockIdx.x * T + cuda.threadIdx.x
-    M, K = A.shape
-    N = B.shape[1]
-    # TODO: threads outside C do nothing; the others sum A[row, k] * B[k, col] over k and store it
-
-
-def launch(M, N, K):
-    return ((N + T - 1) // T, (M + T - 1) // T), (T, T)
-'''
-
-STRIDED_NAIVE_STARTER = '''\
-"""Naive SGEMM, correct but slow: threadIdx.x walks the rows of C.
-
-Run it and look at the sectors per load of A. Then make the warp's 32 threads
-share a row instead.
-"""
-
-from numba import cuda
-
-BX = 32
-BY = 8
-
-
-@cuda.jit
-def kernel(A, B, C):
-    row, col = cuda.grid(2)  # row from x: neighbouring threads take neighbouring rows
-    if row < C.shape[0] and col < C.shape[1]:
-        total = 0.0
-        for k in range(A.shape[1]):
-            total += A[row, k] * B[k, col]
-        C[row, col] = total
-
-
-def launch(M, N, K):
-    return ((M + BX - 1) // BX, (N + BY - 1) // BY), (BX, BY)
-'''
-
-TILED_STARTER = '''\
-"""Shared-memory tiled SGEMM: a block stages T×T tiles of A and B in shared memory."""
-
-from numba import cuda, float32
-
-T = 8
-
-
-@cuda.jit
-def kernel(A, B, C):
-    tileA = cuda.shared.array((T, T), float32)
-    tileB = cuda.shared.array((T, T), float32)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    row = cuda.blockIdx.y * T + ty
-    col = cuda.blockIdx.x * T + tx
-    M, K = A.shape
-    N = B.shape[1]
-    partialSum = 0.0
-    for tileIdx in range((K + T - 1) // T):
-        # TODO: each thread copies one element of A and one of B into the tiles (0 outside the matrix),
-        # waits for the others, adds its T products, and waits again before the next tile
-        pass
-    if row < M and col < N:
-        C[row, col] = partialSum
-
-
-def launch(M, N, K):
-    return ((N + T - 1) // T, (M + T - 1) // T), (T, T)
-'''
-
-TRANSPOSE_STARTER = '''\
-"""Transpose: C = A transposed (square matrices). This version is correct but its stores are strided."""
-
-from numba import cuda, float32
-
-TILE = 32
-
-
-@cuda.jit
-def kernel(A, B, C):
-    n = A.shape[0]
-    x = cuda.blockIdx.x * TILE + cuda.threadIdx.x
-    y = cuda.blockIdx.y * TILE + cuda.threadIdx.y
-    if x < n and y < n:
-        C[x, y] = A[y, x]  # a warp reads a row of A but writes a column of C
-
-
-def launch(M, N, K):
-    return ((M + TILE - 1) // TILE, (M + TILE - 1) // TILE), (TILE, TILE)
-'''
-
-REGISTER_1D_STARTER = '''\
-"""1D register tiling: each thread computes TM elements of one column of C.
-
-Start from your tiled kernel. Stage BM×BK of A and BK×BN of B per step; then for
-each dotIdx read Bs[dotIdx, tx] once into a variable and use it for TM products.
-"""
-
-from numba import cuda, float32
-
-BM = 32
-BN = 32
-BK = 8
-TM = 8
-THREADS = (BM // TM) * BN
-
-
-@cuda.jit
-def kernel(A, B, C):
-    As = cuda.shared.array((BM, BK), float32)
-    Bs = cuda.shared.array((BK, BN), float32)
-    threadResults = cuda.local.array(TM, float32)
-    # TODO
-
-
-def launch(M, N, K):
-    return ((N + BN - 1) // BN, (M + BM - 1) // BM), THREADS
-'''
-
-REGISTER_2D_STARTER = '''\
-"""2D register tiling: each thread computes a TM×TN patch of C from registers.
-
-For each dotIdx copy TM values of a column of As into regM and TN values of a row
-of Bs into regN, then do the TM·TN multiply-adds from registers alone.
-"""
-
-from numba import cuda, float32
-
-BM = 32
-BN = 32
-BK = 8
-TM = 4
-TN = 4
-THREADS = (BM // TM) * (BN // TN)
-
-
-@cuda.jit
-def kernel(A, B, C):
-    As = cuda.shared.array((BM, BK), float32)
-    Bs = cuda.shared.array((BK, BN), float32)
-    threadResults = cuda.local.array(TM * TN, float32)
-    regM = cuda.local.array(TM, float32)
-    regN = cuda.local.array(TN, float32)
-    # TODO
-
-
-def launch(M, N, K):
-    return ((N + BN - 1) // BN, (M + BM - 1) // BM), THREADS
-'''
-
-
 def _transposed(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return A.T.copy()
 
@@ -357,7 +196,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "copy",
         "1. Copy",
         "Copy A into C, one thread per element, each warp reading 32 neighbouring floats.",
-        COPY_STARTER,
+        "copy.py",
         "copy.py",
         (
             "cuda.grid(2) gives (x, y) = (blockIdx.x·blockDim.x + threadIdx.x, ...): here x is the column.",
@@ -378,7 +217,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "naive",
         "2. Naive SGEMM",
         "Compute C = A @ B with one thread per element of C, reading A and B straight from global memory.",
-        NAIVE_STARTER,
+        "naive.py",
         "naive.py",
         (
             "C[row, col] = sum over k of A[row, k] * B[k, col].",
@@ -396,7 +235,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "coalesced",
         "3. Coalesced naive SGEMM",
         "Same result, but make each warp's loads coalesced: at most 4 sectors per warp load.",
-        STRIDED_NAIVE_STARTER,
+        "naive_strided.py",
         "naive_coalesced.py",
         (
             "A warp is 32 consecutive threadIdx.x. If they take 32 different rows, A[row, k] touches 32 sectors.",
@@ -415,7 +254,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "4. Shared-memory tiling",
         "Stage tiles of A and B in shared memory so that each element is fetched from global memory "
         "by one block for every 8 (or more) columns of C it serves.",
-        TILED_STARTER,
+        "smem_tiled.py",
         "smem_tiled.py",
         (
             "Each thread copies A[row, tileIdx·T + tx] into tileA[ty, tx] and B[tileIdx·T + ty, col] into tileB[ty, tx].",
@@ -431,7 +270,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "5. Tiling at any size",
         "Make the tiled kernel correct when M, N and K are not multiples of the tile: "
         "write 0 into the tile where the matrix ends, and never load outside A or B.",
-        TILED_STARTER,
+        "smem_tiled.py",
         "smem_tiled.py",
         (
             "Guard each load: tileA[ty, tx] = A[row, c] if row < M and c < K else 0.0.",
@@ -446,7 +285,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "transpose",
         "6. Coalesced transpose",
         "C = A transposed, with both the global loads and the global stores coalesced (≤ 4 sectors per warp).",
-        TRANSPOSE_STARTER,
+        "transpose.py",
         "transpose.py",
         (
             "Read a TILE×TILE tile of A row by row into shared memory, then write it out row by row to C.",
@@ -483,7 +322,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "8. 1D register tiling",
         "Each thread computes TM elements of a column of C, reusing one shared read of B for TM "
         "multiply-adds: at most 5/4 shared loads per multiply-add (2 in the tiled kernel).",
-        REGISTER_1D_STARTER,
+        "register_1d.py",
         "register_1d.py",
         (
             "Copy the BM×BK and BK×BN tiles with a strided loop: for i in range(tid, BM * BK, THREADS).",
@@ -499,7 +338,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         "9. 2D register tiling",
         "Each thread computes a TM×TN patch from registers: at most 1/2 shared load per multiply-add "
         "(TM = TN = 4 gives (TM + TN) / (TM·TN) = 1/2).",
-        REGISTER_2D_STARTER,
+        "register_tiled.py",
         "register_tiled.py",
         (
             "Per dotIdx: regM[i] = As[ty·TM + i, dotIdx] for each i, regN[j] = Bs[dotIdx, tx·TN + j] for each j.",

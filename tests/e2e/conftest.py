@@ -1,6 +1,6 @@
 """End-to-end fixtures: build dist/ once, serve it on 127.0.0.1, drive Chromium.
 
-The server (bench/harness.py) can be told to break things (a missing file, a
+The server (tools/harness.py) can be told to break things (a missing file, a
 wrong MIME type) so the boot guard's error paths are tested in a real browser.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from bench.harness import Server, launch
+from tools.harness import Server, launch
 
 READY_TIMEOUT_MS = 60_000
 ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)

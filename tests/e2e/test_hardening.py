@@ -4,8 +4,8 @@ import hashlib
 
 import pytest
 
-from bench.harness import Server
 from e2e.conftest import go, url_has, view
+from tools.harness import Server
 
 
 def test_csp_blocks_inline_handlers_and_foreign_origins(app):

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from e2e.conftest import go, url_has, view
-from pysim.lessons.ladder import LadderParams, ladder
+from pysim.lessons.ladder import SIBOEHM_NUMBER, SIBOEHM_ROWS, LadderParams, cells, measured_seconds, siboehm_ladder
+from pysim.lessons.speed_of_light import speed_of_light
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -23,8 +24,8 @@ def section(app):
 def test_table_agrees_with_the_cli(app, device):
     go(app, f"#/ladder?N=4096&device={device}")
     rows = section(app).locator("[data-testid^=ladder-row-]")
-    assert rows.count() == 5
-    for rung in ladder(LadderParams(N=4096, device=device)):
+    assert rows.count() == 8
+    for rung in siboehm_ladder(LadderParams(N=4096, device=device)):
         command = section(app).locator(f"[data-testid=ladder-cli-{rung.key}]").inner_text()
         argv = command.split()[3:]  # after "python -m pysim"
         done = subprocess.run(
@@ -59,11 +60,52 @@ def test_roofline_has_the_roof_and_a_track_per_kernel(app):
     chart = section(app).locator("[data-testid=roofline] svg")
     assert chart.locator("[data-testid=roof]").count() == 1
     tracks = chart.locator("path.track")
-    assert tracks.count() == 5
-    keys = [tracks.nth(i).get_attribute("data-key") for i in range(5)]
-    assert keys == ["naive-col", "naive-row", "smem", "register-production", "register-yours"]
-    for i in range(5):
+    assert tracks.count() == 8
+    keys = [tracks.nth(i).get_attribute("data-key") for i in range(8)]
+    assert keys == list(SIBOEHM_ROWS)
+    for i in range(8):
         assert float(tracks.nth(i).get_attribute("data-low")) <= float(tracks.nth(i).get_attribute("data-high"))
+
+
+def test_estimate_bound_and_measured_on_the_a6000(app):
+    go(app, "#/ladder?N=4096&device=rtxa6000")
+    page = section(app)
+    rungs = siboehm_ladder(LadderParams(N=4096, device="rtxa6000"))
+    for rung in rungs:
+        expected = cells(rung)
+        shown = {
+            column: page.locator(f"[data-testid=ladder-{rung.key}-{column}]")
+            for column in ("estimate", "bound", "measured")
+        }
+        for column, cell in shown.items():
+            assert cell.get_attribute("data-value") == expected[column].value, (rung.key, column)
+            assert cell.inner_text() == expected[column].text, (rung.key, column)
+        if rung.key in SIBOEHM_NUMBER:
+            assert "measured on RTX A6000, N=4096" in shown["measured"].inner_text()
+            assert "another" not in shown["measured"].inner_text()
+            measured_s = measured_seconds(float(shown["measured"].get_attribute("data-value")))
+            assert float(shown["bound"].get_attribute("data-value")) <= measured_s, rung.key
+            assert float(shown["estimate"].get_attribute("data-value")) > 0
+        else:
+            assert shown["measured"].inner_text() == ""
+        figure = page.locator(f"[data-testid=sol-{rung.key}]")
+        sol = speed_of_light(rung)
+        assert figure.get_attribute("data-limiter") == sol.limiter
+        bars = figure.locator("rect.sol-bar")
+        assert bars.count() == 7
+        assert [float(bars.nth(i).get_attribute("data-share")) for i in range(7)] == [b.share for b in sol.bars]
+        limiter = figure.locator("rect.sol-limiter")
+        assert limiter.count() == 1 and limiter.get_attribute("data-unit") == sol.limiter
+        assert "◀ limiter" in figure.locator("text.sol-limiter").inner_text()
+        assert figure.locator("svg").get_attribute("aria-label") == sol.description
+    assert page.locator("[data-testid^=ladder-step-]").count() == len(rungs) - 1
+    assert "kernel 3 → kernel 4" in page.locator("[data-testid=ladder-step-blocktile1d]").inner_text()
+
+
+def test_measured_says_when_card_or_size_differ(app):
+    go(app, "#/ladder?N=1024&device=t4")
+    text = section(app).locator("[data-testid=ladder-warptile-measured]").inner_text()
+    assert "on another card" in text and "at another size" in text
 
 
 def test_home_has_cards_for_the_new_views(app):

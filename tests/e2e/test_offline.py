@@ -9,9 +9,8 @@ import shutil
 
 import pytest
 
-import build
-from bench.harness import Server, launch_persistent
-from bench.tti import SW_ACTIVE
+from tools.build import paths, site
+from tools.harness import SW_ACTIVE, Server, launch_persistent
 
 from .conftest import READY_TIMEOUT_MS
 
@@ -73,7 +72,7 @@ def test_one_download_per_file_then_none_then_offline_on_every_route(browser, ow
         before = len(own_server.log)
         second = open_ready(context, own_server.url + "#/tiling")
         assert second.evaluate("navigator.serviceWorker.controller !== null")
-        assert set(own_server.log[before:]) <= {build.SERVICE_WORKER}
+        assert set(own_server.log[before:]) <= {paths.SERVICE_WORKER}
         second.close()
 
         context.set_offline(True)
@@ -85,10 +84,10 @@ def test_one_download_per_file_then_none_then_offline_on_every_route(browser, ow
 
 
 def test_a_new_build_replaces_the_cache_on_the_next_visit(browser, tmp_path, monkeypatch):
-    site = tmp_path / "site"
-    shutil.copytree(build.SITE, site)
-    monkeypatch.setattr(build, "SITE", site)
-    out = build.build(tmp_path / "dist", npm=False)
+    copied = tmp_path / "site"
+    shutil.copytree(paths.SITE, copied)
+    monkeypatch.setattr(site, "SITE", copied)
+    out = site.build(tmp_path / "dist", npm=False)
     server = Server(out)
     context = browser.new_context()
     try:
@@ -97,9 +96,9 @@ def test_a_new_build_replaces_the_cache_on_the_next_visit(browser, tmp_path, mon
         old_title = first.title()
         first.close()
 
-        page = site / "index.html"
+        page = copied / "index.html"
         page.write_text(page.read_text().replace("<title>TileLab", "<title>TileLab v2"))
-        build.build(out, npm=False)
+        site.build(out, npm=False)
 
         # The next visit is still the old build, whole (its worker answers from its cache),
         # while the new worker installs beside it.
@@ -150,7 +149,7 @@ def build_id(out) -> str:
 
 
 def test_no_service_worker_where_the_page_says_so(browser, tmp_path):
-    out = build.build(tmp_path / "dist", npm=False, service_worker=False)
+    out = site.build(tmp_path / "dist", npm=False, service_worker=False)
     server = Server(out)
     context = browser.new_context()
     try:

@@ -17,11 +17,11 @@ from urllib.parse import quote
 
 import pytest
 
-import scorm
-from bench.harness import Server
 from pysim.core.trace import Trace
 from pysim.hardware.params import SmemParams
 from pysim.kernels import KERNELS
+from tools.build import scorm
+from tools.harness import Server
 
 READY_MS = 90_000
 # What Moodle's file-type table sends (it has no .wasm, .mjs, .whl or .py entries).

@@ -8,10 +8,10 @@ import zipfile
 import numpy as np
 import pytest
 
-import build
-from bench.harness import Server
 from e2e.conftest import READY_TIMEOUT_MS, Visit, go
 from pysim.core.matrices import operands
+from tools.build import paths
+from tools.harness import Server
 
 # Appended to the served copy of the smem kernel: every C store writes -1 instead of partialSum.
 BROKEN_STORE = """
@@ -47,8 +47,8 @@ def broken_server(dist, tmp_path_factory):
     shutil.copytree(dist, copy)
     kernel = "pysim/kernels/k02_smem_tiled.py"
     with (
-        zipfile.ZipFile(dist / build.PYTHON_ARCHIVE) as original,
-        zipfile.ZipFile(copy / build.PYTHON_ARCHIVE, "w") as broken,
+        zipfile.ZipFile(dist / paths.PYTHON_ARCHIVE) as original,
+        zipfile.ZipFile(copy / paths.PYTHON_ARCHIVE, "w") as broken,
     ):
         for name in original.namelist():
             source = original.read(name)

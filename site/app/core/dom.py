@@ -2,6 +2,12 @@
 
 Text always goes in through textContent. The only markup strings are built
 from numbers (see `cells_markup`), never from user or URL text.
+
+Every Python callable JavaScript may call is a pyodide proxy, and a proxy lives
+until it is destroyed. `Listeners` gives them a lifetime: a widget that is
+replaced closes its Listeners, which removes its DOM listeners and destroys
+their proxies. `LIVE_PROXIES` counts the proxies made here that are still alive
+(mirrored to `window.tilelabLiveProxies` for bench/long_run.py).
 """
 
 from __future__ import annotations
@@ -12,7 +18,44 @@ from pyodide.ffi import create_proxy
 from pyscript import document, window
 
 SVG_NS = "http://www.w3.org/2000/svg"
-_handlers: list = []  # proxies must outlive the call that created them
+LIVE_PROXIES = [0]  # one cell, so the count is shared without a global statement
+
+
+def _count(change: int) -> None:
+    LIVE_PROXIES[0] += change
+    window.tilelabLiveProxies = LIVE_PROXIES[0]
+
+
+class Listeners:
+    """The DOM listeners and callback proxies of one owner (a widget, a view); `close` undoes them all."""
+
+    def __init__(self) -> None:
+        self._held: list[tuple[object | None, str, object]] = []
+
+    def proxy(self, handler: Callable) -> object:
+        """A proxy for a timer or a JavaScript callback, destroyed with the others on `close`."""
+        made = create_proxy(handler)
+        self._held.append((None, "", made))
+        _count(1)
+        return made
+
+    def on(self, target, event: str, handler: Callable) -> object:
+        made = self.proxy(handler)
+        self._held[-1] = (target, event, made)
+        target.addEventListener(event, made)
+        return made
+
+    def close(self) -> None:
+        for target, event, made in self._held:
+            if target is not None:
+                target.removeEventListener(event, made)
+            made.destroy()
+        _count(-len(self._held))
+        self._held = []
+
+
+# Listeners of parts built once per page (a view's form, the shell): never closed.
+PAGE = Listeners()
 
 
 def by_id(element_id: str):
@@ -50,15 +93,8 @@ def clear(element) -> None:
 
 
 def on(element, event: str, handler: Callable) -> None:
-    proxy = create_proxy(handler)
-    _handlers.append(proxy)
-    element.addEventListener(event, proxy)
-
-
-def every(ms: int, handler: Callable) -> int:
-    proxy = create_proxy(handler)
-    _handlers.append(proxy)
-    return window.setInterval(proxy, ms)
+    """A listener for the page's lifetime (for parts that are never replaced)."""
+    PAGE.on(element, event, handler)
 
 
 def stop(timer: int | None) -> None:

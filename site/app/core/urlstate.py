@@ -34,7 +34,7 @@ VIEWS = (
     ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),
     ViewSpec("/ladder", "app.views.ladder", "LadderView"),
-    ViewSpec("/playground", "app.views.playground", "PlaygroundView"),
+    ViewSpec("/playground", "app.views.playground.page", "PlaygroundView"),
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)

@@ -1,9 +1,8 @@
 """#/hierarchy: the memory-hierarchy walkthrough (seed 002), steps 0-7.
 
-The prose is static HTML (site/partials/hierarchy.html) with number slots; this
-module fills the slots from pysim's Walkthrough, shows the sentences that apply
-(`data-when`), draws the SVG pictures, and wires the controls once.
-"""
+The prose is static HTML (site/partials/hierarchy.html) with number slots; this module fills
+them from pysim's Walkthrough, shows the sentences that apply (`data-when`), draws the SVG
+pictures, and wires the controls once."""
 
 from __future__ import annotations
 

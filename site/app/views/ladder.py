@@ -1,7 +1,7 @@
-"""#/ladder: every kernel side by side at one N, as a table and a roofline chart (pysim.lessons.ladder's rows).
+"""#/ladder: every kernel side by side at one N, as a table, speed-of-light bars and a roofline chart.
 
-Every number and sentence comes from pysim (`ladder`, `cells`, `roofline`); this module lays
-them out. The chart's log scales are drawing, not counting.
+Every number and sentence comes from pysim (`siboehm_ladder`, `cells`, `speed_of_light`, `why_faster`,
+`roofline`); this module lays them out. The charts' scales are drawing, not counting.
 """
 
 from __future__ import annotations
@@ -10,7 +10,17 @@ from dataclasses import fields
 from math import ceil, floor, log10
 
 from pysim.hardware.params import ParamError
-from pysim.lessons.ladder import COLUMNS, LadderParams, Roofline, attainable, cells, format_flops, ladder, roofline
+from pysim.lessons.ladder import (
+    COLUMNS,
+    LadderParams,
+    Roofline,
+    attainable,
+    cells,
+    format_flops,
+    roofline,
+    siboehm_ladder,
+)
+from pysim.lessons.speed_of_light import SpeedOfLight, speed_of_light, why_faster
 
 from ..core.dom import clear, h, svg
 from ..core.urlstate import pick
@@ -20,6 +30,7 @@ from ..widgets.form import ParamForm
 CHART_W, CHART_H = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 78, 16, 20, 44
 TRACK_GAP = 6  # px between a kernel's track and the next, under the roof
+SOL_W, SOL_NAME, SOL_ROW, SOL_BAR = 520, 220, 22, 14  # speed-of-light bars: width, name column, row, bar height
 
 
 class LadderView:
@@ -38,7 +49,8 @@ class LadderView:
                 h(
                     "caption",
                     "",
-                    "Every kernel at this size (counts exact; DRAM bytes and times are estimates and bounds)",
+                    "Every kernel at this size (counts exact; DRAM bytes estimated; times: the model's estimate, "
+                    "true lower bounds, siboehm's measurements)",
                 ),
                 h("thead", "", children=[self.head]),
                 self.body,
@@ -50,11 +62,15 @@ class LadderView:
         self.chart = h("div", "roofline", data_testid="roofline")
         self.chart_key = h("ol", "roofline-key", data_testid="roofline-key")
         self.chart_note = h("p", "hint", "")
+        self.steps = h("ul", "ladder-steps", data_testid="ladder-steps")
+        self.sol = h("div", "speed-of-light", data_testid="speed-of-light")
         container.textContent = ""
         for part in (
             h("div", "toolbar", children=[self.form.element]),
             self.device_note,
             scroller,
+            h("section", "", children=[h("h2", "", "Why each step is faster (the model's reading)"), self.steps]),
+            h("section", "", children=[h("h2", "", "Speed of light, per kernel"), self.sol]),
             h("section", "", children=[h("h2", "", "Roofline"), self.chart, self.chart_key, self.chart_note]),
         ):
             container.appendChild(part)
@@ -98,7 +114,7 @@ class LadderView:
     def load(self, params: LadderParams) -> None:
         self.params = params
         self.form.show(params)
-        rungs = ladder(params)
+        rungs = siboehm_ladder(params)
         chart = roofline(params, rungs)
         d = chart.device
         facts = {fact.label: fact for fact in d.facts()}
@@ -123,7 +139,52 @@ class LadderView:
                         h("td", "num", cell.text, data_testid=f"ladder-{rung.key}-{column}", data_value=cell.value)
                     )
             self.body.appendChild(row)
+        clear(self.steps)
+        for step in why_faster(rungs):
+            self.steps.appendChild(h("li", "", step.text, data_testid=f"ladder-step-{step.high}"))
+        clear(self.sol)
+        for rung in rungs:
+            found = speed_of_light(rung)
+            if found is not None:
+                self.sol.appendChild(self.draw_sol(found))
         self.draw_chart(chart)
+
+    @staticmethod
+    def draw_sol(found: SpeedOfLight):
+        """One kernel's bars: each unit's share of its peak, 0 to 100%; the limiter bold and marked in words."""
+        height = len(found.bars) * SOL_ROW + 8
+        drawing = picture(SOL_W, height, found.description)
+        room = SOL_W - SOL_NAME - 48
+        for i, bar in enumerate(found.bars):
+            y = 4 + i * SOL_ROW
+            cls = "sol-bar sol-limiter" if bar.limiter else "sol-bar"
+            drawing.appendChild(svg("text", "sol-limiter" if bar.limiter else "", text=bar.label, x="4", y=f"{y + 12}"))
+            drawing.appendChild(
+                svg("rect", "sol-track", x=str(SOL_NAME), y=str(y), width=str(room), height=str(SOL_BAR))
+            )
+            drawing.appendChild(
+                svg(
+                    "rect",
+                    cls,
+                    x=str(SOL_NAME),
+                    y=str(y),
+                    width=f"{max(bar.share * room, 1):.1f}",
+                    height=str(SOL_BAR),
+                    data_unit=bar.unit,
+                    data_share=repr(bar.share),
+                )
+            )
+            drawing.appendChild(svg("text", text=bar.text, x=f"{SOL_NAME + room + 6}", y=f"{y + 12}"))
+        return h(
+            "figure",
+            "sol",
+            data_testid=f"sol-{found.key}",
+            data_limiter=found.limiter,
+            children=[
+                h("figcaption", "", found.title),
+                drawing,
+            ],
+        )
 
     def draw_chart(self, chart: Roofline) -> None:
         points = chart.points

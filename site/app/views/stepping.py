@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
+from types import ModuleType
 
-from pyodide.ffi import create_proxy
 from pyscript import window
 
 from pysim.core.trace import Trace
 from pysim.hardware.bounds import time_bound_for
 from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
+from pysim.lessons.narration import narration
+from pysim.lessons.speed_of_light import estimate_note
 
-from ..core.dom import fmt, h, on
+from ..core.dom import Listeners, fmt, h
 from ..core.urlstate import pick
 from ..widgets.checkpoint import Checkpoints
 from ..widgets.components import CodePanel, CounterBoard, VerifyBadge, add_marks
@@ -48,9 +50,10 @@ class SteppingView:
         self.trace: Trace | None = None
         self.thread = 0
         self.counts_only = False
+        self.listeners = Listeners()  # the view's own listeners and its C-check timer proxy
         self.form = ParamForm(self.kernel.PARAMS, self.apply)
         self.thread_select = h("select", "", id=f"{self.kernel.NAME}-thread", data_testid="thread")
-        on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
+        self.listeners.on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
         follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
         self.counters = CounterBoard(self.counter_names)
         self.player = Player(self.show_step, lambda i: self.trace.next_block_step(i))
@@ -62,11 +65,11 @@ class SteppingView:
         self.counts_button = h(
             "button", "counts-only", "Show counts only", type="button", data_testid="counts-only", hidden=""
         )
-        on(self.counts_button, "click", lambda e: self.enter_counts_only())
+        self.listeners.on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
         self.device_panel = DevicePanel()
-        self.check_proxy = create_proxy(self.check_c)
+        self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
         container.textContent = ""
         # The dashboard (counters, step controls, where we are) stays in view while the grids scroll.
@@ -102,6 +105,11 @@ class SteppingView:
     @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(spec.name for spec in fields(self.kernel.PARAMS))
+
+    @property
+    def words(self) -> ModuleType:
+        """What the page says about this kernel's steps (pysim/lessons/narration)."""
+        return narration(self.kernel.NAME)
 
     def thread_label(self, thread: int) -> str:
         tx, ty = self.kernel.thread_xy(self.params, thread)
@@ -213,7 +221,8 @@ class SteppingView:
         """The chosen device's figures and the time bound of the whole run on it."""
         preset = device(params.device)
         totals = self.kernel.counters(params)
-        self.device_panel.show(preset, time_bound_for(preset, totals, params.M, params.N, params.K))
+        bound = time_bound_for(preset, totals, params.M, params.N, params.K)
+        self.device_panel.show(preset, bound, estimate_note(self.kernel.NAME, params))
 
     def start_c_check(self) -> None:
         """Check C in the background: run every block's threads, then compare what they stored with NumPy."""
@@ -281,7 +290,7 @@ class SteppingView:
         for thread in self.monitor_rows:
             owned = self.kernel.focus(p, step, thread).owned
             target = f"C[{owned[0][0]}][{owned[0][1]}]" if owned else "outside C"
-            action = self.kernel.describe(step, p, thread)
+            action = self.words.describe(step, p, thread)
             self.update_monitor_row(thread, [target, action, fmt(step.registers[accumulator][thread])])
 
     def update_monitor_row(self, thread: int, texts: list[str]) -> None:
@@ -322,7 +331,7 @@ class SteppingView:
         step = self.trace[index]
         self.counters.show(step.counters)
         self.code.highlight(step.lines)
-        self.narration.textContent = self.kernel.narrate(step, self.params, self.thread)
+        self.narration.textContent = self.words.narrate(step, self.params, self.thread)
         self.render(step)
         self.checkpoints.show(index)
         self.write_address()

@@ -15,7 +15,7 @@ from ..core.dom import h, svg, thousands
 Rect = tuple[float, float, float, float]  # left, top, width, height in viewport pixels
 
 COUNTER_NOTES = {
-    "global_loads": "element loads from global memory (L2 may serve some: not the same as DRAM reads)",
+    "global_loads": "element loads from global memory (the L1 cache, which holds global loads on compute capability 7.0 and later, and L2 may serve them: not the same as DRAM reads)",
     "global_stores": "elements written to global memory (C), only inside the matrix",
     "shared_loads": "shared-memory elements read by every launched thread",
     "shared_stores": "shared-memory elements written per tile step, zero-fills included",
@@ -24,6 +24,7 @@ COUNTER_NOTES = {
     "barriers": "__syncthreads() executed, counted once per block",
     "global_sectors": "32-byte sectors touched by warp-wide global loads, summed over the load instructions",
     "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
+    "shared_wavefronts": "passes the shared-memory accesses took: one per conflict-free 32-bit warp access, more for conflicts and for 64- and 128-bit accesses (served 16 and 8 lanes at a time)",
 }
 
 

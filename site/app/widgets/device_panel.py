@@ -30,6 +30,7 @@ class DevicePanel:
             children=[self.caption, h("thead", "", children=[head]), self.rows],
         )
         self.bound = h("p", "time-bound", "", data_testid="time-bound", data_low="", data_high="")
+        self.estimate = h("p", "speed-estimate", "", data_testid="speed-estimate", data_value="", hidden=True)
         self.element = h(
             "section",
             "device-panel",
@@ -39,17 +40,26 @@ class DevicePanel:
                 h("h3", "", "Time bound (a bound, not a prediction)"),
                 self.bound,
                 h("p", "hint", CAVEAT),
+                self.estimate,
             ],
         )
         self.shown_key: str | None = None
 
-    def show(self, device: Device, bound: TimeBound) -> None:
+    def show(self, device: Device, bound: TimeBound, estimate: tuple[str, str] = ("", "")) -> None:
+        """`estimate`: pysim.lessons.speed_of_light.estimate_note's (text, exact seconds); ('', '') shows nothing."""
         if device.key != self.shown_key:
             self._facts(device)
             self.shown_key = device.key
         self.bound.textContent = f"{bound.summary()} {bound.regime()}"
         self.bound.setAttribute("data-low", repr(bound.low_seconds))
         self.bound.setAttribute("data-high", repr(bound.high_seconds))
+        text, value = estimate
+        self.estimate.textContent = text
+        self.estimate.setAttribute("data-value", value)
+        if text:
+            self.estimate.removeAttribute("hidden")
+        else:
+            self.estimate.setAttribute("hidden", "")
 
     def _facts(self, device: Device) -> None:
         self.caption.textContent = f"{device.name}: published figures, each with its source"

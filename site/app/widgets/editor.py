@@ -15,10 +15,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from pyodide.ffi import create_proxy
 from pyscript import document, js_import, window
 
-from ..core.dom import h, on
+from ..core.dom import Listeners, h
 
 LABEL = "Kernel source (Python, Numba-CUDA)"
 MODULE = "editor.js"  # next to index.html
@@ -27,7 +26,7 @@ MODULE = "editor.js"  # next to index.html
 class PlainEditor:
     """A textarea beside a gutter of line numbers (text only), scrolled together."""
 
-    def __init__(self, text: str, on_change: Callable[[], None]) -> None:
+    def __init__(self, text: str, on_change: Callable[[], None], listeners: Listeners) -> None:
         self.gutter = h("pre", "gutter", "", aria_hidden="true")
         self.area = h(
             "textarea",
@@ -44,8 +43,8 @@ class PlainEditor:
         self.element = h("div", "plain-editor", children=[self.gutter, self.area])
         self.lines = 0
         self.number_lines()
-        on(self.area, "input", lambda event: (self.number_lines(), on_change()))
-        on(self.area, "scroll", lambda event: self.follow_scroll())
+        listeners.on(self.area, "input", lambda event: (self.number_lines(), on_change()))
+        listeners.on(self.area, "scroll", lambda event: self.follow_scroll())
 
     def number_lines(self) -> None:
         count = str(self.area.value).count("\n") + 1
@@ -81,7 +80,8 @@ class Editor:
     def __init__(self, text: str, on_change: Callable[[], None], on_run: Callable[[], None]) -> None:
         self.on_change = on_change
         self.on_run = on_run
-        self.plain = PlainEditor(text, on_change)
+        self.listeners = Listeners()
+        self.plain = PlainEditor(text, on_change, self.listeners)
         self.mirror_host = h("div", "cm-host", hidden="")
         self.element = h(
             "div",
@@ -91,9 +91,9 @@ class Editor:
             children=[self.plain.element, self.mirror_host],
         )
         self.mirror = None  # the JS object editor.js returns, once loaded
-        self.change_proxy = create_proxy(lambda *args: self.on_change())
-        self.run_proxy = create_proxy(lambda *args: self.on_run())
-        on(self.plain.area, "keydown", self.plain_key)
+        self.change_proxy = self.listeners.proxy(lambda *args: self.on_change())
+        self.run_proxy = self.listeners.proxy(lambda *args: self.on_run())
+        self.listeners.on(self.plain.area, "keydown", self.plain_key)
         self.note = h("p", "hint editor-note", "", data_testid="editor-note", hidden="")
         self.task = asyncio.ensure_future(self.upgrade())
 

@@ -17,7 +17,7 @@ import numpy as np
 from pyodide.ffi import to_js
 from pyscript import document, window
 
-from ..core.dom import fmt, h, on, set_number_markup
+from ..core.dom import Listeners, fmt, h, set_number_markup
 from .cellmarkup import cells_markup
 from .components import MEMORY_KEY, RESULT_KEY
 
@@ -39,6 +39,7 @@ class MatrixGrid:
         self, name: str, caption: str, on_click: OnClick | None = None, canvas_above: int = CANVAS_ABOVE_CELLS
     ) -> None:
         self.name = name
+        self.listeners = Listeners()  # the grid's and its canvas's listeners, undone by close()
         self.canvas_above = canvas_above  # a view whose steps rewrite whole grids may draw smaller ones on canvas
         self.on_click = on_click
         self.caption = h("figcaption", "", caption)
@@ -60,7 +61,11 @@ class MatrixGrid:
         self.labels: dict[int, str] = {}
         self.values = np.zeros(0)
         if on_click is not None:
-            on(self.cells_element, "click", self._clicked)
+            self.listeners.on(self.cells_element, "click", self._clicked)
+
+    def close(self) -> None:
+        """The grid leaves the page: remove its listeners and free their proxies."""
+        self.listeners.close()
 
     def _clicked(self, event) -> None:
         cell = event.target.closest(".cell")
@@ -206,10 +211,11 @@ class CanvasCells:
         self.cursor = 0
         self.context = None
         self.scale = 1.0
-        on(self.element, "click", self._clicked)
-        on(self.element, "keydown", self._key)
-        on(self.element, "focus", lambda event: self._paint(self.cursor))
-        on(self.element, "blur", lambda event: self._paint(self.cursor))
+        listeners = grid.listeners
+        listeners.on(self.element, "click", self._clicked)
+        listeners.on(self.element, "keydown", self._key)
+        listeners.on(self.element, "focus", lambda event: self._paint(self.cursor))
+        listeners.on(self.element, "blur", lambda event: self._paint(self.cursor))
 
     def show(self, visible: bool) -> None:
         self.element.hidden = not visible

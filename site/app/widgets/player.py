@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.dom import every, h, on, stop
+from pyscript import window
+
+from ..core.dom import Listeners, h, stop
 
 DEFAULT_SPEED_MS = 600
 
@@ -19,6 +21,9 @@ class Player:
         self.length = 1
         self.timer: int | None = None
         self.speed = DEFAULT_SPEED_MS
+        self.listeners = Listeners()
+        # One timer proxy for the player's life: every Play reuses it (a proxy per Play would pile up).
+        self.tick = self.listeners.proxy(lambda *args: self.go(self.index + 1))
         button = lambda label, testid, key, handler: self._button(label, testid, key, handler)  # noqa: E731
         self.reset_button = button("⟲ Reset", "reset", "Home", lambda e: self.reset())
         self.prev_button = button("◀ Prev", "prev", "ArrowLeft", lambda e: self.go(self.index - 1))
@@ -39,7 +44,7 @@ class Player:
             aria_valuetext=f"{self.speed} ms per step",
         )
         self.speed_output = h("output", "", f"{self.speed} ms")
-        on(self.speed_input, "input", self._speed_changed)
+        self.listeners.on(self.speed_input, "input", self._speed_changed)
         speed = h("label", "speed", children=[h("span", "", "Speed"), self.speed_input, self.speed_output])
         self.position = h("span", "position", "", aria_live="off")
         self.element = h(
@@ -61,7 +66,7 @@ class Player:
 
     def _button(self, label: str, testid: str, key: str, handler: Callable):
         element = h("button", "", label, type="button", data_testid=testid, aria_keyshortcuts=key)
-        on(element, "click", handler)
+        self.listeners.on(element, "click", handler)
         return element
 
     def load(self, length: int, index: int) -> None:
@@ -92,7 +97,7 @@ class Player:
     def play(self) -> None:
         if self.index >= self.length - 1:
             self.go(0)
-        self.timer = every(self.speed, lambda: self.go(self.index + 1))
+        self.timer = window.setInterval(self.tick, self.speed)
         self.play_button.textContent = "⏸ Pause"
         self.play_button.setAttribute("aria-pressed", "true")
 

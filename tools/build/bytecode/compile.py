@@ -1,5 +1,5 @@
 """Python bytecode for the browser, compiled by the browser's own interpreter (Pyodide,
-run in Node by bytecode/compile.mjs at build time).
+run in Node by compile.mjs beside this file at build time).
 
 Without it, every page load compiles each imported module of Pyodide's standard library
 and of NumPy from source: about 1.4 s of the main thread at start. The bytecode is written as
@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import marshal
 import sys
 import zipfile
 from pathlib import Path
@@ -33,11 +34,14 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 STDLIB = "/lib/python312.zip"
 
 
+# PEP 552's flags word: hash-based (bit 0), not checked against the source (bit 1 clear).
+UNCHECKED_HASH = (0b01).to_bytes(4, "little")
+
+
 def pyc(source: bytes, filename: str) -> bytes:
-    """Unchecked hash-based bytecode of one module."""
+    """Unchecked hash-based bytecode of one module, laid out as the import system writes it."""
     code = compile(source, filename, "exec", dont_inherit=True)
-    hashed = importlib.util.source_hash(source)
-    return bytes(importlib._bootstrap_external._code_to_hash_pyc(code, hashed, False))
+    return importlib.util.MAGIC_NUMBER + UNCHECKED_HASH + importlib.util.source_hash(source) + marshal.dumps(code)
 
 
 def write(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -46,7 +50,7 @@ def write(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
 
 def imported_names(sources: zipfile.ZipFile) -> set[str]:
     """Every module named by an import statement in our sources."""
-    names = set()
+    names: set[str] = set()
     for name in sources.namelist():
         if name.endswith(".py"):
             for node in ast.walk(ast.parse(sources.read(name))):
@@ -72,13 +76,8 @@ def import_session(work: Path, sources: zipfile.ZipFile) -> None:
 
 def imported_files(prefix: str) -> set[str]:
     """The source files of the imported modules under `prefix` (not extension modules)."""
-    return {
-        module.__spec__.origin
-        for module in list(sys.modules.values())
-        if getattr(module, "__spec__", None)
-        and (module.__spec__.origin or "").startswith(prefix)
-        and module.__spec__.origin.endswith(".py")
-    }
+    origins = (getattr(getattr(module, "__spec__", None), "origin", None) for module in list(sys.modules.values()))
+    return {origin for origin in origins if origin and origin.startswith(prefix) and origin.endswith(".py")}
 
 
 def stdlib(target: Path, imported: set[str]) -> None:
@@ -100,10 +99,11 @@ def numpy_bytecode(target: Path, numpy_dir: Path) -> None:
 
 
 def main(work: str) -> None:
-    work = Path(work)
-    out = work / "out"
+    folder = Path(work)
+    out = folder / "out"
     out.mkdir(exist_ok=True)
-    with zipfile.ZipFile(work / "tilelab.zip") as sources:
-        import_session(work, sources)
+    with zipfile.ZipFile(folder / "tilelab.zip") as sources:
+        import_session(folder, sources)
         stdlib(out / "python_stdlib.zip", imported_files(STDLIB + "/"))
-        numpy_bytecode(out / "numpy-bytecode.zip", Path(importlib.import_module("numpy").__file__).parent)
+        numpy = importlib.import_module("numpy")
+        numpy_bytecode(out / "numpy-bytecode.zip", Path(str(numpy.__file__)).parent)

@@ -1,12 +1,12 @@
-// Runs bytecode/compile.py inside Pyodide (node_modules/pyodide) in Node, so the bytecode
-// comes from the very interpreter the browser runs. Called by build.py:
+// Runs compile.py (beside this file) inside Pyodide (node_modules/pyodide) in Node, so the
+// bytecode comes from the very interpreter the browser runs. Called by tools/build/runtime.py:
 //
-//     node bytecode/compile.mjs WORK NUMPY_WHEEL
+//     node tools/build/bytecode/compile.mjs WORK NUMPY_WHEEL
 //
 // WORK holds the inputs and receives WORK/out/ (see compile.py); NUMPY_WHEEL is the wheel
 // the site ships.
 import { readFileSync } from "node:fs";
-import { loadPyodide } from "../node_modules/pyodide/pyodide.mjs";
+import { loadPyodide } from "../../../node_modules/pyodide/pyodide.mjs";
 
 const [work, wheel] = process.argv.slice(2);
 try {

@@ -7,15 +7,12 @@ import gzip
 import http.server
 import os
 import shutil
-import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urlparse
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import build  # noqa: E402
+from tools.build.serve import Handler
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -71,8 +68,8 @@ GZIP_TYPES = (
 )
 
 
-class FaultyHandler(build.Handler):
-    """build.Handler plus injected faults ({path: "missing" | a wrong MIME type}), extra in-memory
+class FaultyHandler(Handler):
+    """The build's Handler plus injected faults ({path: "missing" | a wrong MIME type}), extra in-memory
     pages, a log of the paths asked for, and optional gzip (as GitHub Pages sends files)."""
 
     faults: dict[str, str] = {}
@@ -98,19 +95,19 @@ class FaultyHandler(build.Handler):
         if fault:
             self.guess_type = lambda _path: fault
         elif self.gzip is not None and "gzip" in self.headers.get("Accept-Encoding", ""):
-            compressed = self.send_gzipped(path)
+            compressed = self.send_gzipped(self.gzip)
             if compressed is not None:
                 return compressed
         return super().send_head()
 
-    def send_gzipped(self, path: str):
+    def send_gzipped(self, cache: dict[str, tuple[float, bytes]]) -> _Body | None:
         file = Path(self.translate_path(self.path))
         if file.is_dir():
             file = file / "index.html"
         mime = self.guess_type(str(file))
         if not file.is_file() or not mime.startswith(GZIP_TYPES):
             return None
-        mtime, body = gzipped(file, self.gzip)
+        mtime, body = gzipped(file, cache)
         self.send_response(200)
         self.send_header("Content-Type", mime)
         self.send_header("Content-Encoding", "gzip")
@@ -159,21 +156,16 @@ class Server:
         self.types: dict[str, str] = {}  # suffix -> MIME type, e.g. {".wasm": "document/unknown"} as Moodle sends
         self.extra: dict[str, tuple[str, bytes]] = {}
         self.log: list[str] = []  # every path asked for, in order (HEAD and GET)
-        attributes = {
-            "faults": self.faults,
-            "types": self.types,
-            "extra": self.extra,
-            "log": self.log,
-            "gzip": {} if gzip else None,
-        }
+        cache: dict[str, tuple[float, bytes]] | None = {} if gzip else None
+        attributes = {"faults": self.faults, "types": self.types, "extra": self.extra, "log": self.log, "gzip": cache}
         handler_class = type("Handler", (FaultyHandler,), attributes)
         handler = functools.partial(handler_class, directory=str(directory))
-        if gzip:
+        if cache is not None:
             # Compressed ahead (all files: simpler than asking each one's type), as a CDN edge
             # holds them: no first request waits for its compression.
             for file in directory.rglob("*"):
                 if file.is_file():
-                    gzipped(file, attributes["gzip"])
+                    gzipped(file, cache)
         self.httpd = QuietServer(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -181,6 +173,17 @@ class Server:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+# Resolves once a service worker controls the page (rejects after `ms`); for page.evaluate,
+# which awaits promises (wait_for_function would take the promise itself as truthy).
+SW_ACTIVE = """ms => Promise.race([
+    navigator.serviceWorker.ready.then(() => new Promise(resolve => {
+        if (navigator.serviceWorker.controller) resolve(true);
+        else navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true));
+    })),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('no service worker after ' + ms + ' ms')), ms)),
+])"""
 
 
 def wait_ready(page, timeout_ms: int = 60_000) -> str:

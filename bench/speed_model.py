@@ -1,0 +1,41 @@
+"""Calibration table of the speed model: siboehm's kernels at 4096³ on the RTX A6000, estimate vs measured.
+
+python -m bench.speed_model
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from pysim.speed import estimate, measured
+from pysim.speed.measured import SIZE
+from pysim.speed.profiles import RunnerShape
+
+DEVICE = "rtxa6000"
+n = SIZE
+# siboehm's kernel number -> (TileLab kernel key, the runner's parameters for it).
+RUNGS = {
+    1: ("naive", SimpleNamespace(M=n, N=n, K=n, T=32, map="row")),
+    2: ("naive", SimpleNamespace(M=n, N=n, K=n, T=32, map="col")),
+    3: ("smem", SimpleNamespace(M=n, N=n, K=n, T=32)),
+    4: ("blocktile1d", RunnerShape(n, n, n, BM=64, BN=64, BK=8, TM=8)),
+    5: ("register", RunnerShape(n, n, n)),
+    6: ("vectorized", RunnerShape(n, n, n)),
+    10: ("warptile", RunnerShape(n, n, n, BK=16, TN=4)),
+}
+
+
+def main() -> None:
+    print(f"{'rung':<16}{'estimate GF/s':>14}{'measured':>10}{'ratio':>7}  {'limiter':<8}next")
+    for number, (kernel, params) in RUNGS.items():
+        report, cited = estimate(kernel, params, DEVICE), measured(number)
+        assert cited is not None
+        ratio = report.gflops / cited.gflops
+        print(
+            f"k{number:<3}{kernel:<12}{report.gflops:>14.1f}{cited.gflops:>10.1f}{ratio:>7.2f}  "
+            f"{report.limiter:<8}{report.next_limiter}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Sentences the blocktiled kernels (blocktile1d, vectorized, warptile) share: where the block is
+in its loops, its barriers and its copies into shared memory. Not a kernel key: no kernel is
+registered under this name."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.trace import Access, Step
+from ...core.warps import INACTIVE
+
+
+def position(step: Step, BK: int, tiles: int, inner_names: tuple[str, ...]) -> str:
+    """'Block (0,1), bkIdx 8 (slice 2 of 4), dotIdx=3, resIdx=2'."""
+    where = f"Block ({step.block[0]},{step.block[1]})"
+    if step.tile is not None:
+        where += f", bkIdx {step.tile * BK} (slice {step.tile + 1} of {tiles})"
+    if step.k is not None:
+        where += f", dotIdx={step.k}"
+    where += "".join(f", {name}={value}" for name, value in zip(inner_names, step.inner))
+    return where
+
+
+def values(row: np.ndarray) -> str:
+    return "[" + ", ".join(f"{v:g}" for v in np.ravel(row)) + "]"
+
+
+def _vector(access: Access) -> str:
+    return f" as float4s ({access.width} floats per load)" if access.width > 1 else ""
+
+
+def describe_load(step: Step, thread: int) -> str:
+    """What one thread copies into shared memory in a load step."""
+    source, tile = step.accesses
+    loads = [
+        f"{source.array}[{r}][{c}{'..' + str(c + source.width - 1) if source.width > 1 else ''}]"
+        for r, c in zip(source.rows[:, thread], source.cols[:, thread])
+        if r != INACTIVE
+    ]
+    zeros = len([c for c in tile.zero_cells() if c in tile.cells(thread)])
+    text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
+    return text + (f" and writes {zeros} zero(s) (edge)" if zeros else "")
+
+
+def load_detail(step: Step, threads: int) -> str:
+    """What the block does in a load step."""
+    source, tile = step.accesses
+    zeros = len(tile.zero_cells())
+    text = (
+        f"Load: {threads} threads copy {source.elements} elements of {source.array} into {tile.array}"
+        f"{_vector(source)}, {source.rows.shape[0]} load instruction(s) per thread"
+    )
+    if tile.array == "As" and tile.rows.shape[0] > source.rows.shape[0]:
+        text += "; As is stored transposed (As[k][m]), one store per float"
+    return text + (f"; {zeros} cells outside {source.array} get 0 (edge)." if zeros else ".")
+
+
+def barrier_detail(step: Step, sync_loaded: tuple[int, ...]) -> str:
+    if step.lines == sync_loaded:
+        return "Barrier: As and Bs must be complete before any thread reads them."
+    return "Barrier: no thread may overwrite As/Bs while another still reads them."
+
+
+def store_detail(step: Step) -> str:
+    store = step.accesses[0]
+    return (
+        f"Store: the threads write {store.elements} results from registers to C{_vector(store)} "
+        f"(elements outside C are skipped)."
+    )

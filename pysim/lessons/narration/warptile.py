@@ -1,0 +1,62 @@
+"""What the page says about the steps of the warptile kernel (pysim/kernels/k07_warptile.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.trace import Step
+from ...hardware.blocktile_params import WarptileParams
+from ...kernels import k07_warptile as kernel
+from . import tiled
+
+
+def describe(step: Step, p: WarptileParams, thread: int) -> str:
+    """What one thread does in this step, in words."""
+    if step.phase == "setup":
+        return f"owns {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN} in its warp's {p.WM}×{p.WN} warp tile"
+    if step.phase == "barrier":
+        return "waits at __syncthreads()"
+    if step.phase == "load":
+        return tiled.describe_load(step, thread)
+    if step.lines == kernel.LOAD_M:
+        return f"regM = {tiled.values(step.registers['regM'][thread])} from row {step.k} of As"
+    if step.lines == kernel.LOAD_N:
+        return f"regN = {tiled.values(step.registers['regN'][thread])} from row {step.k} of Bs"
+    if step.phase == "compute":
+        sub_m, sub_n = step.inner
+        return f"adds the {p.TM}×{p.TN} outer product of subtile ({sub_m},{sub_n}) to its results"
+    stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
+    return f"stores {stored} float4s of its {p.WMITER * p.TM * p.WNITER * p.TN} results to C"
+
+
+def position(step: Step, p: WarptileParams) -> str:
+    return tiled.position(step, p.BK, p.tiles, ("wSubRowIdx", "wSubColIdx"))
+
+
+def narrate(step: Step, p: WarptileParams, thread: int) -> str:
+    lane, warp = kernel.thread_xy(p, thread)
+    return f"{position(step, p)}: thread {thread} (lane {lane} of warp {warp}) {describe(step, p, thread)}."
+
+
+def phase_detail(step: Step, p: WarptileParams) -> str:
+    """What the whole block is doing in this step."""
+    if step.phase == "setup":
+        return (
+            f"Setup: {p.threads // 32} warps each take a {p.WM}×{p.WN} warp tile, computed as "
+            f"{p.WMITER}×{p.WNITER} subtiles of {p.WSUBM}×{p.WSUBN}."
+        )
+    if step.phase == "barrier":
+        return tiled.barrier_detail(step, kernel.SYNC_LOADED)
+    if step.phase == "load":
+        return tiled.load_detail(step, p.threads)
+    if step.lines in (kernel.LOAD_M, kernel.LOAD_N):
+        access = step.accesses[0]
+        kind = "128-bit" if access.width > 1 else "32-bit"
+        return f"dotIdx={step.k}: each thread fills its registers from {access.array} with {access.rows.shape[0]} {kind} loads."
+    if step.phase == "compute":
+        sub_m, sub_n = step.inner
+        return (
+            f"Warp-tile outer product, dotIdx={step.k}, subtile ({sub_m},{sub_n}): "
+            f"every thread performs {p.TM * p.TN} FMAs from registers."
+        )
+    return tiled.store_detail(step)

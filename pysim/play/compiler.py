@@ -1,0 +1,31 @@
+"""Compile a playground file: check it against the subset, rewrite its kernel, and keep the result."""
+
+from __future__ import annotations
+
+import ast
+
+from .program import Program
+from .rewrite import KernelRewriter
+from .subset import LaunchChecker, check_file
+
+
+def compile_program(source: str) -> Program:
+    """Check `source` against the subset and compile it; raise ProgramError naming the line."""
+    checked = check_file(source)
+    rewriter = KernelRewriter(checked.evaluator, uses_float32=checked.uses_float32)
+    generator = rewriter.rewrite(checked.kernel)
+    module = ast.Module(body=[generator], type_ignores=[])
+    ast.fix_missing_locations(module)
+    LaunchChecker().check(checked.launch)
+    launch_module = ast.Module(body=[checked.launch], type_ignores=[])
+    return Program(
+        source=source,
+        constants=dict(checked.constants),
+        params=checked.params,
+        sites=tuple(rewriter.sites),
+        statements=tuple(rewriter.statements),
+        allocations=tuple(rewriter.allocations),
+        barriers=frozenset(rewriter.barriers),
+        kernel_code=compile(module, "<kernel>", "exec"),
+        launch_code=compile(launch_module, "<kernel>", "exec"),
+    )

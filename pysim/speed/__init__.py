@@ -1,0 +1,98 @@
+"""Speed estimates: `estimate(kernel, params, device_key)` -> SpeedReport (SPEC §6).
+
+`estimate_s` is a *model estimate* (model.py says what is fitted, modelled, sourced);
+`bounds` are true lower bounds: no run of the kernel on that device can be faster.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..hardware.devices import DEVICES, KIB, Device
+from ..hardware.params import ParamError
+from .measured import Measured, measured
+from .model import KernelProfile, Machine, compulsory_bytes, resident_blocks, unit_times
+from .profiles import BUILDERS
+
+__all__ = ["Bounds", "Measured", "Occupancy", "SpeedReport", "UnitTime", "estimate", "measured"]
+
+# The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
+_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads"}
+_SHARED_PARAM = {"naive": "T", "smem": "T"}
+
+
+@dataclass(frozen=True)
+class UnitTime:
+    seconds: float
+    share: float  # seconds / estimate_s: the fraction of the unit's peak the estimate uses
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """True lower bounds on time, seconds."""
+
+    fp32_s: float  # 2MNK at the vendor's FP32 peak
+    dram_s: float  # A, B read once and C written once at the DRAM bandwidth
+    latency_s: float  # one unloaded global-memory round trip at the rated (highest) clock
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    blocks_per_sm: int
+    warps_per_sm: int
+
+
+@dataclass(frozen=True)
+class SpeedReport:
+    estimate_s: float
+    gflops: float
+    limiter: str
+    next_limiter: str
+    units: dict[str, UnitTime]
+    bounds: Bounds
+    occupancy: Occupancy
+
+
+def _launchable(kernel: str, prof: KernelProfile, device: Device) -> None:
+    """Raise ParamError naming the parameter when the device cannot launch one block."""
+    if prof.threads > device.thread_limit:
+        name = _THREADS_PARAM.get(kernel, "TM")
+        raise ParamError(name, f"{prof.threads:,} threads per block; the {device.name} allows {device.thread_limit:,}")
+    optin = int(device.shared_per_block_optin.value) * KIB
+    if prof.shared_bytes > optin:
+        name = _SHARED_PARAM.get(kernel, "BK")
+        raise ParamError(
+            name, f"{prof.shared_bytes:,} bytes of shared memory per block; the {device.name} allows {optin:,}"
+        )
+    if resident_blocks(Machine.of(device), prof) < 1:
+        raise ParamError("TM", f"a block of {prof.threads} threads at {prof.registers} registers does not fit one SM")
+
+
+def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
+    """The model's estimate of one run of `kernel` with `params` on the device `device_key`."""
+    if kernel not in BUILDERS:
+        raise ParamError("kernel", f"kernel must be one of {', '.join(BUILDERS)} (got {kernel!r})")
+    if device_key not in DEVICES:
+        raise ParamError("device", f"device must be one of {', '.join(DEVICES)} (got {device_key!r})")
+    device = DEVICES[device_key]
+    prof = BUILDERS[kernel](params)
+    _launchable(kernel, prof, device)
+    machine = Machine.of(device)
+    times = unit_times(machine, prof)
+    bounds = Bounds(
+        fp32_s=prof.flops / float(device.flops_per_second),
+        dram_s=compulsory_bytes(prof) / float(device.bytes_per_second),
+        latency_s=device.latency_global.value / machine.clock_hz,
+    )
+    seconds = max(times.combined_s, bounds.fp32_s, bounds.dram_s, bounds.latency_s)
+    ranked = sorted(times.seconds, key=times.seconds.__getitem__, reverse=True)
+    return SpeedReport(
+        estimate_s=seconds,
+        gflops=prof.flops / seconds / 1e9,
+        limiter=ranked[0],
+        next_limiter=ranked[1],
+        units={name: UnitTime(t, t / seconds) for name, t in times.seconds.items()},
+        bounds=bounds,
+        occupancy=Occupancy(times.blocks_per_sm, times.blocks_per_sm * prof.warps_per_block),
+    )

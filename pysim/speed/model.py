@@ -1,0 +1,211 @@
+"""Speed-of-light unit model: how long each GPU unit is busy for one kernel run, and which one limits.
+
+Every SM-local unit is charged on the *busiest* SM, which runs ceil(blocks / SMs) blocks
+(that is where the wave tail enters). Rates per SM per clock at the rated boost clock:
+fp32 = FFMA warp instructions at lanes/32; issue = all warp instructions at
+schedulers · issue_efficiency; shared and l1 = one wavefront each (L1/shared return
+128 B/clk, sourced for cc 7.x and assumed later). Device-wide: l2 = L1-miss bytes / L2
+bandwidth (*modelled*), dram = bytes a wave-level L2 reuse model leaves / DRAM bandwidth.
+latency = Little's law over resident blocks: ceil(blocks_on_SM / B) · rounds · (L + work
+between rounds). The estimate is launch overhead + the p-norm of the unit times; p → ∞
+would be the pure-max roofline.
+
+What is *fitted* (on the RTX A6000 only, against siboehm's table at 4096³): the issue
+efficiency (kernel 10), the loaded round latency L (kernel 2) and p (whole table). Other
+devices carry those GA102 values as uncalibrated placeholders. The instruction mix of
+each kernel (unrolling, LDS widths, "other" instructions, registers) is *modelled*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+
+from ..hardware.devices import KIB, Device
+
+REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy calculator, cc >= 6)
+SMEM_ALLOC_UNIT = 128  # bytes; modelled
+FP32_ISSUE_WIDTH = 32  # lanes one FFMA warp instruction occupies
+
+
+@dataclass(frozen=True)
+class Machine:
+    """The numbers the model computes with, in SI units, read off a Device's figures."""
+
+    sms: int
+    clock_hz: float
+    fp32_per_clock: float  # FFMA warp instructions per SM per clock
+    issue_per_clock: float  # warp instructions per SM per clock, sustained (fitted efficiency included)
+    warp_issue_per_clock: float  # one warp's own instructions per clock: one scheduler at that efficiency
+    l2_bytes: float
+    l2_bytes_per_s: float
+    dram_bytes_per_s: float
+    max_warps: int
+    max_blocks: int
+    registers: int
+    shared_bytes: int
+    shared_reserved: int
+    launch_s: float
+    round_latency_cycles: float
+    overlap_p: float
+
+    @classmethod
+    def of(cls, device: Device) -> Machine:
+        s = device.speed
+        return cls(
+            sms=int(s.sm_count.value),
+            clock_hz=s.boost_clock_mhz.value * 1e6,
+            fp32_per_clock=s.fp32_lanes_per_sm.value / FP32_ISSUE_WIDTH,
+            issue_per_clock=s.schedulers_per_sm.value * s.issue_efficiency.value,
+            warp_issue_per_clock=s.issue_efficiency.value,
+            l2_bytes=device.l2_size.value * KIB * KIB,
+            l2_bytes_per_s=s.l2_bandwidth.value * 1e9,
+            dram_bytes_per_s=device.dram_bandwidth.value * 1e9,
+            max_warps=int(s.max_warps_per_sm.value),
+            max_blocks=int(s.max_blocks_per_sm.value),
+            registers=int(s.registers_per_sm.value),
+            shared_bytes=int(device.shared_per_sm.value) * KIB,
+            shared_reserved=int(s.shared_reserved_per_block.value),
+            launch_s=s.launch_overhead_us.value * 1e-6,
+            round_latency_cycles=s.round_latency_cycles.value,
+            overlap_p=s.overlap_p.value,
+        )
+
+
+@dataclass(frozen=True)
+class KernelProfile:
+    """Exact per-run counts (warp-level unless named otherwise) and the launch shape of one kernel.
+
+    Blocks past the edge of C are charged as full blocks ("padding included").
+    """
+
+    M: int
+    N: int
+    K: int
+    fma: int  # thread-level FMAs, padding included
+    ffma: int
+    global_loads: int  # A and B requests
+    global_load_sectors: int  # A and B: distinct 32 B sectors per request, summed
+    c_load_sectors: int  # the epilogue's beta·C read (siboehm's kernels read C; TileLab's listings do not)
+    global_stores: int
+    global_store_sectors: int
+    global_wavefronts: int  # L1TEX wavefronts of every global request
+    shared_instructions: int
+    shared_wavefronts: int
+    barriers: int
+    other: int  # non-memory, non-FFMA instructions (modelled)
+    threads: int
+    registers: int  # per thread (modelled)
+    shared_bytes: int  # per block
+    grid: tuple[int, int]
+    tile_m: int  # rows of A one block reads
+    tile_n: int  # columns of B one block reads
+    grid_x_is_row: bool  # blockIdx.x walks row blocks of C
+    rounds: int  # dependent global-memory round trips per block
+    round_work: int  # instructions one warp issues per round
+
+    @property
+    def flops(self) -> int:
+        return 2 * self.M * self.N * self.K
+
+    @property
+    def blocks(self) -> int:
+        return self.grid[0] * self.grid[1]
+
+    @property
+    def warps_per_block(self) -> int:
+        return ceil(self.threads / 32)
+
+    @property
+    def instructions(self) -> int:
+        loads = self.global_loads + self.global_stores + self.shared_instructions
+        return self.ffma + loads + self.barriers + self.other
+
+
+@dataclass(frozen=True)
+class UnitTimes:
+    """Busy seconds of each unit, and resident blocks per SM."""
+
+    seconds: dict[str, float]
+    blocks_per_sm: int
+    combined_s: float  # launch overhead + p-norm of the unit times
+
+
+def resident_blocks(m: Machine, prof: KernelProfile) -> int:
+    """Blocks per SM under the warp, block, register and shared-memory limits (0: it cannot launch)."""
+    warps = prof.warps_per_block
+    per_warp = ceil(prof.registers * 32 / REG_ALLOC_UNIT) * REG_ALLOC_UNIT
+    shared = ceil((prof.shared_bytes + m.shared_reserved) / SMEM_ALLOC_UNIT) * SMEM_ALLOC_UNIT
+    return min(m.max_blocks, m.max_warps // warps, m.registers // per_warp // warps, m.shared_bytes // shared)
+
+
+def _wave_dram_bytes(m: Machine, prof: KernelProfile, resident: int) -> float:
+    """A/B bytes from DRAM: blocks resident together (launch order, x fastest) share tiles; the next
+    wave reuses a tile only if the previous wave's footprint fits in L2. One pass over the waves."""
+    gx, gy = prof.grid
+    blocks, wave = gx * gy, m.sms * resident
+    a_tile, b_tile = 4.0 * prof.tile_m * prof.K, 4.0 * prof.K * prof.tile_n
+    total, prev_x, prev_y, prev_fit = 0.0, set[int](), set[int](), False
+    for start in range(0, blocks, wave):
+        end = min(blocks, start + wave)
+        ys = set(range(start // gx, (end - 1) // gx + 1))
+        xs = set(range(gx)) if end - start >= gx else {i % gx for i in range(start, end)}
+        new_x, new_y = (xs - prev_x, ys - prev_y) if prev_fit else (xs, ys)
+        rows, cols = (len(new_x), len(new_y)) if prof.grid_x_is_row else (len(new_y), len(new_x))
+        total += rows * a_tile + cols * b_tile
+        all_rows, all_cols = (len(xs), len(ys)) if prof.grid_x_is_row else (len(ys), len(xs))
+        prev_fit = all_rows * a_tile + all_cols * b_tile <= m.l2_bytes
+        prev_x, prev_y = xs, ys
+    return total
+
+
+def compulsory_bytes(prof: KernelProfile) -> float:
+    """A and B read once, C written once: no kernel moves less through DRAM."""
+    return 4.0 * (prof.M * prof.K + prof.K * prof.N + prof.M * prof.N)
+
+
+def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
+    """Busy time of each unit on the busiest SM (or device-wide), for a kernel that can launch."""
+    resident = max(1, resident_blocks(m, prof))
+    on_sm = ceil(prof.blocks / m.sms)
+    share = on_sm / prof.blocks  # fraction of all the work the busiest SM does
+    clock = m.clock_hz
+    t = {
+        "fp32": prof.ffma * share / m.fp32_per_clock / clock,
+        "issue": prof.instructions * share / m.issue_per_clock / clock,
+        "shared": prof.shared_wavefronts * share / clock,
+        "l1": prof.global_wavefronts * share / clock,
+    }
+    # L2 serves L1 misses: each block's tiles once, never more than was requested.
+    tiles = 4.0 * (prof.tile_m + prof.tile_n) * prof.K * prof.blocks
+    l1_miss = min(32.0 * prof.global_load_sectors, tiles)
+    t["l2"] = (l1_miss + 32.0 * (prof.c_load_sectors + prof.global_store_sectors)) / m.l2_bytes_per_s
+    # C leaves DRAM once (if read) and returns once, however many sectors the requests touched.
+    c_dram = 4.0 * prof.M * prof.N * (2 if prof.c_load_sectors else 1)
+    ab = min(_wave_dram_bytes(m, prof, resident), l1_miss)
+    t["dram"] = max(compulsory_bytes(prof), ab + c_dram) / m.dram_bytes_per_s
+    t["latency"] = _latency(m, prof, resident, on_sm)
+    top = max(t.values())
+    # Imperfect overlap: units nearly as busy as the limiter still cost time (MIO back-pressure,
+    # barrier drains, latency not fully hidden). The p-norm is phenomenological and fitted.
+    combined = top * sum((v / top) ** m.overlap_p for v in t.values()) ** (1 / m.overlap_p) if top > 0 else 0.0
+    return UnitTimes(t, resident, m.launch_s + combined)
+
+
+def _latency(m: Machine, prof: KernelProfile, resident: int, on_sm: int) -> float:
+    """Chains of dependent rounds on the busiest SM; `resident` blocks overlap their chains."""
+    rounds = prof.rounds
+    if prof.barriers:
+        # A synchronising block waits for its slowest unit between rounds, alone on the SM.
+        per_block = rounds * prof.blocks
+        between = max(
+            prof.instructions / per_block / m.issue_per_clock,
+            prof.round_work / m.warp_issue_per_clock,
+            prof.shared_wavefronts / per_block,
+            prof.global_wavefronts / per_block,
+            prof.ffma / per_block / m.fp32_per_clock,
+        )
+    else:
+        # Independent warps: between rounds a warp waits only for its own issue (one scheduler).
+        between = prof.round_work / m.warp_issue_per_clock
+    return ceil(on_sm / resident) * rounds * (m.round_latency_cycles + between) / m.clock_hz

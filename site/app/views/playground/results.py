@@ -1,0 +1,153 @@
+"""What a run produced: the summary, C against NumPy, the counters and metrics, the diagnostics by line,
+and (when the run has intervals) the stepping section."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pysim.core.counters import Counters
+
+from ...core.dom import Listeners, fmt, h, thousands
+from ...widgets.components import CounterBoard, VerifyBadge
+from .stepping import COUNTER_NAMES, RunStepping
+from .texts import KIND_LABELS, size_text, xy_text
+
+
+class Results:
+    """The results section; `show` draws a RunResult, `failed` a file that could not run."""
+
+    def __init__(self, goto_line: Callable[[int], None]) -> None:
+        self.goto_line = goto_line
+        self.listeners = Listeners()
+        self.summary = h("p", "run-summary", "", data_testid="run-summary")
+        self.verify = VerifyBadge()
+        self.difference = h("p", "difference", "", data_testid="difference")
+        self.counters = CounterBoard(COUNTER_NAMES)
+        self.metrics = h("p", "hint", "", data_testid="metrics")
+        self.diagnostics = h("ul", "diagnostics", data_testid="diagnostics")
+        self.listeners.on(self.diagnostics, "click", self.diagnostic_clicked)
+        self.no_diagnostics = h("p", "hint", "No diagnostics: no race, out-of-bounds access or divergence was seen.")
+        self.stepping = RunStepping(goto_line)
+        self.element = h(
+            "section",
+            "results",
+            data_testid="results",
+            aria_label="Results",
+            hidden="",
+            children=[
+                h("h2", "", "Results"),
+                self.summary,
+                self.verify.element,
+                self.difference,
+                self.counters.board,
+                self.counters.note,
+                self.metrics,
+                h("h3", "", "Diagnostics"),
+                self.no_diagnostics,
+                self.diagnostics,
+                self.stepping.element,
+            ],
+        )
+
+    def reveal(self, state: str, elapsed: float) -> None:
+        self.element.removeAttribute("hidden")
+        self.element.setAttribute("data-state", state)
+        self.element.setAttribute("data-run-ms", f"{elapsed:.0f}")
+
+    def forget(self) -> None:
+        """What is on screen belongs to other code."""
+        self.element.setAttribute("hidden", "")
+        self.element.setAttribute("data-state", "none")
+        self.stepping.result = None
+
+    def failed(self, kind: str, line: int, message: str, elapsed: float) -> None:
+        """The file could not run: one diagnostic, and no results to step through."""
+        self.reveal("failed", elapsed)
+        self.summary.textContent = "Nothing ran: fix the problem below and press Run again."
+        self.verify.element.setAttribute("hidden", "")
+        self.difference.textContent = ""
+        self.counters.show(Counters())
+        self.metrics.textContent = ""
+        self.show_diagnostics([(kind, line, None, None, message, 1)])
+        self.stepping.result = None
+        self.stepping.element.setAttribute("hidden", "")
+
+    def show(self, result, source: str, elapsed: float, expected_label: str) -> None:
+        launch = result.launch
+        phases = result.phases
+        self.reveal("done", elapsed)
+        self.summary.textContent = (
+            f"M×N×K = {size_text((result.M, result.N, result.K))}: a grid of {xy_text(launch.grid)} blocks of "
+            f"{xy_text(launch.block)} threads; {thousands(len(phases))} barrier interval(s); "
+            f"{thousands(result.steps)} steps (statements and accesses) in {elapsed / 1000:.2f} s"
+            + ("" if result.completed else "; the run stopped early (see the diagnostics)")
+            + "."
+        )
+        self.verify.element.removeAttribute("hidden")
+        self.verify.show(result.mismatches, result.C.size, expected_label)
+        self.show_difference(result)
+        self.counters.show(result.counters)
+        m = result.metrics
+        self.metrics.textContent = (
+            f"{thousands(m.global_load_requests)} global load instruction(s), at most {m.max_sectors_per_load} "
+            f"sector(s) per warp load; {thousands(m.global_store_requests)} global store instruction(s), at most "
+            f"{m.max_sectors_per_store} sector(s) per warp store; {thousands(m.shared_requests)} shared-memory "
+            f"instruction(s), worst bank conflict {m.max_bank_degree}-way."
+        )
+        self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])
+        if phases:
+            self.stepping.element.removeAttribute("hidden")
+            self.stepping.load(result, source, expected_label)
+        else:
+            self.stepping.result = result
+            self.stepping.element.setAttribute("hidden", "")
+
+    def show_difference(self, result) -> None:
+        if result.c_matches:
+            self.difference.textContent = (
+                f"Largest difference from NumPy: 0 (all {thousands(result.C.size)} values are equal)."
+            )
+            return
+        row, col = result.first_mismatch()
+        error = "∞ (NaN: never stored, or 0/0)" if result.max_error == float("inf") else fmt(result.max_error)
+        self.difference.textContent = (
+            f"{thousands(result.mismatches)} value(s) differ; the largest difference is {error}. First: "
+            f"C[{row}, {col}] = {fmt(float(result.C[row, col])) or 'NaN'} where NumPy has "
+            f"{fmt(float(result.expected[row, col]))}."
+        )
+
+    def show_diagnostics(self, found: list[tuple]) -> None:
+        self.diagnostics.textContent = ""
+        if found:
+            self.no_diagnostics.setAttribute("hidden", "")
+        else:
+            self.no_diagnostics.removeAttribute("hidden")
+        for kind, line, thread, block, message, count in found:
+            self.diagnostics.appendChild(
+                h("li", "", children=[diagnostic_button(kind, line, thread, block, message, count)])
+            )
+
+    def diagnostic_clicked(self, event) -> None:
+        button = event.target.closest("[data-line]")
+        if button and int(button.getAttribute("data-line")) > 0:
+            self.goto_line(int(button.getAttribute("data-line")))
+
+
+def diagnostic_button(kind: str, line: int, thread, block, message: str, count: int):
+    """One diagnostic: what, where, which thread, how often; a click jumps to its line in the editor."""
+    where = f"line {line}" if line else "the file"
+    who = f" · thread {xy_text(thread)} of block {xy_text(block)}" if thread is not None else ""
+    times = f" · {thousands(count)}×" if count > 1 else ""
+    return h(
+        "button",
+        f"diagnostic kind-{kind}",
+        type="button",
+        data_testid="diagnostic",
+        data_kind=kind,
+        data_line=str(line),
+        title="Jump to this line in the editor" if line else "",
+        children=[
+            h("strong", "", f"{KIND_LABELS.get(kind, kind)} · {where}{who}{times}"),
+            h("span", "", message),
+        ],
+    )
