@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import NoReturn
 
 from .core.counters import COUNTER_LABELS
 from .core.trace import Access, Step, Trace
 from .hardware.params import ParamError, Params, parse_int
-from .kernels import KERNELS
+from .kernels import KERNELS, Kernel
 from .lessons.narration import narration
 
 # CLI option -> parameter name, per kernel.
@@ -53,7 +54,7 @@ def one_line(message: str) -> str:
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors: exit 2 with a single line on stderr."""
 
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {one_line(message)}\n")
 
 
@@ -162,10 +163,9 @@ def run_file(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         print(f"error: {one_line(args.file)}: cannot read the file ({one_line(str(error))})", file=sys.stderr)
         return 2
+    expected = puzzle.expected if puzzle else None
     try:
-        result = run(
-            source, M, N, K, seed=args.seed, max_steps=max_steps, keep=False, expected=puzzle and puzzle.expected
-        )
+        result = run(source, M, N, K, seed=args.seed, max_steps=max_steps, keep=False, expected=expected)
     except ProgramError as error:
         print(f"error: {one_line(args.file)}: {one_line(str(error))}", file=sys.stderr)
         return 2
@@ -202,7 +202,7 @@ def params_from(args: argparse.Namespace) -> Params:
     return KERNELS[args.kernel].PARAMS.parse(raw)
 
 
-def c_check(kernel, params: Params, seed: int) -> bool | None:
+def c_check(kernel: Kernel, params: Params, seed: int) -> bool | None:
     """Whether the C the simulated threads stored equals NumPy's; None when too large to simulate."""
     gx, gy = kernel.grid(params)
     if gx * gy * kernel.steps_per_block(params) > SIMULATE_LIMIT:
@@ -224,7 +224,7 @@ def count(args: argparse.Namespace, params: Params) -> None:
     print(f"  {'C matches NumPy':<22}{verdict:>24}")
 
 
-def access_records(kernel, params: Params, access: Access) -> list[dict]:
+def access_records(kernel: Kernel, params: Params, access: Access) -> list[dict]:
     """One SPEC §5 access object per thread that made the access; a vector access (SPEC §6) adds
     its `width` and gives `value` as the list of the `width` words it moved."""
     records = []
@@ -244,7 +244,7 @@ def access_records(kernel, params: Params, access: Access) -> list[dict]:
     return records
 
 
-def step_record(kernel, params: Params, step: Step) -> dict:
+def step_record(kernel: Kernel, params: Params, step: Step) -> dict:
     accesses = [record for access in step.accesses for record in access_records(kernel, params, access)]
     return {
         "index": step.index,

@@ -4,6 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app.core.urlstate import STEPPING_VIEWS
+from pysim.kernels import KERNELS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -35,7 +38,9 @@ def test_lighthouse_bench_prints_both_pages():
 
 def test_step_latency_bench_prints_each_case():
     out = run("bench/step_latency.py", "--steps", "3")
-    assert out.count("median") == 13  # the 10 presets of the stepping views, the strided naive map, two 32³ cases
+    # every preset of every stepping view in the route table, the strided naive map, two 32³ cases
+    cases = sum(len(KERNELS[view.kernel].PARAMS.PRESETS) for view in STEPPING_VIEWS) + 3
+    assert out.count("median") == cases
 
 
 def test_long_run_bench_prints_each_view():

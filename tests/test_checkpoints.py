@@ -125,7 +125,7 @@ class Recorder:
 
 def test_scored_questions_are_fixed():
     keys = scored_keys()
-    assert len(keys) == len(set(keys)) == 14 + 9
+    assert len(keys) == len(set(keys)) == 14 + len(PUZZLES)  # 5 quiz, 9 checkpoints, every puzzle
     assert keys[:5] == tuple(f"hierarchy:{k}" for k in ("naive", "tiled", "bank", "padded", "largest"))
     assert {k.split(":")[0] for k in keys[5:14]} == set(STEPPING_KERNELS)
     assert keys[14:] == tuple(f"puzzle:{p.key}" for p in PUZZLES)
@@ -140,7 +140,7 @@ def test_first_answer_counts_and_reaches_the_backend():
     assert book.record("smem:bank-degree", True, " 1 ") is True
     assert book.record("smem:bank-degree", False, "4") is False
     assert book.record("not-a-question", True, "1") is False
-    assert backend.calls == [("smem:bank-degree", True, 23, "1")]
+    assert backend.calls == [("smem:bank-degree", True, len(scored_keys()), "1")]
 
 
 def test_a_page_without_a_backend_still_keeps_the_session():

@@ -155,18 +155,18 @@ def test_ladder_rows_at_4096_on_two_devices():
         naive_col, naive_row = rungs["naive-col"], rungs["naive-row"]
         assert naive_col.counters.global_loads == naive_row.counters.global_loads == 2 * 4096**3
         assert naive_row.counters.global_sectors > naive_col.counters.global_sectors
-        assert naive_row.sector_seconds > naive_col.sector_seconds
+        assert naive_row.sector_bytes > naive_col.sector_bytes
         production = rungs["register-production"].params
         assert (production.BM, production.BN, production.BK, production.TM, production.TN) == (128, 128, 8, 8, 8)
         assert rungs["register-production"].counters == KERNELS["register"].counters(production)
         smem = rungs["smem"]
         assert smem.counters.global_loads == 2 * 4096**3 // 32
         for rung in rungs.values():
-            assert rung.bound.low_seconds <= rung.bound.high_seconds
+            assert rung.bound.latency_seconds <= rung.bound.seconds <= rung.bound.no_reuse.seconds
             shown = cells(rung)
             assert shown["global_loads"].value == str(rung.counters.global_loads)
         chart = roofline(LadderParams(N=4096, device=device), tuple(rungs.values()))
-        assert len(chart.points) == 5 and all(pt.low <= pt.high for pt in chart.points)
+        assert [pt.key for pt in chart.points] == list(rungs) and all(pt.intensity > 0 for pt in chart.points)
 
 
 def test_ladder_reaches_16384_quickly():
@@ -232,7 +232,7 @@ def test_brute_force_helpers_agree_on_a_tiny_case():
 def test_ladder_columns_are_estimate_bound_measured_not_the_old_time_bounds():
     keys = [key for key, _ in COLUMNS]
     assert "time" not in keys and "sector_time" not in keys
-    assert keys[-3:] == ["estimate", "bound", "measured"]
+    assert keys[:3] == ["estimate", "bound", "measured"]  # read first: how fast, what no run beats, what ran
     assert all("reuse decides" not in title for _, title in COLUMNS)
 
 
@@ -298,3 +298,40 @@ def test_why_faster_one_sentence_per_pair_from_the_reports():
     assert f"the limiter moves from {UNIT_NAMES[three.limiter]} to {UNIT_NAMES[four.limiter]}" in text
     assert "shared-memory wavefronts per FMA fall" in by_high["register-production"]
     assert by_high["register-yours"].startswith("kernel 10 → your register tiling")
+
+
+@pytest.mark.parametrize(
+    "N,T,device", [(4096, 32, "rtxa6000"), (4096, 16, "rtxa6000"), (4096, 32, "t4"), (1000, 32, "h100")]
+)
+def test_roofline_points_are_the_models_intensity_and_estimate_on_or_below_the_roof(N, T, device):
+    from pysim.hardware.devices import DEVICES
+    from pysim.lessons.ladder import format_flops, format_intensity
+    from pysim.speed.measured import TABLE
+
+    d, p = DEVICES[device], LadderParams(N=N, T=T, device=device)
+    refused = Rung("t", "t", "", "transpose", TransposeParams())  # cannot launch: no point, but it keeps its number
+    rungs = (refused, *siboehm_ladder(p))
+    chart = roofline(p, rungs)
+    assert [pt.key for pt in chart.points] == [r.key for r in rungs[1:]]
+    siboehms_run = device == "rtxa6000" and N == 4096
+    for number, (rung, pt) in enumerate(zip(rungs[1:], chart.points), 2):
+        report = estimate(rung.kernel, rung.params, device)
+        flops = 2 * N * N * N
+        model_dram_bytes = report.units["dram"].seconds * d.dram_bandwidth.value * 1e9
+        assert pt.number == number
+        assert pt.intensity == pytest.approx(flops / model_dram_bytes, rel=1e-12)
+        assert pt.estimate == pytest.approx(report.gflops * 1e9, rel=1e-12)
+        roof = min(d.fp32_peak.value * 1e12, d.dram_bandwidth.value * 1e9 * pt.intensity)
+        assert pt.estimate <= roof * (1 + 1e-12), rung.key  # on or below the roof
+        applies = (
+            siboehms_run
+            and rung.key in SIBOEHM_NUMBER
+            and (T == 32 or rung.key not in ("naive-row", "naive-col", "smem"))
+        )
+        if applies:
+            assert pt.measured == TABLE[SIBOEHM_NUMBER[rung.key]] * 1e9
+        else:
+            assert pt.measured is None, rung.key
+        text = pt.describe()
+        assert format_intensity(pt.intensity) in text and f"estimate {format_flops(pt.estimate)}" in text
+        assert ("measured" in text) == applies

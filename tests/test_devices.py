@@ -85,7 +85,7 @@ def test_h100_and_h200_differ_where_the_hardware_does():
     assert h100.fp32_peak.value == h200.fp32_peak.value  # same GH100 FP32 units, and the note says so
     assert "equal" in h200.fp32_peak.alternative
     naive = dict(fma=1024**3, global_loads=2 * 1024**3, global_stores=1024**2, M=1024, N=1024, K=1024)
-    assert time_bound(h100, **naive).high_seconds > time_bound(h200, **naive).high_seconds
+    assert time_bound(h100, **naive).no_reuse.memory_seconds > time_bound(h200, **naive).no_reuse.memory_seconds
 
 
 def test_ridge_point_by_hand():
@@ -179,9 +179,8 @@ def test_device_panel_shows_facts_and_bound(panel_module):
     assert all(a.attributes["rel"] == "noopener noreferrer" and a.attributes["target"] == "_blank" for a in links)
     assert "4,800 GB/s" in table.textContent
     shown = panel.element.find("time-bound")
-    assert float(shown.attributes["data-low"]) == bound.low_seconds
-    assert float(shown.attributes["data-high"]) == bound.high_seconds
-    assert shown.textContent.startswith("Time bound on the NVIDIA H200 SXM: between ")
+    assert float(shown.attributes["data-value"]) == bound.seconds == bound.latency_seconds  # 8³: the round trip
+    assert shown.textContent.startswith("Bound on the NVIDIA H200 SXM: 241 ns, set by one global-memory round trip")
     assert "not a prediction" in panel.element.textContent
     panel.show(DEVICES["h100"], time_bound(DEVICES["h100"], 512, 1024, 64, 8, 8, 8))
     assert "3,350 GB/s" in table.textContent and "4,800" not in table.textContent

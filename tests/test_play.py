@@ -250,19 +250,19 @@ def test_chained_indexing_and_while_loops_count_like_the_tuple_form():
 # --- the stepping API the view uses --------------------------------------------------------------------
 
 
-def test_phases_are_barrier_intervals_with_cumulative_counters():
+def test_intervals_are_barrier_intervals_with_cumulative_counters():
     text = source("smem_tiled.py", T=2)
     result = run(text, 4, 4, 4)
     tiles, blocks = 2, 4
-    assert len(result.phases) == blocks * (2 * tiles + 1)
-    first = result.phases[0]
+    assert len(result.intervals) == blocks * (2 * tiles + 1)
+    first = result.intervals[0]
     assert first.block == (0, 0) and first.number == 0
     assert first.barrier_lines == (line_of(text, "cuda.syncthreads()  # the whole tile"),)
-    assert result.phases[2 * tiles].barrier_lines == ()  # the last interval ends when the threads finish
-    assert result.phases[-1].counters == result.counters
-    total = result.phases[0].delta
-    for phase in result.phases[1:]:
-        total = total + phase.delta
+    assert result.intervals[2 * tiles].barrier_lines == ()  # the last interval ends when the threads finish
+    assert result.intervals[-1].counters == result.counters
+    total = result.intervals[0].delta
+    for interval in result.intervals[1:]:
+        total = total + interval.delta
     assert total == result.counters
     # The interval's accesses are warp instructions: pysim.core.trace.Access, as the built-in kernels record them.
     loads = [a for a in first.accesses if a.array == "A"]
@@ -272,7 +272,7 @@ def test_phases_are_barrier_intervals_with_cumulative_counters():
 def test_thread_steps_follow_one_thread_statement_by_statement():
     text = source("smem_tiled.py", T=2)
     result = run(text, 4, 4, 4)
-    steps = result.phases[1].thread_steps((1, 0))  # between the barriers of tile 0: the products
+    steps = result.intervals[1].thread_steps((1, 0))  # between the barriers of tile 0: the products
     fma_line = line_of(text, "partialSum += tileA[ty, k] * tileB[k, tx]")
     products = [s for s in steps if s.line == fma_line]
     assert len(products) == 2
@@ -283,16 +283,16 @@ def test_thread_steps_follow_one_thread_statement_by_statement():
     ]
     assert reads[0].value == result.A[0, 1] and reads[1].value == result.B[1, 1]
     assert products[1].accesses[0].occurrence == 1
-    assert result.phases[1].thread_steps(1) == steps
-    assert fma_line in result.phases[1].lines()
-    records = result.phases[0].records()
+    assert result.intervals[1].thread_steps(1) == steps
+    assert fma_line in result.intervals[1].lines()
+    records = result.intervals[0].records()
     assert ((0, 0), records[0][1]) == records[0] and records[0][1].as_dict((0, 0))["space"] == "global"
 
 
-def test_keep_false_counts_the_same_without_phases():
+def test_keep_false_counts_the_same_without_intervals():
     text = source("smem_tiled.py", T=4)
     kept, dropped = run(text, 9, 7, 5), run(text, 9, 7, 5, keep=False)
-    assert dropped.phases == () and dropped.counters == kept.counters and dropped.c_matches
+    assert dropped.intervals == () and dropped.counters == kept.counters and dropped.c_matches
 
 
 def test_as_dict_has_the_spec_keys():

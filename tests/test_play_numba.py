@@ -1,4 +1,5 @@
-"""The same playground files under real Numba (NUMBA_ENABLE_CUDASIM=1) give the same C as pysim.
+"""The same playground files under real Numba (NUMBA_ENABLE_CUDASIM=1) give the same C as pysim;
+siboehm's kernels 4 and 10, written again in Numba (tests/play/numba_siboehm.py), give pysim's C and global loads.
 
 Skipped where Numba is not installed. Numba runs in a subprocess, because its
 simulator must be chosen (by the environment variable) before it is imported.
@@ -9,12 +10,16 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pysim.core.matrices import operands
+from pysim.core.trace import Trace, count_step
+from pysim.hardware.blocktile_params import Blocktile1DParams, WarptileParams
+from pysim.kernels import KERNELS
 from pysim.play import run
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
@@ -22,6 +27,7 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reaso
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "pysim" / "play" / "solutions"
 HARNESS = Path(__file__).parent / "play" / "numba_harness.py"
+SIBOEHM = Path(__file__).parent / "play" / "numba_siboehm.py"
 # Small sizes: the simulator runs every GPU thread as an OS thread.
 CASES = [
     ("smem_tiled.py", 6, 6, 9),
@@ -29,10 +35,21 @@ CASES = [
     ("naive_coalesced.py", 9, 33, 4),
     ("register_tiled.py", 9, 7, 5),
     ("register_1d.py", 9, 11, 5),
+    ("blocktile_1d.py", 9, 11, 5),  # 512 threads: about 3 s
     ("copy.py", 5, 7, 7),
     ("transpose.py", 7, 7, 7),
     ("transpose_padded.py", 7, 7, 7),
 ]
+
+
+def under_numba(script, cases):
+    """What `script` prints (JSON) for `cases` (JSON on stdin), run under Numba's CUDA simulator."""
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    out = subprocess.run(
+        [sys.executable, str(script)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, env=env
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout)
 
 
 def test_numba_simulator_gives_the_same_c():
@@ -40,11 +57,36 @@ def test_numba_simulator_gives_the_same_c():
     for name, M, N, K in CASES:
         A, B = operands(M, N, K)
         cases.append({"file": str(SOLUTIONS / name), "M": M, "N": N, "K": K, "A": A.tolist(), "B": B.tolist()})
-    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
-    out = subprocess.run(
-        [sys.executable, str(HARNESS)], input=json.dumps(cases), capture_output=True, text=True, timeout=600, env=env
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    for (name, M, N, K), numba_c in zip(CASES, json.loads(out.stdout)):
+    for (name, M, N, K), numba_c in zip(CASES, under_numba(HARNESS, cases)):
         ours = run((SOLUTIONS / name).read_text(), M, N, K, keep=False)
         np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C, err_msg=name)
+
+
+# Sizes that are not multiples of the tiles (2×2 blocks, 2 or 3 bkIdx steps), small tiles: about 4 s together.
+SIBOEHM_CASES = [
+    ("blocktile1d", Blocktile1DParams(M=19, N=21, K=9, BM=16, BN=16, BK=4, TM=4)),  # 64 threads
+    (  # 4 warps in a 2×2 of warp tiles, WMITER = 1, WNITER = 2; K and N multiples of 4 (float4 alignment)
+        "warptile",
+        WarptileParams(M=37, N=68, K=20, BM=32, BN=64, BK=16, WM=16, WN=32, WNITER=2, TM=2, TN=4, threads=128),
+    ),
+]
+
+
+def test_siboehm_kernels_in_numba_give_pysims_c_and_global_loads():
+    traces = [Trace(KERNELS[key], params) for key, params in SIBOEHM_CASES]
+    cases = [
+        {
+            "kernel": key,
+            "params": {f.name: getattr(params, f.name) for f in fields(params) if f.name != "device"},
+            "A": trace.A.tolist(),
+            "B": trace.B.tolist(),
+        }
+        for (key, params), trace in zip(SIBOEHM_CASES, traces)
+    ]
+    for (key, _), trace, numba in zip(SIBOEHM_CASES, traces, under_numba(SIBOEHM, cases)):
+        numba_c = np.array(numba["C"], dtype=np.float32)
+        np.testing.assert_array_equal(numba_c, trace.A @ trace.B, err_msg=key)
+        np.testing.assert_array_equal(numba_c, trace.final_c(), err_msg=key)
+        stepped = sum(count_step(step).global_loads for step in trace)  # the steps, not the closed form
+        assert numba["loads"] == trace.totals.global_loads == stepped, key
+        assert numba["stores"] == trace.totals.global_stores, key

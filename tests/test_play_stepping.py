@@ -15,7 +15,7 @@ TRANSPOSE = (ROOT / "pysim" / "play" / "solutions" / "transpose.py").read_text()
 
 def test_memory_after_the_last_interval_is_what_the_threads_stored():
     result = run(TILED, 16, 16, 16)
-    shared, c = result.memory_after(len(result.phases) - 1)
+    shared, c = result.memory_after(len(result.intervals) - 1)
     assert np.array_equal(c, result.C)
     assert set(shared) == {a.name for a in result.shared_allocations}
     assert all(grid.shape == a.grid_shape for a, grid in zip(result.shared_allocations, shared.values()))
@@ -28,7 +28,7 @@ def test_the_storer_of_a_c_element_stored_it():
     index, thread = result.storer_of(5, 9)
     stores = [
         record.index
-        for step in result.phases[index].thread_steps(thread)
+        for step in result.intervals[index].thread_steps(thread)
         for record in step.accesses
         if record.array == "C" and record.op == "store"
     ]
@@ -36,16 +36,16 @@ def test_the_storer_of_a_c_element_stored_it():
     assert result.storer_of(99, 99) is None
 
 
-def test_next_block_phase_moves_to_another_block():
+def test_next_block_interval_moves_to_another_block():
     result = run(TILED, 16, 16, 16)
-    later = result.next_block_phase(0)
-    assert result.phases[later].block != result.phases[0].block
-    assert result.next_block_phase(len(result.phases) - 1) == len(result.phases) - 1
+    later = result.next_block_interval(0)
+    assert result.intervals[later].block != result.intervals[0].block
+    assert result.next_block_interval(len(result.intervals) - 1) == len(result.intervals) - 1
 
 
 def test_warp_instructions_agree_with_the_metrics_and_the_lanes():
     result = run(TRANSPOSE, 64, 64, 64)
-    instructions = [i for index in range(len(result.phases)) for i in result.warp_instructions(index)]
+    instructions = [i for index in range(len(result.intervals)) for i in result.warp_instructions(index)]
     loads = [i.count for i in instructions if i.is_global and i.access.op == "load"]
     shared = [i.count for i in instructions if not i.is_global]
     assert max(loads) == result.metrics.max_sectors_per_load

@@ -32,7 +32,7 @@ WRAPPER = b"""<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
 def packages(tmp_path_factory):
     out = tmp_path_factory.mktemp("scorm")
     full = scorm.full_package(out, "#/tiling?M=6&N=6&K=9&T=3")
-    link = scorm.link_package(out, "https://teacher.example.org/tilelab", "/hierarchy")
+    link = scorm.link_package(out, "https://teacher.example.org/tilelab", "/hierarchy", counts="puzzles,quiz")
     return full, link
 
 
@@ -71,6 +71,8 @@ def test_manifest_validates_against_the_shipped_schemas(packages, tmp_path, whic
     assert len(manifest.findall(f"{CP}organizations/{CP}organization")) == 1
     items = manifest.findall(f"{CP}organizations/{CP}organization/{CP}item")
     assert len(items) == 1 and items[0].findtext(f"{ADLCP}masteryscore") == "80"
+    counts = ("quiz", "checkpoints") if which == 0 else ("quiz", "puzzles")
+    assert items[0].findtext(f"{ADLCP}datafromlms") == scorm.launch_data(counts)
     (resource,) = manifest.findall(f"{CP}resources/{CP}resource")
     assert resource.get("type") == "webcontent" and resource.get(f"{ADLCP}scormtype") == "sco"
     assert items[0].get("identifierref") == resource.get("identifier")
@@ -129,7 +131,9 @@ def test_build_py_scorm_flag(monkeypatch):
     made = []
     monkeypatch.setattr(scorm, "build_packages", lambda **kwargs: made.append(kwargs))
     assert cli.main(["--scorm", "--scorm-url", "https://x.example/", "--scorm-route", "/tiling"]) == 0
-    assert made == [{"url": "https://x.example/", "route": "/tiling"}]
+    assert made == [{"url": "https://x.example/", "route": "/tiling", "counts": "quiz,checkpoints"}]
+    assert cli.main(["--scorm", "--scorm-counts", "checkpoints,puzzles"]) == 0
+    assert made[-1]["counts"] == "checkpoints,puzzles"
 
 
 def test_a_bad_route_is_one_line_and_exit_1(capsys):
@@ -143,3 +147,56 @@ def test_schemas_are_the_published_control_files():
         'targetNamespace="http://www.adlnet.org/xsd/adlcp_rootv1p2"'
         in (scorm.SCHEMAS / "adlcp_rootv1p2.xsd").read_text()
     )
+
+
+def declared(root: Path) -> tuple[int, list[str]]:
+    """(the number imsmanifest.xml states, the keys the SCO page counts)."""
+    manifest = etree.parse(str(root / "imsmanifest.xml"))
+    data = manifest.findtext(f"{CP}organizations/{CP}organization/{CP}item/{ADLCP}datafromlms")
+    number = int(re.fullmatch(r"questions=(\d+);counts=[a-z,]+", data).group(1))
+    page = "index.html" if (root / "index.html").exists() else "launch.html"
+    keys = re.search(r'<meta name="tilelab-scorm-keys" content="([^"]*)">', (root / page).read_text()).group(1)
+    return number, keys.split()
+
+
+def test_manifest_page_and_readme_state_the_same_numbers(packages, tmp_path):
+    from app.core.score import keys_by_kind
+
+    full = declared(unzip(packages[0], tmp_path / "full"))
+    link = declared(unzip(packages[1], tmp_path / "link"))
+    kinds = {kind: len(keys) for kind, keys in keys_by_kind().items()}
+    assert full == (kinds["quiz"] + kinds["checkpoints"], list(scorm.counted_keys(("quiz", "checkpoints"))))
+    assert link == (kinds["quiz"] + kinds["puzzles"], list(scorm.counted_keys(("quiz", "puzzles"))))
+    readme = (scorm.ROOT / "README.md").read_text(encoding="utf-8")
+    default, everything = full[0], sum(kinds.values())
+    assert f"the default `quiz,checkpoints` makes {default} scored questions" in readme
+    assert f"`quiz,checkpoints,puzzles` makes {everything}" in readme
+    assert f"`quiz` (the walkthrough's {kinds['quiz']} questions)" in readme
+    assert f"`checkpoints` (the stepping views' {kinds['checkpoints']})" in readme
+    assert f"`puzzles` (the\nplayground's {kinds['puzzles']}" in readme
+    assert f"`questions={default};counts=quiz,checkpoints`" in readme and f'"n of {default} scored' in readme
+
+
+@pytest.mark.parametrize("text", ["", "quiz,exam", " , "])
+def test_bad_counts_fail_the_build(text):
+    with pytest.raises(errors.BuildError, match="--scorm-counts"):
+        scorm.normalise_counts(text)
+
+
+def test_counts_are_in_page_order_whatever_the_order_given():
+    assert scorm.normalise_counts("puzzles, quiz") == ("quiz", "puzzles")
+    assert scorm.normalise_counts(None) == ("quiz", "checkpoints")
+
+
+def test_readme_states_the_built_sizes_and_the_upload_limit(packages):
+    """The figures come from the zips just built; rebuild (`python build.py --scorm`) and copy them
+    into README when this fails."""
+    full, link = (path.stat().st_size for path in packages)
+    readme = (scorm.ROOT / "README.md").read_text(encoding="utf-8")
+    stated_full = float(re.search(r"`tilelab-scorm12\.zip` \| about ([\d.]+) MB", readme).group(1))
+    stated_link = int(re.search(r"`tilelab-scorm12-link\.zip` \| about (\d+) KB", readme).group(1))
+    assert abs(stated_full - full / 1e6) <= 0.15, f"README: about {full / 1e6:.1f} MB"
+    assert abs(stated_link - link / 1e3) <= 3, f"README: about {round(link / 1e3)} KB"
+    limit = scorm.readme_figures(full, link)["limit"]
+    assert f"upload limit of {limit}" in re.sub(r"\s+", " ", readme)
+    assert scorm.upload_limit(full) >= full and scorm.upload_limit(full) in scorm.MOODLE_UPLOAD_SIZES

@@ -5,6 +5,7 @@ from fractions import Fraction
 from math import ceil, floor, log10
 
 import pytest
+from timetext import durations
 
 from app.widgets.chartmath import fit_x, nice_ceiling, nice_ticks, text_width, tick_label
 from pysim.hardware.devices import DEVICES
@@ -159,7 +160,95 @@ def test_tiled_fma_and_bounds_agree_with_the_simulator(N, T):
     assert w.tiled_bound == time_bound_for(w.device, counted, N, N, N)
 
 
-def test_h100_and_h200_bounds_differ():
+def test_h100_and_h200_share_the_bound_but_not_the_no_reuse_traffic_time():
     h100 = Walkthrough(HierarchyParams(N=1024, T=16, device="h100"))
     h200 = Walkthrough(HierarchyParams(N=1024, T=16, device="h200"))
-    assert h200.naive_bound.high_seconds < h100.naive_bound.high_seconds
+    # The FP32 peak sets the bound on both, and they have the same FP32 peak; only bandwidth differs.
+    assert h200.bound.seconds == h100.bound.seconds and h200.bound.bound_by == "compute"
+    assert h200.naive_bound.no_reuse.memory_seconds < h100.naive_bound.no_reuse.memory_seconds
+
+
+# --- steps 5 and 7: time, only as the bound or a labelled estimate, only for a tile that launches ----------
+
+
+def test_a_tile_that_cannot_launch_gets_no_time_and_says_why():
+    w = walk(100, 33)
+    timing = w.timing
+    assert not timing.timed and (timing.bound, timing.estimate) == ("", "")
+    assert (timing.bound_s, timing.naive_s, timing.tiled_s) == (None, None, None)
+    assert "T = 33" in timing.reason and "cannot launch" in timing.reason and "1,089 threads" in timing.reason
+    assert {value for _, _, value in timing.attributes()} == {""}
+    for text in (timing.reason, w.no_reuse_text):
+        assert not durations(text) and "FLOP/s" not in text
+
+
+def test_the_default_times_are_the_bound_and_the_speed_models_estimates():
+    from pysim.hardware.bounds import latency_floor
+    from pysim.lessons.ladder import report_for
+
+    w = walk(1024, 16)
+    timing = w.timing
+    assert timing.timed and timing.bound.startswith("Bound on the NVIDIA A100 40GB (SXM4): 110 µs, set by the FP32")
+    assert timing.bound_s == w.bound.seconds >= latency_floor(w.device)
+    naive, tiled = (report_for(k, p) for k, p in zip(("naive", "smem"), w.kernel_params()))
+    assert (timing.naive_s, timing.tiled_s) == (naive.estimate_s, tiled.estimate_s)
+    assert min(timing.naive_s, timing.tiled_s) >= timing.bound_s
+    assert timing.estimate.startswith("Estimate (speed model, not a measurement): the naive kernel about 768 µs")
+    assert "16.00× fewer global loads" in timing.estimate and "bound" not in timing.estimate
+    # The bound's sentences print only the bound itself.
+    assert durations(timing.bound) == [pytest.approx(110e-6, rel=1e-3)]
+
+
+def test_the_bound_is_never_beaten_by_siboehms_kernels_at_his_size():
+    from pysim.lessons.ladder import measured_seconds
+    from pysim.speed import measured
+
+    w = walk(4096, 32, "rtxa6000")  # his kernels 2 (naive, coalesced) and 3 (shared-memory tiled), 32×32
+    measured_s = [measured_seconds(measured(n).gflops) for n in (1, 2, 3, 0)]
+    assert w.timing.bound_s <= min(measured_s)
+    assert w.naive_bound.no_reuse.seconds > measured_s[1]  # why the no-reuse figure is no bound
+
+
+def test_the_largest_grids_still_get_an_estimate_never_below_the_bound():
+    w = walk(16384, 2)  # 67,108,864 blocks: the speed model counts waves by interval arithmetic
+    assert w.timing.timed and w.timing.bound_s == w.bound.seconds
+    assert w.timing.naive_s is not None and w.timing.naive_s >= w.timing.bound_s
+
+
+def test_the_partials_time_defaults_are_what_pysim_fills_in():
+    from html.parser import HTMLParser
+    from pathlib import Path
+
+    class Grab(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.slots, self.attributes, self.open = {}, {}, []
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            if "data-testid" in a:
+                self.attributes[a["data-testid"]] = a
+            if tag in ("input", "br", "img", "hr"):  # void: no end tag follows
+                return
+            self.open.append(a.get("data-slot"))
+            if a.get("data-slot"):
+                self.slots.setdefault(a["data-slot"], "")
+
+        def handle_endtag(self, tag):
+            self.open.pop()
+
+        def handle_data(self, data):
+            if self.open and self.open[-1]:
+                self.slots[self.open[-1]] += data
+
+    page = Grab()
+    page.feed((Path(__file__).parents[1] / "site/partials/hierarchy.html").read_text(encoding="utf-8"))
+    w = walk(1024, 16)
+    for slot, text in (
+        ("bound-text", w.timing.bound),
+        ("estimate-text", w.timing.estimate),
+        ("no-reuse", w.no_reuse_text),
+    ):
+        assert " ".join(page.slots[slot].split()) == text, slot
+    for testid, name, value in w.timing.attributes():
+        assert page.attributes[testid][name] == value, (testid, name)

@@ -24,6 +24,7 @@ phase that has an active lane).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
@@ -56,6 +57,10 @@ class BankReport:
         return sum(1 for words in self.words_per_bank if words)
 
 
+@overload
+def bank_of(word: int) -> int: ...
+@overload
+def bank_of(word: np.ndarray) -> np.ndarray: ...
 def bank_of(word: np.ndarray | int) -> np.ndarray | int:
     return word % NUM_BANKS
 

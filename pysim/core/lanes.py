@@ -149,6 +149,7 @@ class WarpBanks:
     def cell_of(self, word: int) -> tuple[int, int]:
         """The (row, col) of `word`, found from a lane that touches it."""
         lane = next(lane for lane in self.lanes if word in lane.words)
+        assert lane.cell is not None and lane.word is not None  # a lane with words is active
         return lane.cell[0], lane.cell[1] + word - lane.word
 
     def summary(self) -> str:

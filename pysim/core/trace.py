@@ -13,7 +13,7 @@ memory at a time; the stores of every simulated block are kept (M·N values).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import Any
@@ -167,8 +167,8 @@ class Focus:
     """
 
     owned: tuple[Cell, ...]
-    operands: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
-    current: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    operands: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
+    current: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
 
 
 def count_step(step: Step) -> Counters:

@@ -1,24 +1,31 @@
-"""Roofline time bounds: how fast a kernel run *could* go on a device, never how fast it goes.
+"""Time bounds: how fast a kernel run *could* go on a device, never how fast it goes.
 
-A run does 2·fma FLOPs and moves some bytes through DRAM. It cannot finish before
-the device's FP32 units have done the FLOPs at peak, nor before DRAM has moved
-the bytes at peak bandwidth, so
+A run does 2·fma FLOPs and must move its data through DRAM, so it cannot finish before
+the FP32 units have done the FLOPs at peak, nor before DRAM has moved the *compulsory*
+(cache-perfect) traffic at peak bandwidth, nor before one global-memory round trip (a
+result cannot be stored before its inputs have been loaded):
 
-    time ≥ max(FLOPs / FP32 peak, DRAM bytes / DRAM bandwidth)      (the roofline)
+    time ≥ max(FLOPs / FP32 peak, cache-perfect bytes / DRAM bandwidth, one global round trip)
 
-How many bytes reach DRAM depends on the caches, which the simulator does not
-model, so two estimates bracket it:
+For an SGEMM the cache-perfect traffic is A and B read once and C written once,
+4·(M·K + K·N + M·N) bytes: no correct SGEMM moves less (it loads every element of A and
+B and stores every element of C, so its own loads and stores are at least that). A
+kernel whose loads and stores are fewer (the transpose: each element loaded once and
+stored once, no FMAs) is not an SGEMM; its compulsory traffic is the words it moves,
+4·(loads + stores) bytes.
 
-- *cache-perfect*: A and B read once, C written once: 4·(M·K + K·N + M·N) bytes.
-  No correct SGEMM moves less.
-- *no reuse*: every global load and store goes to DRAM: 4·(loads + stores) bytes.
-  Counted in 4-byte words; a real DRAM access moves whole 32-byte sectors, so a
-  badly coalesced kernel can move more still.
+That is the *bound* (docs/GLOSSARY.md): no run of the kernel is faster. The round trip
+is the device's modelled unloaded global latency at its rated (highest) clock, the same
+floor as pysim.speed's `Bounds.latency_s`.
 
-Both are lower bounds on time for their traffic: real kernels also pay latency,
-occupancy limits and instruction overhead. FLOPs include the multiply-adds on
-zero-filled padding (they run). Counts are exact Python ints; the comparison
-that decides compute- vs memory-bound is exact (Fractions), seconds are floats.
+The *no-reuse* figure is not a bound: every global load and store going to DRAM,
+4·(loads + stores) bytes. It is an estimate of traffic with no cache reuse, which the
+L1 and L2 caches make pessimistic (real kernels beat the time it would imply), so it is
+reported in bytes and intensity, never as a time.
+
+FLOPs include the multiply-adds on zero-filled padding (they run). Counts are exact
+Python ints; the comparison that decides compute- vs memory-limited is exact
+(Fractions), seconds are floats.
 """
 
 from __future__ import annotations
@@ -32,11 +39,18 @@ from ..core.counters import Counters
 from .devices import Device
 
 CAVEAT = (
-    "A bound, not a prediction: a real kernel also pays latency, occupancy limits and instruction "
-    "overhead, so it takes longer."
+    "A bound, not a prediction: no run can be faster. A real kernel also pays for latency it cannot hide, "
+    "occupancy limits and instruction overhead, so it takes longer."
 )
 COMPUTE = "compute"
 MEMORY = "memory"
+LATENCY = "latency"
+# What sets the bound, in words (pysim.lessons.ladder.BOUND_NAMES names the same three).
+SET_BY = {
+    COMPUTE: "the FP32 peak",
+    MEMORY: "compulsory DRAM traffic",
+    LATENCY: "one global-memory round trip",
+}
 
 
 # --- formatting (so views never do arithmetic on numbers they print) ------------
@@ -66,13 +80,15 @@ def format_bytes(count: int) -> str:
 def format_intensity(flop_per_byte: float) -> str:
     if flop_per_byte == float("inf"):
         return "∞ FLOP/byte"
-    return f"{flop_per_byte:.3g} FLOP/byte"
+    rounded = float(f"{flop_per_byte:.3g}")
+    return f"{rounded:,.0f} FLOP/byte" if rounded >= 1000 else f"{rounded:.3g} FLOP/byte"
 
 
 # --- the bounds ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Estimate:
-    """One estimate of DRAM traffic and the roofline lower bound on time it gives (a bound, not a prediction)."""
+    """One estimate of DRAM traffic and the roofline time it implies. Only the cache-perfect one is a bound
+    (no kernel moves less); the no-reuse one is an estimate the caches make pessimistic."""
 
     name: str  # "cache-perfect" | "no reuse"
     assumption: str  # what the traffic estimate assumes, in words
@@ -80,13 +96,9 @@ class Estimate:
     dram_bytes: int  # estimated, see the module docstring
     compute_seconds: float  # flops / FP32 peak
     memory_seconds: float  # dram_bytes / DRAM bandwidth
-    seconds: float  # the bound: the larger of the two
+    seconds: float  # the larger of the two: a bound for cache-perfect traffic only
     intensity: float  # FLOP per estimated DRAM byte (inf when no bytes)
-    bound_by: str  # COMPUTE or MEMORY: which roof sets the bound
-
-    def describe(self) -> str:
-        """'1.23 ms (cache-perfect: A and B read once, C written once)'."""
-        return f"{format_seconds(self.seconds)} ({self.name}: {self.assumption})"
+    bound_by: str  # COMPUTE or MEMORY: which roof is the higher under this traffic
 
 
 def _estimate(device: Device, name: str, assumption: str, flops: int, dram_bytes: int) -> Estimate:
@@ -108,7 +120,7 @@ def _estimate(device: Device, name: str, assumption: str, flops: int, dram_bytes
 
 @dataclass(frozen=True)
 class TimeBound:
-    """Lower bounds on a run's time on one device, under the two traffic estimates (bounds, not predictions)."""
+    """The bound on a run's time on one device (`seconds`: no run is faster), and the two traffic estimates."""
 
     device: Device
     M: int
@@ -117,55 +129,69 @@ class TimeBound:
     fma: int
     global_loads: int
     global_stores: int
-    cache_perfect: Estimate
-    no_reuse: Estimate
+    cache_perfect: Estimate  # FP32 peak and compulsory DRAM traffic: part of the bound
+    no_reuse: Estimate  # every global load and store from DRAM: an estimate, not a bound
     ridge_point: float  # FLOP per DRAM byte where the device's bandwidth slope meets its FP32 roof
+    latency_seconds: float  # one global-memory round trip at the rated clock: the latency floor
 
     @property
     def flops(self) -> int:
         return 2 * self.fma
 
     @property
-    def low_seconds(self) -> float:
-        """The smaller bound (cache-perfect for any kernel that loads A and B at least once)."""
-        return min(self.cache_perfect.seconds, self.no_reuse.seconds)
+    def seconds(self) -> float:
+        """The bound: the larger of the cache-perfect roofline and the latency floor."""
+        return max(self.cache_perfect.seconds, self.latency_seconds)
 
     @property
-    def high_seconds(self) -> float:
-        return max(self.cache_perfect.seconds, self.no_reuse.seconds)
+    def bound_by(self) -> str:
+        """COMPUTE, MEMORY or LATENCY: what sets the bound."""
+        return LATENCY if self.latency_seconds > self.cache_perfect.seconds else self.cache_perfect.bound_by
 
     def summary(self) -> str:
-        """'Time bound on <device>: between X (cache-perfect: …) and Y (no reuse: …).'"""
-        low, high = sorted((self.cache_perfect, self.no_reuse), key=lambda e: e.seconds)
-        return f"Time bound on the {self.device.name}: between {low.describe()} and {high.describe()}."
+        """'Bound on <device>: 7.05 ms, set by the FP32 peak; no run is faster.'"""
+        what = SET_BY[self.bound_by]
+        if self.bound_by == MEMORY:
+            what += f" ({format_bytes(self.cache_perfect.dram_bytes)}: {self.cache_perfect.assumption})"
+        return f"Bound on the {self.device.name}: {format_seconds(self.seconds)}, set by {what}; no run is faster."
 
     def regime(self) -> str:
-        """Which roof binds under each estimate, with the intensities against the ridge point."""
+        """Why that figure sets the bound: the cache-perfect intensity against the ridge point, or the latency."""
         ridge = format_intensity(self.ridge_point)
-        perfect, none = self.cache_perfect, self.no_reuse
-        if perfect.bound_by == none.bound_by == COMPUTE:
+        intensity = format_intensity(self.cache_perfect.intensity)
+        if self.bound_by == LATENCY:
             return (
-                f"Compute-bound under both estimates: even with no reuse it does "
-                f"{format_intensity(none.intensity)}, at or above the ridge point of {ridge}."
+                "The run is so small that one global-memory round trip outlasts both its FLOPs at the FP32 peak "
+                "and its compulsory DRAM traffic at full bandwidth: no result can be stored before its inputs have been loaded."
             )
-        if perfect.bound_by == none.bound_by == MEMORY:
+        if self.bound_by == COMPUTE:
             return (
-                f"Memory-bound under both estimates: even cache-perfect it does "
-                f"{format_intensity(perfect.intensity)}, below the ridge point of {ridge}."
+                f"Cache-perfect, the run does {intensity}, at or above the ridge point of {ridge}: its FLOPs at the "
+                "FP32 peak take longer than its compulsory traffic at full DRAM bandwidth."
             )
         return (
-            f"{self._side(perfect)} if caches are perfect ({format_intensity(perfect.intensity)}); "
-            f"{self._side(none).lower()} with no reuse ({format_intensity(none.intensity)}); "
-            f"the ridge point is {ridge}, so reuse decides which roof binds."
+            f"Cache-perfect, the run does {intensity}, below the ridge point of {ridge}: its compulsory traffic at "
+            "full DRAM bandwidth takes longer than its FLOPs at the FP32 peak."
         )
 
-    @staticmethod
-    def _side(estimate: Estimate) -> str:
-        return "Compute-bound" if estimate.bound_by == COMPUTE else "Memory-bound"
+    def no_reuse_note(self) -> str:
+        """The no-reuse traffic, named for what it is (bytes and intensity, no time)."""
+        none = self.no_reuse
+        return (
+            f"With no cache reuse at all, every global load and store would reach DRAM: {format_bytes(none.dram_bytes)} "
+            f"({format_intensity(none.intensity)}). That is an estimate of traffic, and a pessimistic one: the L1 and "
+            "L2 caches serve many repeated loads before they reach DRAM, so a real kernel can take less time than "
+            "moving it would."
+        )
 
     def describe(self) -> str:
-        """The whole statement a view prints: bounds, regime, and that it is a bound."""
+        """The whole statement a view prints: the bound, what sets it, and that it is a bound."""
         return f"{self.summary()} {self.regime()} {CAVEAT}"
+
+
+def latency_floor(device: Device) -> float:
+    """One unloaded global-memory round trip at the rated (highest) clock, in seconds: no kernel is faster."""
+    return device.latency_global.value / (device.speed.boost_clock_mhz.value * 1e6)
 
 
 def _count(name: str, value: int, low: int) -> int:
@@ -176,15 +202,19 @@ def _count(name: str, value: int, low: int) -> int:
 
 
 def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, M: int, N: int, K: int) -> TimeBound:
-    """Roofline lower bounds on the time of a run with these counts, on `device`."""
+    """The bound on the time of a run with these counts on `device`, and its two traffic estimates."""
     fma, global_loads, global_stores = (
         _count(name, value, 0)
         for name, value in (("fma", fma), ("global_loads", global_loads), ("global_stores", global_stores))
     )
     M, N, K = (_count(name, value, 1) for name, value in (("M", M), ("N", N), ("K", K)))
     flops = 2 * fma
-    perfect_bytes = WORD_BYTES * (M * K + K * N + M * N)
+    sgemm_bytes = WORD_BYTES * (M * K + K * N + M * N)
     no_reuse_bytes = WORD_BYTES * (global_loads + global_stores)
+    if no_reuse_bytes < sgemm_bytes:  # fewer words than an SGEMM must move: not an SGEMM (the transpose)
+        perfect_bytes, assumption = no_reuse_bytes, "every word it loads or stores moved once"
+    else:
+        perfect_bytes, assumption = sgemm_bytes, "A and B read once, C written once"
     return TimeBound(
         device=device,
         M=M,
@@ -193,9 +223,10 @@ def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, 
         fma=fma,
         global_loads=global_loads,
         global_stores=global_stores,
-        cache_perfect=_estimate(device, "cache-perfect", "A and B read once, C written once", flops, perfect_bytes),
+        cache_perfect=_estimate(device, "cache-perfect", assumption, flops, perfect_bytes),
         no_reuse=_estimate(device, "no reuse", "every global load and store from DRAM", flops, no_reuse_bytes),
         ridge_point=float(device.ridge_point),
+        latency_seconds=latency_floor(device),
     )
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from math import ceil
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..core.constants import ANIMATION_MAX_SIZE, MAX_SIZE, WORD_BYTES
 from .devices import DEFAULT_DEVICE, DEVICES, device
@@ -68,6 +68,12 @@ class Params:
     """Base of every kernel's parameters: range checks from field metadata, then `check`."""
 
     PRESETS: ClassVar[dict[str, dict[str, int]]] = {}
+
+    if TYPE_CHECKING:
+        # Every subclass declares `device: str = _device()` as its last field; a field here would
+        # come first in each subclass's fields() and __init__, so the base only tells the checker.
+        @property
+        def device(self) -> str: ...
 
     def __post_init__(self) -> None:
         for spec in fields(self):

@@ -42,6 +42,7 @@ page by `REFERENCE_LABEL`)."""
 
 
 class KernelModule(Protocol):
+    __name__: str  # every module has one; registration errors name the module by it
     NAME: str  # the CLI's --kernel key and the route's name
     TITLE: str
     PARAMS: type[Any]  # a frozen dataclass from pysim.hardware.params with parse() and PRESETS

@@ -26,7 +26,7 @@ exactly). A thread is named (lane, warp).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -179,7 +179,9 @@ def owner(p: WarptileParams, row: int, col: int) -> tuple[tuple[int, int], int]:
     return (col // p.BN, row // p.BM), warp * WARP_SIZE + lane
 
 
-def _patch_cells(p: WarptileParams, block: tuple[int, int], thread: int, subs: list[tuple[int, int]]) -> tuple:
+def _patch_cells(
+    p: WarptileParams, block: tuple[int, int], thread: int, subs: Sequence[tuple[int, ...]]
+) -> tuple[Cell, ...]:
     top, left = _origins(p)
     found = []
     for i, j in subs:
@@ -194,6 +196,47 @@ def owned_cells(p: WarptileParams, block: tuple[int, int], thread: int) -> tuple
 
 
 regions = tile_regions
+
+
+def warp_regions(p: WarptileParams, step: Step, thread: int) -> dict[str, dict[str, tuple]]:
+    """The followed thread's warp, per array (C, and the columns of As and Bs it reads):
+    "warp" its warp tile's cells, "subtiles" the cells of each of its WMITER×WNITER subtiles
+    (a tuple of cell tuples), "now" the subtile this outer-product step computes (else empty)."""
+    at = _layout(p)
+    top, left = int(at["warp_row"][thread]) * p.WM, int(at["warp_col"][thread]) * p.WN
+    r0, c0 = step.block[1] * p.BM + top, step.block[0] * p.BN + left
+
+    def rect(rows: range, cols: range, limit: tuple[int, int]) -> tuple[Cell, ...]:
+        return tuple(cells(range(rows.start, min(rows.stop, limit[0])), range(cols.start, min(cols.stop, limit[1]))))
+
+    def split(origin: int, size: int, count: int) -> list[range]:
+        return [range(origin + i * size, origin + (i + 1) * size) for i in range(count)]
+
+    m_subs, n_subs = split(r0, p.WSUBM, p.WMITER), split(c0, p.WSUBN, p.WNITER)
+    a_subs, b_subs = split(top, p.WSUBM, p.WMITER), split(left, p.WSUBN, p.WNITER)
+    k_rows = range(p.BK)
+    found = {
+        "C": {
+            "warp": rect(range(r0, r0 + p.WM), range(c0, c0 + p.WN), (p.M, p.N)),
+            "subtiles": tuple(rect(rows, cols, (p.M, p.N)) for rows in m_subs for cols in n_subs),
+        },
+        "As": {
+            "warp": rect(k_rows, range(top, top + p.WM), (p.BK, p.BM)),
+            "subtiles": tuple(rect(k_rows, cols, (p.BK, p.BM)) for cols in a_subs),
+        },
+        "Bs": {
+            "warp": rect(k_rows, range(left, left + p.WN), (p.BK, p.BN)),
+            "subtiles": tuple(rect(k_rows, cols, (p.BK, p.BN)) for cols in b_subs),
+        },
+    }
+    for part in found.values():
+        part["now"] = ()
+    if step.inner:
+        sub_m, sub_n = step.inner
+        found["C"]["now"] = rect(m_subs[sub_m], n_subs[sub_n], (p.M, p.N))
+        found["As"]["now"] = rect(k_rows, a_subs[sub_m], (p.BK, p.BM))
+        found["Bs"]["now"] = rect(k_rows, b_subs[sub_n], (p.BK, p.BN))
+    return found
 
 
 def focus(p: WarptileParams, step: Step, thread: int) -> Focus:

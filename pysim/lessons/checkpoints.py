@@ -49,9 +49,21 @@ def format_number(value: Fraction) -> str:
     return text if Fraction(decimal) == value else f"{text} (≈ {decimal})"
 
 
+# Kernels whose checkpoints are asked (quiz=1, course packages) as practice only: they count toward
+# no course score, so adding their routes left a course's scored questions as they were. Drop a
+# kernel from here to score its checkpoints (the course then has more questions to complete).
+PRACTICE_ONLY = ("blocktile1d", "vectorized", "warptile")
+
+
 def kinds(kernel: Any) -> tuple[str, ...]:
-    """The checkpoint kinds a kernel has, whatever its sizes: every kernel loads from global
-    memory; a bank question needs shared-memory reads; FMAs per read needs both."""
+    """The checkpoint kinds a kernel has, whatever its sizes, for the course score: every kernel
+    loads from global memory; a bank question needs shared-memory reads; FMAs per read needs both.
+    None for a PRACTICE_ONLY kernel (its checkpoints are still asked, see `asked_kinds`)."""
+    return () if kernel.NAME in PRACTICE_ONLY else asked_kinds(kernel)
+
+
+def asked_kinds(kernel: Any) -> tuple[str, ...]:
+    """The checkpoint kinds a stepping view asks for this kernel, scored or not."""
     totals = kernel.counters(kernel.PARAMS())
     found = [BLOCK_LOADS]
     if totals.shared_loads:
@@ -103,8 +115,9 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
         return None
     step = trace[index]
     reads = [a for a in step.accesses if a.space == "shared" and a.op == "load"]
-    # degrees(): (instructions, warps) per access; warp 0 is threads 0..31.
-    per_read = [(int(banks.degrees(a.words)[:, 0].max()), a) for a in reads]
+    # phase_degrees(): (instructions, warps, phases) per access; warp 0 is threads 0..31. A 128-bit
+    # access is served in phases of 8 lanes: its degree is the worst phase's.
+    per_read = [(int(banks.phase_degrees(a.words, a.width)[:, 0].max()), a) for a in reads]
     degree, worst = max(per_read, key=lambda pair: pair[0])
     names = " and ".join(a.array for a in reads)
     lanes = min(WARP_SIZE, kernel.threads(params))
@@ -119,7 +132,13 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
         "(the most different words any one of the 32 banks must serve)?",
         Fraction(degree),
         f"Degree {degree} (in {worst.array}): {meaning}. Warp 0's {lanes} threads ask for words whose bank is "
-        "the word index mod 32; threads asking for the same word share it (a broadcast).",
+        "the word index mod 32; threads asking for the same word share it (a broadcast)."
+        + (
+            f" Each lane reads {worst.width} words at once, so the warp is served {WARP_SIZE // worst.width} "
+            "lanes at a time (a phase): the degree is the worst phase's."
+            if worst.width > 1
+            else ""
+        ),
     )
 
 

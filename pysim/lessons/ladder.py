@@ -22,7 +22,9 @@ cache-perfect and no-reuse estimates, and this module adds a third figure, the
 *sector traffic*: every 32-byte sector a load instruction touches fetched from
 DRAM, plus the stored words. It is what a kernel would move with no cache reuse
 between instructions, and it is where coalescing shows (naive col and row do the
-same element loads, but not the same sectors).
+same element loads, but not the same sectors). Those are the table's columns; the
+roofline (`roofline`) places each kernel at the DRAM bytes the speed model's
+L1/L2 cache model leaves, and at the model's estimated FLOP/s.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from ..core.constants import SECTOR_BYTES, WORD_BYTES
 from ..core.counters import Counters
@@ -54,6 +56,15 @@ CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device"
 CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads")}
 # What a row's kernel runs on: an M×N×K product on a device.
 MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams
+
+
+class Size(TypedDict):
+    """The keyword arguments every row's parameter class takes for the ladder's size and device."""
+
+    M: int
+    N: int
+    K: int
+    device: str
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,7 @@ class Rung:
     label: str
     config: str  # its parameters in words
     kernel: str  # pysim.kernels.KERNELS key
-    params: Params | None
+    params: MatmulParams | None
     counters: Counters | None = None
     bound: TimeBound | None = None
     reason: str = ""  # why it cannot run (a ParamError message), when params is None
@@ -117,19 +128,6 @@ class Rung:
         """Multiply-adds per byte of global loads (4 bytes per element load)."""
         c, _ = self.measured()
         return Fraction(c.fma, WORD_BYTES * c.global_loads)
-
-    @property
-    def sector_intensity(self) -> float:
-        """FLOP per byte of sector traffic."""
-        c, _ = self.measured()
-        return 2 * c.fma / self.sector_bytes
-
-    @property
-    def sector_seconds(self) -> float:
-        """The roofline bound under the sector-traffic estimate."""
-        c, bound = self.measured()
-        d = bound.device
-        return float(max(Fraction(2 * c.fma) / d.flops_per_second, self.sector_bytes / d.bytes_per_second))
 
     def command(self) -> str:
         return "python -m pysim count " + " ".join(self.cli)
@@ -192,11 +190,11 @@ def _rows(p: LadderParams, keys: tuple[str, ...]) -> tuple[Rung, ...]:
     return tuple(_rung(key, *builders[key]) for key in keys)
 
 
-def _builders(p: LadderParams) -> dict[str, tuple]:
+def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], MatmulParams]]]:
     """Per row key: (label with siboehm's kernel number, config, kernel key, params builder)."""
     N, T, d = p.N, p.T, p.device
     b, t = PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
-    size = {"M": N, "N": N, "K": N, "device": d}
+    size: Size = {"M": N, "N": N, "K": N, "device": d}
     return {
         "naive-col": (
             "2 · Naive, map=col",
@@ -253,7 +251,11 @@ class Cell:
     value: str = ""
 
 
+# How fast first (what the ladder is read for), then the counts that explain it.
 COLUMNS = (
+    ("estimate", "Estimate (model)"),
+    ("bound", "Bound (no kernel is faster)"),
+    ("measured", "Measured"),
     ("global_loads", "Global loads"),
     ("global_sectors", "32-byte sectors"),
     ("dram", "DRAM bytes (estimate: cache-perfect … no reuse)"),
@@ -261,9 +263,6 @@ COLUMNS = (
     ("shared_loads", "Shared loads"),
     ("bank_extra_cycles", "Bank-conflict cycles"),
     ("fma_per_byte", "FMAs per global byte"),
-    ("estimate", "Estimate (model)"),
-    ("bound", "Bound (no kernel is faster)"),
-    ("measured", "Measured"),
 )
 
 
@@ -387,15 +386,26 @@ def measurement(rung: Rung) -> tuple[float, str] | None:
     if found is None or rung.params is None:
         return None
     card = found.card.removeprefix("NVIDIA ")
-    notes = [f"his kernel {number}, measured on {card}, N={MEASURED_SIZE}"]
-    if rung.params.device != "rtxa6000" or device(rung.params.device).name != MEASURED_CARD:
+    notes = [f"his kernel {number}, measured on {card}, N={MEASURED_SIZE}", *_differences(rung.params)]
+    return found.gflops, "; ".join(notes)
+
+
+def _differences(p: MatmulParams) -> list[str]:
+    """How a rung's card, size or tile differ from siboehm's measured runs, in words; none: his runs apply."""
+    notes = []
+    if p.device != "rtxa6000" or device(p.device).name != MEASURED_CARD:
         notes.append("on another card")
-    p = rung.params
     if (p.M, p.N, p.K) != (MEASURED_SIZE,) * 3:
         notes.append("at another size")
     if isinstance(p, NaiveParams | SmemParams) and p.T != SIBOEHM_TILE:
         notes.append(f"with another tile (his is {SIBOEHM_TILE})")
-    return found.gflops, "; ".join(notes)
+    return notes
+
+
+def measured_here(rung: Rung) -> float | None:
+    """siboehm's GFLOP/s where it applies as the rung stands (his kernel, card, N and tile); None otherwise."""
+    found = measurement(rung)
+    return found[0] if found is not None and rung.params is not None and not _differences(rung.params) else None
 
 
 def _measured_cell(rung: Rung) -> Cell:
@@ -422,23 +432,20 @@ PER_FMA: dict[str, tuple[str, Callable[[KernelProfile], float]]] = {
 
 @dataclass(frozen=True)
 class RooflinePoint:
-    """A kernel on the roofline: its intensity interval (no reuse … cache-perfect) and sector-traffic intensity."""
+    """A kernel on the roofline as the speed model sees it: a point on or below the roof."""
 
     key: str
     label: str
-    low: float  # FLOP per byte, no-reuse estimate
-    high: float  # FLOP per byte, cache-perfect estimate
-    sector: float  # FLOP per byte, sector-traffic estimate
-    low_flops: float  # attainable FLOP/s at each
-    high_flops: float
-    sector_flops: float
+    number: int  # its row in the table, from 1
+    intensity: float  # FLOP per DRAM byte: 2MNK over the DRAM bytes the model's L1/L2 cache model leaves
+    estimate: float  # the model's FLOP/s, 2MNK / estimate_s
+    measured: float | None  # siboehm's FLOP/s, where he measured this kernel on this card at this N and tile
 
     def describe(self) -> str:
-        return (
-            f"{self.label}: {format_intensity(self.low)} (no reuse) to {format_intensity(self.high)} "
-            f"(cache-perfect), {format_intensity(self.sector)} with sector traffic; at most "
-            f"{format_flops(self.low_flops)} to {format_flops(self.high_flops)}"
-        )
+        text = f"{self.label}: {format_intensity(self.intensity)} (cache model); estimate {format_flops(self.estimate)}"
+        if self.measured is None:
+            return text
+        return f"{text}; measured {format_flops(self.measured)} (siboehm, {MEASURED_CARD}, N={MEASURED_SIZE})"
 
 
 @dataclass(frozen=True)
@@ -467,21 +474,13 @@ def format_flops(value: float) -> str:
 def roofline(p: LadderParams, rungs: tuple[Rung, ...]) -> Roofline:
     d = device(p.device)
     points = []
-    for rung in rungs:
-        if not rung.runs:
-            continue
-        _, bound = rung.measured()
-        low, high = bound.no_reuse.intensity, bound.cache_perfect.intensity
-        points.append(
-            RooflinePoint(
-                rung.key,
-                rung.label,
-                low,
-                high,
-                rung.sector_intensity,
-                attainable(d, low),
-                attainable(d, high),
-                attainable(d, rung.sector_intensity),
-            )
-        )
+    for number, rung in enumerate(rungs, 1):
+        report = speed(rung)
+        if report is None:
+            continue  # cannot run, or cannot launch on the device: the model has no point for it
+        flops = _flops(rung)
+        dram_bytes = report.units["dram"].seconds * float(d.bytes_per_second)
+        found = measured_here(rung)
+        point = (number, flops / dram_bytes, flops / report.estimate_s, None if found is None else found * 1e9)
+        points.append(RooflinePoint(rung.key, rung.label, *point))
     return Roofline(d, float(d.flops_per_second), float(d.bytes_per_second), float(d.ridge_point), tuple(points))

@@ -11,14 +11,43 @@ from functools import cached_property
 from math import ceil
 
 from ..core import banks
-from ..hardware.bounds import TimeBound, time_bound
+from ..hardware.bounds import TimeBound, format_bytes, format_seconds, time_bound
 from ..hardware.devices import Device, device
-from ..hardware.params import HierarchyParams
+from ..hardware.params import HierarchyParams, NaiveParams, ParamError, SmemParams
+from ..speed import SpeedReport
 from . import formulas
+from .ladder import UNIT_NAMES, report_for
 
 SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
 BANK_TILE = 32  # one warp, one lane per bank
 QUIZ_N, QUIZ_T = 512, 8  # the quiz's fixed tiled-count example
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Step 5's time sentences: the bound and the speed model's estimates, or why the page gives no time.
+
+    Only a tile the device can launch gets a time; every time is the bound or labelled an estimate."""
+
+    reason: str  # why no time is given at all ('' when the tile can launch)
+    bound: str  # the bound and what sets it ('' when no time is given)
+    bound_s: float | None
+    estimate: str  # the speed model's estimates, or why there are none ('' when no time is given)
+    naive_s: float | None
+    tiled_s: float | None
+
+    @property
+    def timed(self) -> bool:
+        return not self.reason
+
+    def attributes(self) -> tuple[tuple[str, str, str], ...]:
+        """(data-testid, attribute, exact seconds or '') for the page's time paragraphs."""
+        cells = (
+            ("time-bound", "data-value", self.bound_s),
+            ("time-estimate", "data-naive", self.naive_s),
+            ("time-estimate", "data-tiled", self.tiled_s),
+        )
+        return tuple((testid, name, "" if seconds is None else repr(seconds)) for testid, name, seconds in cells)
 
 
 @dataclass(frozen=True)
@@ -126,6 +155,72 @@ class Walkthrough:
     def tiled_bound(self) -> TimeBound:
         N = self.N
         return time_bound(self.device, self.tiled_fma, self.exact_tiled, N * N, N, N, N)
+
+    @property
+    def bound(self) -> TimeBound:
+        """The bound on any kernel doing this N×N×N product: 2N³ FLOPs, A, B and C once, one round trip."""
+        return self.naive_bound
+
+    def kernel_params(self) -> tuple[NaiveParams, SmemParams]:
+        """Both kernels with T×T blocks (the naive one's threadIdx.x along C's columns); ParamError if they cannot
+        launch."""
+        N, T, device = self.N, self.T, self.params.device
+        return NaiveParams(M=N, N=N, K=N, T=T, map="col", device=device), SmemParams(M=N, N=N, K=N, T=T, device=device)
+
+    @cached_property
+    def estimates(self) -> tuple[SpeedReport, SpeedReport] | str:
+        """The speed model's reports of the naive and tiled kernels, or why there are none."""
+        try:
+            naive, tiled = self.kernel_params()
+        except ParamError as error:
+            return error.message
+        reports = report_for("naive", naive), report_for("smem", tiled)
+        failed = [r for r in reports if isinstance(r, str)]
+        if failed:
+            return failed[0]
+        a, b = reports
+        assert isinstance(a, SpeedReport) and isinstance(b, SpeedReport)
+        return a, b
+
+    @cached_property
+    def timing(self) -> Timing:
+        if self.wall is not None:
+            reason = (
+                f"No time is given for T = {self.T}: a T×T block cannot launch on the {self.device.name}, "
+                f"since {self.wall}."
+            )
+            return Timing(reason, "", None, "", None, None)
+        bound = self.bound
+        found = self.estimates
+        if isinstance(found, str):
+            return Timing(
+                "", f"{bound.summary()} {bound.regime()}", bound.seconds, f"No estimate: {found}.", None, None
+            )
+        naive, tiled = found
+        a, b = naive.estimate_s, tiled.estimate_s
+        faster = f"{a / b:.2g}× faster" if b < a else "not faster"
+        estimate = (
+            f"Estimate (speed model, not a measurement): the naive kernel about {format_seconds(a)}, the tiled "
+            f"kernel about {format_seconds(b)}: {faster}, against {self.reduction:.2f}× fewer global loads. "
+            + (
+                f"The model's limiter for both: {UNIT_NAMES[naive.limiter]}."
+                if naive.limiter == tiled.limiter
+                else f"The model's limiter: {UNIT_NAMES[naive.limiter]} for the naive kernel, "
+                f"{UNIT_NAMES[tiled.limiter]} for the tiled one."
+            )
+        )
+        return Timing("", f"{bound.summary()} {bound.regime()}", bound.seconds, estimate, a, b)
+
+    @property
+    def no_reuse_text(self) -> str:
+        """The no-reuse traffic of both kernels, named for what it is: bytes, not a time."""
+        naive, tiled = self.naive_bound.no_reuse.dram_bytes, self.tiled_bound.no_reuse.dram_bytes
+        return (
+            f"With no cache reuse at all, every global load and store would reach DRAM: {format_bytes(naive)} for the "
+            f"naive kernel, {format_bytes(tiled)} for the tiled one. That is an estimate of traffic, and a pessimistic "
+            "one: the caches serve many repeated loads before they reach DRAM, so a real kernel can take less time "
+            "than moving it would."
+        )
 
     @property
     def latency_ratio(self) -> float:

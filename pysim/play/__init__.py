@@ -5,8 +5,8 @@
     result.counters          # SPEC §2 counters (pysim.core.counters.Counters)
     result.c_matches         # C, as the threads stored it, equals NumPy's A @ B
     result.diagnostics       # races, out-of-bounds, barrier divergence, step budget, errors
-    result.phases[i]         # one barrier interval of one block (see Phase)
-    result.phases[i].thread_steps(thread)   # that thread's statements and accesses, in order
+    result.intervals[i]      # one barrier interval of one block (see IntervalRecord)
+    result.intervals[i].thread_steps(thread)   # that thread's statements and accesses, in order
 
 Pipeline: `program` checks the file against the subset and rewrites the kernel
 into a generator; `runtime` schedules every thread of a block, barrier interval
@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.counters import Counters
 from ..core.matrices import operands
-from ..core.trace import Step
+from ..core.trace import Access, Step
 from .analysis import Analysis, ArrayInfo, Diagnostic, Metrics, array_table, thread_xy
 from .compiler import compile_program
 from .instructions import WarpInstruction, warp_instructions
@@ -47,9 +47,9 @@ __all__ = [
     "DEFAULT_MAX_STEPS",
     "AccessRecord",
     "Diagnostic",
+    "IntervalRecord",
     "Launch",
     "Metrics",
-    "Phase",
     "Program",
     "ProgramError",
     "RunResult",
@@ -95,7 +95,7 @@ class ThreadStep:
 
 
 @dataclass(frozen=True, eq=False)
-class Phase:
+class IntervalRecord:
     """One barrier interval of one block: from a barrier (or the start) to the next (or the end).
 
     `step` is a pysim.core.trace.Step whose accesses are the interval's warp
@@ -118,7 +118,7 @@ class Phase:
     _decoder: _Decoder = field(repr=False)
 
     @property
-    def accesses(self):
+    def accesses(self) -> tuple[Access, ...]:
         return self.step.accesses
 
     def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
@@ -136,7 +136,7 @@ class Phase:
 
     def records(self) -> list[tuple[tuple[int, int], AccessRecord]]:
         """Every access of every thread in this interval, thread by thread: ((tx, ty), record)."""
-        found = []
+        found: list[tuple[tuple[int, int], AccessRecord]] = []
         for thread in self.threads:
             xy = self._decoder.xy(thread)
             for step in self.thread_steps(thread):
@@ -163,7 +163,8 @@ class _Decoder:
         found: list[ThreadStep] = []
         records: list[AccessRecord] = []
         occurrences: dict[int, int] = {}
-        current = occurrence = None
+        current: int | None = None
+        occurrence = 0  # set with `current`: a stream starts with a statement number
         for item in stream:
             if item.__class__ is int:
                 if current is not None:
@@ -184,7 +185,7 @@ class _Decoder:
 
 @dataclass(frozen=True, eq=False)
 class RunResult:
-    """Everything a run produced: C, counters, diagnostics and (kept) the phases to step through."""
+    """Everything a run produced: C, counters, diagnostics and (kept) the intervals to step through."""
 
     program: Program
     M: int
@@ -198,7 +199,7 @@ class RunResult:
     counters: Counters
     metrics: Metrics
     diagnostics: tuple[Diagnostic, ...]
-    phases: tuple[Phase, ...]  # empty when run with keep=False
+    intervals: tuple[IntervalRecord, ...]  # empty when run with keep=False
     completed: bool  # every thread of every block ran to its end
     steps: int  # statements executed plus accesses recorded, all threads
 
@@ -232,26 +233,26 @@ class RunResult:
     def shared_allocations(self) -> tuple[Allocation, ...]:
         return tuple(a for a in self.program.allocations if a.space == "shared")
 
-    def next_block_phase(self, index: int) -> int:
+    def next_block_interval(self, index: int) -> int:
         """The first interval of the next block after interval `index` (the last interval when none)."""
-        block = self.phases[index].block
-        for later in range(index + 1, len(self.phases)):
-            if self.phases[later].block != block:
+        block = self.intervals[index].block
+        for later in range(index + 1, len(self.intervals)):
+            if self.intervals[later].block != block:
                 return later
-        return len(self.phases) - 1
+        return len(self.intervals) - 1
 
     def memory_after(self, index: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The shared arrays of interval `index`'s block (as matrices, Allocation.grid_shape) and C, as the
         recorded stores left them after that interval; NaN where nothing was stored."""
-        block = self.phases[index].block
+        block = self.intervals[index].block
         shared = {a.name: np.full(a.grid_shape, np.nan, dtype=np.float32) for a in self.shared_allocations}
         c = np.full(self.C.shape, np.nan, dtype=np.float32)
         c_name = self.program.params[2]
-        for phase in self.phases[: index + 1]:
-            for access in phase.step.accesses:
+        for interval in self.intervals[: index + 1]:
+            for access in interval.step.accesses:
                 if access.op != "store":
                     continue
-                if access.space == "shared" and phase.block == block and access.array in shared:
+                if access.space == "shared" and interval.block == block and access.array in shared:
                     access.write_into(shared[access.array])
                 elif access.space == "global" and access.array == c_name:
                     access.write_into(c)
@@ -260,18 +261,18 @@ class RunResult:
     def storer_of(self, row: int, col: int) -> tuple[int, int] | None:
         """(interval, linear thread) of the first recorded store to C[row, col]; None when none stored it."""
         name = self.program.params[2]
-        for phase in self.phases:
-            for access in phase.step.accesses:
+        for interval in self.intervals:
+            for access in interval.step.accesses:
                 if access.array != name or access.op != "store":
                     continue
                 hits = np.argwhere((access.rows == row) & (access.cols == col))
                 if len(hits):
-                    return phase.index, int(hits[0][1])
+                    return interval.index, int(hits[0][1])
         return None
 
     def warp_instructions(self, index: int) -> Iterator[WarpInstruction]:
         """The warp instructions of interval `index` (see pysim.play.instructions)."""
-        return warp_instructions(self.program, self.phases[index].step)
+        return warp_instructions(self.program, self.intervals[index].step)
 
     def diagnostics_of(self, kind: str) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.kind == kind)
@@ -313,7 +314,7 @@ def run(
     """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.core.matrices) and analyse it.
 
     `keep=False` drops the per-thread streams after counting (CLI, grading):
-    the result then has no phases, and memory stays small at large sizes.
+    the result then has no intervals, and memory stays small at large sizes.
     Raises ProgramError only when the file cannot run.
     """
     program = source if isinstance(source, Program) else compile_program(source)
@@ -333,16 +334,16 @@ def run(
     table = array_table(program, A, B, C)
     analysis = Analysis(program, launch, table)
     decoder = _Decoder(program, launch, table)
-    phases: list[Phase] = []
+    kept: list[IntervalRecord] = []
 
     def on_interval(interval: Interval) -> None:
         step, delta = analysis.interval(interval)
         if not keep:
             return
         barriers = tuple(sorted({program.statements[s].line for s in interval.waiting.values()}))
-        phases.append(
-            Phase(
-                index=len(phases),
+        kept.append(
+            IntervalRecord(
+                index=len(kept),
                 block=interval.block,
                 number=interval.number,
                 barrier_lines=barriers,
@@ -375,8 +376,8 @@ def run(
         counters=analysis.counters,
         metrics=analysis.metrics,
         diagnostics=analysis.diagnostics,
-        phases=tuple(phases),
+        intervals=tuple(kept),
         completed=stop is None,
         steps=runtime.executed,
-        # NB: C is read back after the run; phases keep their own records.
+        # NB: C is read back after the run; intervals keep their own records.
     )

@@ -34,9 +34,8 @@ from ..core.counters import Counters
 from ..core.trace import Access, Step, count_step
 from ..core.warps import INACTIVE, by_warp
 from .program import Program
-from .runtime import Interval, Launch, Stop
+from .runtime import Interval, Launch, OutOfBounds, Stop
 
-GLOBAL_NAMES = 3  # arrays 0, 1, 2 are the kernel's A, B and C; allocations follow
 RACES_PER_INTERVAL = 16  # racy words examined closely per interval (all are counted)
 
 
@@ -361,37 +360,37 @@ class Analysis:
             return
         statements = self.program.statements
         barriers: dict[int, list[int]] = {}
-        for thread, barrier in waiting.items():
-            barriers.setdefault(barrier, []).append(thread)
+        for linear, barrier in waiting.items():
+            barriers.setdefault(barrier, []).append(linear)
         block = interval.block
         if interval.finished:
             barrier, threads = max(barriers.items(), key=lambda item: len(item[1]))
             line = statements[barrier].line
-            thread = thread_xy(self.launch, interval.finished[0])
+            xy = thread_xy(self.launch, interval.finished[0])
             text = (
-                f"barrier divergence in block {block}: thread {thread} finished without reaching cuda.syncthreads() "
+                f"barrier divergence in block {block}: thread {xy} finished without reaching cuda.syncthreads() "
                 f"at line {line}, where {len(threads)} thread(s) of the block wait; {len(interval.finished)} thread(s) "
                 "finished early. Every thread of a block must reach the same barriers (no barrier inside a "
                 "thread-dependent `if`, no early return before one); on a GPU this hangs or misbehaves"
             )
-            self.add(Diagnostic("barrier_divergence", line, thread, block, text), ("barrier_divergence", line))
+            self.add(Diagnostic("barrier_divergence", line, xy, block, text), ("barrier_divergence", line))
         if len(barriers) > 1:
             ordered = sorted(barriers.items(), key=lambda item: -len(item[1]))
             (main, _), (other, threads) = ordered[0], ordered[1]
             line, other_line = statements[other].line, statements[main].line
-            thread = thread_xy(self.launch, threads[0])
+            xy = thread_xy(self.launch, threads[0])
             counts = ", ".join(f"line {statements[b].line}: {len(t)}" for b, t in ordered)
             text = (
                 f"barrier divergence in block {block}: threads wait at different cuda.syncthreads() calls "
-                f"({counts} threads); thread {thread} waits at line {line} while most wait at line {other_line}. "
+                f"({counts} threads); thread {xy} waits at line {line} while most wait at line {other_line}. "
                 "A barrier must be reached by every thread of the block at the same point"
             )
             self.add(
-                Diagnostic("barrier_divergence", line, thread, block, text, other_line=other_line),
+                Diagnostic("barrier_divergence", line, xy, block, text, other_line=other_line),
                 ("barrier_divergence", line, other_line),
             )
 
-    def out_of_bounds(self, found: list) -> None:
+    def out_of_bounds(self, found: list[OutOfBounds]) -> None:
         for site, thread, block, name, index, shape in found:
             info = self.program.sites[site]
             xy = thread_xy(self.launch, thread)

@@ -334,8 +334,28 @@ PUZZLES: tuple[Puzzle, ...] = (
         edge_sizes=((9, 11, 5),),
     ),
     Puzzle(
+        "blocktile_1d",
+        "9. 1D blocktiling at siboehm's sizes",
+        "Siboehm's kernel 4: 512 threads compute a 64×64 tile of C, each copying one element of As and "
+        "one of Bs per bkIdx and computing TM = 8 results of a column, so each element of A or B is "
+        "loaded once per 64 columns or rows of C and a multiply-add costs 9/8 shared loads.",
+        "blocktile_1d.py",
+        "blocktile_1d.py",
+        (
+            "No copy loop: As[threadIdx.x // BK, threadIdx.x % BK] and Bs[threadIdx.x // BN, threadIdx.x % BN] "
+            "cover both tiles, because BM·BK = BN·BK = 512.",
+            "Guard each copy (0 outside A or B) and the stores to C: the edge sizes are not multiples of 64.",
+            "Per dotIdx: tmpB = Bs[dotIdx, threadCol], then for resIdx in range(TM): "
+            "threadResults[resIdx] += As[threadRow·TM + resIdx, dotIdx] * tmpB.",
+            "Initialise threadResults with float32(0.0): local arrays start with garbage (NaN in the playground).",
+        ),
+        sizes=((64, 64, 16), (128, 128, 8)),
+        budgets=(loads_with_reuse(64), shared_loads_per_fma(9, 8)),
+        edge_sizes=((70, 66, 13), (9, 11, 5)),
+    ),
+    Puzzle(
         "register_2d",
-        "9. 2D register tiling",
+        "10. 2D register tiling",
         "Each thread computes a TM×TN patch from registers: at most 1/2 shared load per multiply-add "
         "(TM = TN = 4 gives (TM + TN) / (TM·TN) = 1/2).",
         "register_tiled.py",
@@ -348,6 +368,11 @@ PUZZLES: tuple[Puzzle, ...] = (
         sizes=((32, 32, 32),),
         budgets=(loads_with_reuse(32), shared_loads_per_fma(1, 2)),
         edge_sizes=((9, 11, 5),),
+        notes=(
+            "Siboehm's next kernels, 6 (vectorized) and 10 (warptiling), stay on #/ladder and the command line: "
+            "their float4 loads read four floats of A or B as one 16-byte value, which the playground's "
+            "float32-only subset cannot express, although Numba CUDA has a float4 type (float32x4).",
+        ),
     ),
 )
 PUZZLE_BY_KEY = {puzzle.key: puzzle for puzzle in PUZZLES}

@@ -3,7 +3,7 @@
 No OS threads: each simulated thread is a Python generator (see `pysim.play.program`)
 that runs until its next `cuda.syncthreads()` (a `yield`) or its end. The scheduler
 runs every live thread of a block up to the barrier, hands the interval to the
-analysis (`on_phase`), then lets them all pass. Shared arrays belong to the block,
+analysis (`on_interval`), then lets them all pass. Shared arrays belong to the block,
 local arrays to the thread, A, B and C to everyone.
 
 Every access appends one tuple `(site, array, word, value)` to the thread's
@@ -29,6 +29,9 @@ from typing import Any
 import numpy as np
 
 from .program import Program, ProgramError
+
+# One access the runtime skipped: (site, thread, block, array, index, the array's shape).
+OutOfBounds = tuple[int, int, tuple[int, int], str, tuple[Any, ...], tuple[int, ...]]
 
 THREAD_LIMIT = 1024  # threads per block on every device TileLab models
 GRID_LIMIT = 65535  # blocks along one grid dimension (CUDA's y limit; kept for x too)
@@ -150,9 +153,7 @@ class Runtime:
         self.thread = 0
         self.block = (0, 0)
         self.shared: dict[int, Array] = {}
-        self.out_of_bounds: list[
-            tuple[int, int, tuple[int, int], str, tuple]
-        ] = []  # (site, thread, block, array, index)
+        self.out_of_bounds: list[OutOfBounds] = []
         self._local_templates = {
             a.number: array("f", [NAN]) * a.words for a in program.allocations if a.space == "register"
         }

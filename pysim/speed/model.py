@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import ceil
 
+import numpy as np
+
 from ..hardware.devices import KIB, Device
 
 REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy calculator, cc >= 6)
@@ -139,24 +141,46 @@ def resident_blocks(m: Machine, prof: KernelProfile) -> int:
     return min(m.max_blocks, m.max_warps // warps, m.registers // per_warp // warps, m.shared_bytes // shared)
 
 
+def _arc_overlap(s1: np.ndarray, l1: np.ndarray, s2: np.ndarray, l2: np.ndarray, n: int) -> np.ndarray:
+    """Common length of the arcs [s1, s1+l1) and [s2, s2+l2) on a circle of n (each arc at most n long):
+    the second arc's copies one turn back, none and one turn on cover every overlap exactly once."""
+    total = np.zeros_like(s1)
+    for turn in (-n, 0, n):
+        total += np.maximum(0, np.minimum(s1 + l1, s2 + turn + l2) - np.maximum(s1, s2 + turn))
+    return total
+
+
 def _wave_dram_bytes(m: Machine, prof: KernelProfile, resident: int) -> float:
     """A/B bytes from DRAM: blocks resident together (launch order, x fastest) share tiles; the next
-    wave reuses a tile only if the previous wave's footprint fits in L2. One pass over the waves."""
+    wave reuses a tile only if the previous wave's footprint fits in L2.
+
+    A wave is a run of consecutive block numbers, so its block columns are one arc of the gx columns
+    and its block rows one interval: all waves are counted at once with interval arithmetic (a grid of
+    hundreds of millions of blocks costs as little as one of four)."""
     gx, gy = prof.grid
     blocks, wave = gx * gy, m.sms * resident
     a_tile, b_tile = 4.0 * prof.tile_m * prof.K, 4.0 * prof.K * prof.tile_n
-    total, prev_x, prev_y, prev_fit = 0.0, set[int](), set[int](), False
-    for start in range(0, blocks, wave):
-        end = min(blocks, start + wave)
-        ys = set(range(start // gx, (end - 1) // gx + 1))
-        xs = set(range(gx)) if end - start >= gx else {i % gx for i in range(start, end)}
-        new_x, new_y = (xs - prev_x, ys - prev_y) if prev_fit else (xs, ys)
-        rows, cols = (len(new_x), len(new_y)) if prof.grid_x_is_row else (len(new_y), len(new_x))
-        total += rows * a_tile + cols * b_tile
-        all_rows, all_cols = (len(xs), len(ys)) if prof.grid_x_is_row else (len(ys), len(xs))
-        prev_fit = all_rows * a_tile + all_cols * b_tile <= m.l2_bytes
-        prev_x, prev_y = xs, ys
-    return total
+    start = np.arange(0, blocks, wave, dtype=np.int64)
+    end = np.minimum(start + wave, blocks)
+    x_start, x_len = start % gx, np.minimum(end - start, gx)
+    y_start, y_len = start // gx, (end - 1) // gx - start // gx + 1
+
+    def tiles(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        rows, cols = (xs, ys) if prof.grid_x_is_row else (ys, xs)
+        return rows * a_tile + cols * b_tile
+
+    reused_x = np.zeros_like(x_len)
+    reused_y = np.zeros_like(y_len)
+    if len(start) > 1:
+        # Wave i reuses what wave i-1 touched, when wave i-1's footprint fits in L2.
+        fits = tiles(x_len[:-1], y_len[:-1]) <= m.l2_bytes
+        x_common = _arc_overlap(x_start[1:], x_len[1:], x_start[:-1], x_len[:-1], gx)
+        y_common = np.maximum(
+            0, np.minimum(y_start[1:] + y_len[1:], y_start[:-1] + y_len[:-1]) - np.maximum(y_start[1:], y_start[:-1])
+        )
+        reused_x[1:] = np.where(fits, x_common, 0)
+        reused_y[1:] = np.where(fits, y_common, 0)
+    return float(tiles(x_len - reused_x, y_len - reused_y).sum())
 
 
 def compulsory_bytes(prof: KernelProfile) -> float:

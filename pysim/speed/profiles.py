@@ -22,6 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..hardware.params import NaiveParams, SmemParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
 from .wavefronts import LANES, Tally, tally
@@ -33,16 +34,39 @@ Instr = tuple[str, int, np.ndarray]  # kind, bytes per lane, byte address per la
 
 
 class Tiled(Protocol):
-    """The tiling parameters kernels 4, 6 and 10 read (their params classes, or RunnerShape)."""
+    """The tiling parameters kernels 4, 6 and 10 read (their params classes, or RunnerShape).
 
-    M: int
-    N: int
-    K: int
-    BM: int
-    BN: int
-    BK: int
-    TM: int
-    TN: int
+    Read-only properties, so frozen dataclasses keep the protocol."""
+
+    @property
+    def M(self) -> int: ...
+    @property
+    def N(self) -> int: ...
+    @property
+    def K(self) -> int: ...
+    @property
+    def BM(self) -> int: ...
+    @property
+    def BN(self) -> int: ...
+    @property
+    def BK(self) -> int: ...
+    @property
+    def TM(self) -> int: ...
+    @property
+    def TN(self) -> int: ...
+
+
+class Warptiled(Tiled, Protocol):
+    """What kernel 10 reads besides the tiling: the warp tile and the block's threads."""
+
+    @property
+    def WM(self) -> int: ...
+    @property
+    def WN(self) -> int: ...
+    @property
+    def WNITER(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -145,7 +169,7 @@ def _c(rows: np.ndarray, cols: np.ndarray, N: int, width: int) -> Iterator[Instr
     yield "stg", width, address
 
 
-def naive(p) -> KernelProfile:
+def naive(p: NaiveParams) -> KernelProfile:
     """siboehm's kernel 1 (map=row: threadIdx.x walks rows, A strided) or kernel 2 (map=col, B coalesced)."""
     T = p.T
 
@@ -162,7 +186,7 @@ def naive(p) -> KernelProfile:
     return build(p.M, p.N, p.K, launch, body, lambda tid: _c(*rc(tid), p.N, 4))
 
 
-def smem(p) -> KernelProfile:
+def smem(p: SmemParams) -> KernelProfile:
     """siboehm's kernel 3: T×T tiles of A and B in shared memory, T×T threads."""
     T, As, Bs = p.T, 0, p.T * p.T * WORD_BYTES
 
@@ -286,7 +310,7 @@ def vectorized(p: Tiled) -> KernelProfile:
     return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 4), threads)
 
 
-def warptile(p) -> KernelProfile:
+def warptile(p: Warptiled) -> KernelProfile:
     """siboehm's kernel 10: each warp owns a WM×WN tile, walked in WMITER×WNITER sub-tiles of TM×TN per lane."""
     wmiter = (p.WM * p.WN) // (WARP_SIZE * p.TM * p.TN * p.WNITER)
     wsubm, wsubn = p.WM // wmiter, p.WN // p.WNITER

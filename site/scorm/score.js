@@ -1,16 +1,25 @@
 // TileLab's score for course packages: the SCORM 1.2 conversation with an LMS.
 //
-// A classic script, loaded before PyScript. Python (site/app/score.py) calls
-//   tilelabScore.answer(key, correct, total, text)  the first answer to a question; true if counted
-//   tilelabScore.restored()                         JSON {key: [1|0, text]}: every answer counted so far
+// A classic script, loaded before PyScript. Python (site/app/core/score.py) calls
+//   tilelabScore.answer(key, correct, total, text)  the first answer to a question; true if kept
+//   tilelabScore.restored()                         JSON {key: [1|0, text]}: every answer kept so far
 // and the answers go to one of:
 //   - an LMS: the SCORM 1.2 `API` object found on the window.parent chain, then on the opener's
-//     (this page is then the SCO: LMSInitialize, status, score, suspend_data, LMSCommit after each
+//     (this page is then the SCO: LMSInitialize, status, suspend_data, LMSCommit after each
 //     change, session time and LMSFinish when the page is hidden for good);
-//   - a TileLab link package framing this page (site/scorm/link.js), once it has said hello with
-//     postMessage: the answers are posted to it, to the origin that said hello, and nowhere else;
+//   - a TileLab link package framing this page (site/scorm/link.js): it put a random nonce in
+//     this page's address (`relay=`), and once it has said hello with that nonce the answers are
+//     posted to it, to the origin that said hello, and nowhere else;
 //   - nowhere: outside a course nothing of this runs and nothing breaks.
 // The same file runs in the link package's launch page, where it finds the LMS's API itself.
+//
+// Which questions count is the package's own: the build writes them into the page that is the
+// SCO (<meta name="tilelab-scorm-keys">, the same list imsmanifest.xml counts), never taken from
+// a frame. A status a gradebook can trust: `incomplete` until every counted question is answered,
+// and cmi.core.score.raw is withheld until then. Moodle and scorm-again both apply the manifest's
+// masteryscore to score.raw at LMSFinish (raw >= mastery: passed, else failed), so a partial
+// score sent early would turn a student who leaves half-way into `failed`. Once all are
+// answered, score.raw and passed/failed are sent together, by the same rule the LMS applies.
 (function () {
   "use strict";
 
@@ -18,10 +27,14 @@
   var MAX_TEXT = 24; // characters kept per answer (cmi.suspend_data holds at most 4,096)
   var SEARCH_LIMIT = 500; // SCORM 1.2's API search gives up after this many parents
 
+  var keysMeta = document.querySelector('meta[name="tilelab-scorm-keys"]');
+  // The counted questions (a package's SCO page), or null (the hosted site: it relays, never counts).
+  var counted = keysMeta ? keysMeta.getAttribute("content").split(/\s+/).filter(Boolean) : null;
   var answers = {}; // key -> [1|0, text]
-  var total = 0;
   var session = null; // a Session when an LMS was found
-  var relay = null; // {target, origin} once a link package has said hello
+  var relay = null; // {target, origin} once a link package has said hello with our nonce
+  var refused = ""; // the LMS's error code when it refused to start (again)
+  var progress = null; // the page's "n of m" line, on a package's page
 
   // --- finding the LMS ----------------------------------------------------------
   function apiIn(win) {
@@ -74,16 +87,28 @@
     return pad(hours, 4) + ":" + pad(Math.floor(seconds / 60) % 60, 2) + ":" + pad(seconds % 60, 2);
   }
 
+  function isCounted(key) {
+    return !counted || counted.indexOf(key) >= 0;
+  }
+
   function tally() {
+    var keys = counted || [];
     var right = 0;
     var answered = 0;
-    Object.keys(answers).forEach(function (key) {
+    keys.forEach(function (key) {
+      if (!answers[key]) return;
       answered += 1;
       right += answers[key][0];
     });
-    var raw = total ? Math.round((100 * right) / total) : 0;
-    var done = total > 0 && answered >= total;
-    return { raw: raw, status: done ? (raw >= MASTERY ? "passed" : "failed") : "incomplete", done: done };
+    var raw = keys.length ? Math.round((100 * right) / keys.length) : 0;
+    var done = keys.length > 0 && answered === keys.length;
+    return {
+      raw: raw,
+      answered: answered,
+      total: keys.length,
+      done: done,
+      status: done ? (raw >= MASTERY ? "passed" : "failed") : "incomplete",
+    };
   }
 
   function cleanAnswers(stored) {
@@ -91,18 +116,17 @@
     if (!stored || typeof stored !== "object") return found;
     Object.keys(stored).forEach(function (key) {
       var value = stored[key];
-      if (Array.isArray(value) && value.length === 2 && (value[0] === 0 || value[0] === 1)) {
+      if (isCounted(key) && Array.isArray(value) && value.length === 2 && (value[0] === 0 || value[0] === 1)) {
         found[key] = [value[0], String(value[1]).slice(0, MAX_TEXT)];
       }
     });
     return found;
   }
 
-  // cmi.suspend_data as this file writes it: {"v":1,"t":total,"a":{key:[1|0,text]}}.
+  // cmi.suspend_data as this file writes it: {"v":2,"a":{key:[1|0,text]}} (v1 also held a total).
   function parseSuspendData(text) {
     try {
       var data = JSON.parse(text || "{}");
-      if (data && typeof data.t === "number") total = data.t;
       return cleanAnswers(data && data.a);
     } catch (error) {
       return {}; // not ours, or damaged: start afresh rather than fail
@@ -119,26 +143,45 @@
     this.api.LMSSetValue(name, String(value));
   };
 
+  Session.prototype.get = function (name) {
+    return String(this.api.LMSGetValue(name) || "");
+  };
+
   Session.prototype.start = function () {
-    if (String(this.api.LMSInitialize("")) !== "true") return false;
-    answers = parseSuspendData(String(this.api.LMSGetValue("cmi.suspend_data") || ""));
-    var status = String(this.api.LMSGetValue("cmi.core.lesson_status") || "");
-    var state = tally();
+    var result;
+    try {
+      result = String(this.api.LMSInitialize(""));
+    } catch (error) {
+      result = "false";
+    }
+    if (result !== "true") {
+      var code = "";
+      try {
+        code = String(this.api.LMSGetLastError());
+      } catch (error) {
+        code = "";
+      }
+      refused = code || "unknown";
+      return false;
+    }
+    this.started = Date.now();
+    this.finished = false;
+    var earlier = parseSuspendData(this.get("cmi.suspend_data"));
+    Object.keys(earlier).forEach(function (key) {
+      if (!answers[key]) answers[key] = earlier[key];
+    });
     this.set("cmi.core.score.min", "0");
     this.set("cmi.core.score.max", "100");
-    if (!(state.done && (status === "passed" || status === "failed"))) this.set("cmi.core.lesson_status", "incomplete");
-    this.set("cmi.core.exit", state.done ? "" : "suspend");
-    this.api.LMSCommit("");
+    if (!tally().done && this.get("cmi.core.score.raw") !== "") this.set("cmi.core.score.raw", ""); // an older build's partial score
+    this.report();
     return true;
   };
 
   Session.prototype.report = function () {
     var state = tally();
-    this.set("cmi.core.score.raw", state.raw);
-    this.set("cmi.core.score.min", "0");
-    this.set("cmi.core.score.max", "100");
+    if (state.done) this.set("cmi.core.score.raw", state.raw); // withheld until then: see the top
     this.set("cmi.core.lesson_status", state.status);
-    this.set("cmi.suspend_data", JSON.stringify({ v: 1, t: total, a: answers }));
+    this.set("cmi.suspend_data", JSON.stringify({ v: 2, a: answers }));
     this.set("cmi.core.exit", state.done ? "" : "suspend");
     this.api.LMSCommit("");
   };
@@ -150,15 +193,54 @@
     this.api.LMSFinish("");
   };
 
+  // --- the page's "n of m" ------------------------------------------------------------
+  function showProgress() {
+    if (!progress) return;
+    var state = tally();
+    var text;
+    if (refused) {
+      text =
+        "TileLab could not reconnect to your course (the LMS refused a new session, error " +
+        refused +
+        "): answers given now are not recorded. Close this page and launch the activity again.";
+    } else if (!session) {
+      text = "Not connected to a course: answers are not recorded. " + state.total + " questions would count.";
+    } else if (state.done) {
+      text = "All " + state.total + " scored questions answered: " + state.raw + " %, " + state.status + ".";
+    } else {
+      text = state.answered + " of " + state.total + " scored questions answered.";
+    }
+    progress.textContent = text;
+    progress.setAttribute("data-answered", String(state.answered));
+    progress.setAttribute("data-total", String(state.total));
+    progress.setAttribute("data-state", refused ? "refused" : session ? state.status : "offline");
+  }
+
+  function mountProgress() {
+    if (!counted || progress) return;
+    progress = document.createElement("p");
+    progress.id = "tilelab-score";
+    progress.setAttribute("role", "status");
+    progress.setAttribute("data-testid", "score-progress");
+    document.body.insertBefore(progress, document.body.firstChild);
+    showProgress();
+  }
+
   // --- the link package's relay ---------------------------------------------------------
-  var HELLO = "tilelab:hello"; // link package -> this page: {answers: JSON text}
+  var HELLO = "tilelab:hello"; // link package -> this page: {nonce, answers: JSON text}
   var ASK = "tilelab:hello?"; // this page -> its parent: "say hello if you are a link package"
-  var ANSWER = "tilelab:answer"; // this page -> the link package: one answer
+  var ANSWER = "tilelab:answer"; // this page -> the link package: {nonce, key, correct, text}
+  var NONCE = (function () {
+    var found = /[?&]relay=([A-Za-z0-9_-]{16,64})(?:&|$)/.exec(location.hash);
+    return found ? found[1] : "";
+  })();
 
   function listenForLinkPackage() {
+    if (!NONCE || window.parent === window) return; // only a link package's frame relays
     window.addEventListener("message", function (event) {
       var data = event.data;
-      if (session || !data || data.type !== HELLO || event.source !== window.parent) return;
+      if (session || relay || !data || data.type !== HELLO || event.source !== window.parent) return;
+      if (data.nonce !== NONCE) return; // not the page that framed us with this address
       relay = { target: event.source, origin: event.origin };
       document.documentElement.setAttribute("data-quiz", "on"); // a course: ask the checkpoints too
       var earlier = {};
@@ -171,22 +253,22 @@
         if (!answers[key]) answers[key] = earlier[key];
       });
     });
-    if (window.parent !== window) window.parent.postMessage({ type: ASK }, "*"); // carries nothing
+    window.parent.postMessage({ type: ASK }, "*"); // carries nothing
   }
 
-  // --- what Python calls ----------------------------------------------------------------
+  // --- what Python (and link.js) call -------------------------------------------------------
   function answer(key, correct, questions, text) {
     key = String(key);
-    if (answers[key]) return false; // the first answer counts
+    if (answers[key] || !isCounted(key)) return false; // the first answer counts; others not at all
     answers[key] = [correct ? 1 : 0, String(text).slice(0, MAX_TEXT)];
-    total = Number(questions) || total;
-    if (session) session.report();
+    if (session && !session.finished) session.report();
     if (relay) {
       relay.target.postMessage(
-        { type: ANSWER, key: key, correct: !!correct, total: total, text: answers[key][1] },
+        { type: ANSWER, nonce: NONCE, key: key, correct: !!correct, text: answers[key][1] },
         relay.origin
       );
     }
+    showProgress();
     return true;
   }
 
@@ -198,7 +280,10 @@
     answer: answer,
     restored: restored,
     connected: function () {
-      return session ? "lms" : relay ? "relay" : "";
+      return session ? "lms" : relay ? "relay" : refused ? "refused" : "";
+    },
+    counted: function () {
+      return counted ? counted.slice() : null;
     },
     mastery: MASTERY,
   };
@@ -206,16 +291,23 @@
 
   var api = findAPI(window);
   if (api) {
-    session = new Session(api);
-    if (!session.start()) {
-      session = null;
-    } else {
-      // pagehide covers closing, navigating away and the LMS removing the frame; the page may
-      // come back from the back-forward cache, but the LMS session is over by then.
+    var started = new Session(api);
+    if (started.start()) {
+      session = started;
+      // pagehide covers closing, navigating away and the LMS removing the frame.
       window.addEventListener("pagehide", function () {
-        session.finish();
+        if (session) session.finish();
+      });
+      // Back from the back-forward cache: the LMS session was finished; start a new one, and
+      // if the LMS refuses, say so on the page instead of recording nothing in silence.
+      window.addEventListener("pageshow", function (event) {
+        if (!event.persisted || !session || !session.finished) return;
+        if (!session.start()) session = null;
+        showProgress();
       });
     }
   }
-  if (!session) listenForLinkPackage();
+  if (!session && !refused) listenForLinkPackage();
+  if (document.body) mountProgress();
+  else document.addEventListener("DOMContentLoaded", mountProgress);
 })();

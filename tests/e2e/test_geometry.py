@@ -16,7 +16,11 @@ ROUTES = (
     "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=4&TM=4&TN=4&step=100",
     "#/hierarchy?N=1024&T=16&step=0",
     "#/hierarchy?N=1000&T=40&step=7",
+    "#/blocktile1d?M=8&N=8&K=8&BM=8&BN=8&BK=2&TM=4&step=12",
+    "#/vectorized?M=16&N=16&K=8&BM=16&BN=16&BK=4&TM=4&TN=4&step=2",
+    "#/warptile?M=16&N=64&K=16&BM=16&BN=64&BK=8&WM=16&WN=64&WNITER=2&TM=1&TN=4&threads=32&step=30",
 )
+BLOCKTILED = ROUTES[7:]  # the three blocktiled views (#/blocktile1d, #/vectorized, #/warptile)
 SIZES = (
     ("projector", 1280, 720, "light"),
     ("desktop", 1440, 900, "dark"),
@@ -149,7 +153,7 @@ def test_nothing_clipped_or_wrapped(browser, server, size):
         visit.close()
 
 
-@pytest.mark.parametrize("route", ROUTES[1:4] + ROUTES[5:6])
+@pytest.mark.parametrize("route", ROUTES[1:4] + ROUTES[5:6] + BLOCKTILED)
 def test_embed_shows_grids_and_counters_on_the_first_screen(browser, server, route):
     visit = open_page(browser, server, route + "&embed=1", 800, 600, "light")
     try:
@@ -158,7 +162,7 @@ def test_embed_shows_grids_and_counters_on_the_first_screen(browser, server, rou
         first = visit.page.locator(f"#view-{view} [data-testid=counters], #view-{view} .picture, #view-{view} .grid")
         tops = visit.page.evaluate("els => els.map(e => e.getBoundingClientRect().top)", first.element_handles())
         assert tops and min(tops) < 600, "something to look at on the first screen"
-        if view in ("tiling", "register"):
+        if view in ("tiling", "register", "blocktile1d", "vectorized", "warptile"):
             grid = visit.page.locator(f"#view-{view} .grid").first.bounding_box()
             assert grid["y"] < 600, f"the first grid starts at y={grid['y']:.0f}"
     finally:
@@ -193,7 +197,7 @@ def test_arrows_follow_their_cells_when_a_grid_scrolls(browser, server):
         visit.close()
 
 
-@pytest.mark.parametrize("route", ("#/", *ROUTES[1:2], *ROUTES[3:4], *ROUTES[5:6]))
+@pytest.mark.parametrize("route", ("#/", *ROUTES[1:2], *ROUTES[3:4], *ROUTES[5:6], *BLOCKTILED))
 def test_no_layout_shift_while_starting(browser, server, route):
     visit = open_page(browser, server, route, 1280, 720, "light")
     try:

@@ -1,9 +1,14 @@
 """#/hierarchy in Chromium: every number follows N and T, banks, walls, quiz, keyboard."""
 
 import pytest
+from timetext import bound_times, durations
 
 from e2e.conftest import go, url_has, view
+from pysim.hardware.params import HierarchyParams
 from pysim.lessons.formulas import naive_loads, tiled_loads
+from pysim.lessons.ladder import measured_seconds
+from pysim.lessons.walkthrough import Walkthrough
+from pysim.speed import measured
 
 
 def section(app):
@@ -216,3 +221,39 @@ def test_both_walls_are_drawn(app):
     assert "1,024 threads" in labels and "shared memory" in labels
     ticks = section(app).locator("[data-testid=walk-step-7] svg text").all_text_contents()
     assert "20" in ticks and "40" in ticks and not any("." in t for t in ticks if t.replace(".", "").isdigit())
+
+
+# --- steps 5 and 7: a time is the bound or a labelled estimate, and only for a tile that launches ---------
+def siboehm_seconds(*numbers: int) -> list[float]:
+    """siboehm's measured times at 4096³ on the RTX A6000 (0: cuBLAS)."""
+    return [measured_seconds(measured(n).gflops) for n in numbers]
+
+
+def test_no_bound_on_the_page_is_beaten_by_siboehms_kernels(app):
+    # His kernel 2 (naive, coalesced, 32×32 blocks) and kernel 3 (shared-memory tiled, 32): the kernels of this page
+    # at his size on his card. A bound holds for any kernel, so it must not exceed cuBLAS's time either.
+    go(app, "#/hierarchy?N=4096&T=32&device=rtxa6000&step=5")
+    text = section(app).inner_text()
+    printed = bound_times(text)
+    assert printed, "the page prints the bound"
+    assert max(printed) <= min(siboehm_seconds(1, 2, 3, 0))
+    bound = float(section(app).locator("[data-testid=time-bound]").get_attribute("data-value"))
+    assert bound == Walkthrough(HierarchyParams(N=4096, T=32, device="rtxa6000")).bound.seconds
+    estimate = section(app).locator("[data-testid=time-estimate]")
+    assert "Estimate (speed model, not a measurement)" in estimate.inner_text()
+    assert float(estimate.get_attribute("data-naive")) >= bound and float(estimate.get_attribute("data-tiled")) >= bound
+    assert "global-load reduction" in text and "32.00×" in text
+
+
+def test_a_tile_that_cannot_launch_prints_no_speed(app):
+    go(app, "#/hierarchy?N=100&T=33&step=5")
+    text = section(app).inner_text()
+    assert durations(text) == [] and "FLOP/s" not in text
+    assert not section(app).locator("[data-testid=time-bound]").is_visible()
+    assert not section(app).locator("[data-testid=time-estimate]").is_visible()
+    why = section(app).locator("[data-testid=no-time]")
+    assert why.is_visible() and "cannot launch" in why.inner_text() and "1,089 threads per block" in why.inner_text()
+    assert "gives no time" in section(app).locator("[data-testid=wall-message]").inner_text()
+    go(app, "#/hierarchy?N=100&T=32&step=5")  # one smaller, and the times come back
+    assert section(app).locator("[data-testid=time-bound]").is_visible()
+    assert not section(app).locator("[data-testid=no-time]").is_visible()

@@ -133,17 +133,17 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
     wait_for_editor(page)
     press_run(page)
     result = run(source, 16, 16, 16)
-    assert section(page).locator(".position").inner_text() == f"step 1 of {len(result.phases)}"
+    assert section(page).locator(".position").inner_text() == f"step 1 of {len(result.intervals)}"
     by_testid(page, "step").click()
-    phase = result.phases[1]
+    interval = result.intervals[1]
     highlighted = section(page).locator(".code .line.executing")
     assert sorted(int(highlighted.nth(i).get_attribute("data-line")) for i in range(highlighted.count())) == sorted(
-        phase.lines()
+        interval.lines()
     )
-    assert f"line {phase.barrier_lines[0]}" in by_testid(page, "phase-focus").inner_text()
+    assert f"line {interval.barrier_lines[0]}" in by_testid(page, "interval-focus").inner_text()
     by_testid(page, "thread").select_option("9")  # thread (1, 1) of an 8×8 block
     rows = by_testid(page, "thread-steps").locator("tbody tr")
-    steps = phase.thread_steps(9)
+    steps = interval.thread_steps(9)
     assert rows.count() == len(steps)
     first_access = next(step for step in steps if step.accesses)
     assert first_access.accesses[0].array in by_testid(page, "thread-steps").inner_text()
@@ -154,7 +154,7 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
     # Keyboard: → steps when the focus is outside the editor.
     section(page).locator("h1").click()
     page.keyboard.press("ArrowRight")
-    assert section(page).locator(".position").inner_text() == f"step 3 of {len(result.phases)}"
+    assert section(page).locator(".position").inner_text() == f"step 3 of {len(result.intervals)}"
 
 
 def test_a_shared_link_fills_the_editor_and_runs_nothing_until_run(visit):

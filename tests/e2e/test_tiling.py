@@ -1,10 +1,15 @@
 """#/tiling in Chromium: counters, stepping, URL state, keyboard, lens, errors, verify."""
 
 import pytest
+from timetext import bound_times, durations
 
 from bruteforce import smem
 from e2e.conftest import go, url_has, value, view
 from pysim import KERNELS, SmemParams, Trace
+from pysim.hardware.bounds import latency_floor
+from pysim.hardware.devices import DEVICES
+from pysim.lessons.ladder import measured_seconds
+from pysim.speed import measured
 
 COUNTERS = ("global_loads", "shared_loads", "shared_stores", "fma", "barriers", "global_sectors", "bank_extra_cycles")
 
@@ -203,3 +208,42 @@ def test_math_panel_uses_the_current_numbers(app):
     go(app, "#/tiling?M=5&N=6&K=9&T=3")
     text = tiling(app).locator("[data-testid=why-tiling]").inner_text()
     assert "198" in text and "18 more than ideal" in text
+
+
+# --- the device panel every stepping view shares: only the bound is called a bound ------------------------
+def panel(app, route):
+    return view(app, route).locator(".device-panel")
+
+
+def test_the_device_panel_at_the_smallest_size_prints_the_latency_floor(app):
+    go(app, "#/tiling?M=4&N=4&K=8&T=2")
+    floor = latency_floor(DEVICES["a100"])  # one global round trip: 290 cycles at 1,410 MHz
+    printed = bound_times(panel(app, "tiling").inner_text())
+    assert printed and min(printed) >= floor * (1 - 1e-3), "no sub-nanosecond time called a bound"
+    bound = panel(app, "tiling").locator("[data-testid=time-bound]")
+    assert float(bound.get_attribute("data-value")) == floor
+    estimate = panel(app, "tiling").locator("[data-testid=speed-estimate]")
+    assert estimate.is_visible() and estimate.inner_text().startswith("Estimate (model, not a measurement)")
+    assert float(estimate.get_attribute("data-value")) >= floor
+    assert min(durations(estimate.inner_text())) >= floor * (1 - 1e-3)
+
+
+@pytest.mark.parametrize(
+    "route,sizes,number",
+    [
+        ("tiling", "T=32", 3),  # siboehm's kernel 3: shared-memory tiled, 32×32
+        ("naive", "T=32&map=col", 2),  # kernel 2: naive, coalesced
+        ("naive", "T=32&map=row", 1),  # kernel 1: naive, strided
+    ],
+)
+def test_no_bound_in_the_device_panel_is_beaten_by_siboehms_kernel(app, route, sizes, number):
+    go(app, f"#/{route}?M=4096&N=4096&K=4096&{sizes}&device=rtxa6000&mode=counts")  # too large to animate
+    measured_s = measured_seconds(measured(number).gflops)
+    text = panel(app, route).inner_text()
+    assert "NVIDIA RTX A6000: published figures" in text
+    printed = bound_times(text)
+    assert printed and max(printed) <= measured_s
+    bound = float(panel(app, route).locator("[data-testid=time-bound]").get_attribute("data-value"))
+    estimate = float(panel(app, route).locator("[data-testid=speed-estimate]").get_attribute("data-value"))
+    assert bound <= measured_s and estimate >= bound
+    assert bound == pytest.approx(3.55e-3, rel=1e-3)  # 2·4096³ FLOPs at the A6000's 38.7 TFLOP/s

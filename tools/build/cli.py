@@ -4,7 +4,7 @@
     python build.py --serve         # build, then serve dist/ on 127.0.0.1:8000
     python build.py --serve --port 9000
     python build.py --no-service-worker   # a copy that registers no service worker (LMS packages)
-    python build.py --scorm [--scorm-url URL] [--scorm-route ROUTE]   # SCORM 1.2 packages (dist-scorm/)
+    python build.py --scorm [--scorm-url URL] [--scorm-route ROUTE] [--scorm-counts quiz,checkpoints[,puzzles]]
 
 Standard library only. The output works offline and from any sub-path
 (GitHub Pages serves it from /<repo>/), so every URL in it is relative.
@@ -33,13 +33,18 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scorm", action="store_true", help="write SCORM 1.2 course packages into dist-scorm/")
     parser.add_argument("--scorm-url", help="with --scorm: the hosted copy the link package frames")
     parser.add_argument("--scorm-route", default=scorm.DEFAULT_ROUTE, help="with --scorm: the route a package opens")
+    parser.add_argument(
+        "--scorm-counts",
+        default="quiz,checkpoints",
+        help="with --scorm: what the score counts, from quiz, checkpoints, puzzles (default quiz,checkpoints)",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = argument_parser().parse_args(argv)
     if args.scorm:
-        return scorm.run(args.scorm_url, args.scorm_route)
+        return scorm.run(args.scorm_url, args.scorm_route, args.scorm_counts)
     try:
         out = build(args.out, service_worker=not args.no_service_worker)
     except BuildError as error:

@@ -3,6 +3,7 @@
     python build.py --scorm                                   # dist-scorm/tilelab-scorm12.zip
     python build.py --scorm --scorm-url https://you.github.io/tilelab/   # ... and the link package
     python build.py --scorm --scorm-route "/tiling?M=6&N=6&K=9&T=3"      # open another view first
+    python build.py --scorm --scorm-counts quiz,checkpoints,puzzles      # what the score counts
 
 - `tilelab-scorm12.zip`: the whole site, built without a service worker, adapted to an LMS
   that serves the files itself with its own MIME table (Moodle sends `.wasm` and `.mjs` as
@@ -12,6 +13,11 @@
 - `tilelab-scorm12-link.zip`: a few kilobytes: a launch page that frames the hosted copy at
   URL and records the score it posts back (site/scorm/link.js), for LMSs with small upload
   limits or when the course should always get the latest TileLab.
+
+What the score counts (`--scorm-counts`: quiz, checkpoints, puzzles; default quiz,checkpoints) is
+the package's own: the counted question keys (app.core.score.counted_keys) are written into the
+SCO's page (<meta name="tilelab-scorm-keys">) and their number into imsmanifest.xml
+(`adlcp:datafromlms`, which the LMS hands back as cmi.launch_data).
 
 The SCORM conversation itself is site/scorm/score.js, in every build. Standard library only.
 """
@@ -85,10 +91,55 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def _score() -> ModuleType:
+    """site/app/core/score.py, the one list of scored questions (it needs pysim, not a browser)."""
+    if str(SITE) not in sys.path:
+        sys.path.insert(0, str(SITE))
+    return importlib.import_module("app.core.score")
+
+
+def normalise_counts(counts: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """`quiz,checkpoints` (the default), any subset of quiz, checkpoints, puzzles; else the build fails."""
+    score = _score()
+    if counts is None:
+        return score.DEFAULT_COUNTS
+    text = counts if isinstance(counts, str) else ",".join(counts)
+    try:
+        return score.parse_counts(text)
+    except ValueError as error:
+        raise BuildError(f"--scorm-counts: {error}") from None
+
+
+def counted_keys(counts: tuple[str, ...]) -> tuple[str, ...]:
+    return _score().counted_keys(counts)
+
+
+def keys_meta(counts: tuple[str, ...]) -> str:
+    """The SCO page's list of counted questions, read by scorm/score.js."""
+    return f'<meta name="tilelab-scorm-keys" content="{escape(" ".join(counted_keys(counts)))}">'
+
+
+def launch_data(counts: tuple[str, ...]) -> str:
+    """What imsmanifest.xml states the score counts: `questions=14;counts=quiz,checkpoints`."""
+    return f"questions={len(counted_keys(counts))};counts={','.join(counts)}"
+
+
+# The "n of m" line score.js puts at the top of a package's page (CSP: no inline styles).
+SCORE_CSS = """#tilelab-score { margin: 0; padding: 0.25rem 0.75rem; font: 0.9rem/1.4 system-ui, sans-serif;
+  background: #eef3fb; color: #14213d; border-bottom: 1px solid #c9d6ea; }
+#tilelab-score[data-state="refused"] { background: #fdecea; color: #611a15; border-color: #f5c2c0; }
+@media (prefers-color-scheme: dark) {
+  #tilelab-score { background: #1b2333; color: #e6ecf5; border-color: #2f3b52; }
+  #tilelab-score[data-state="refused"] { background: #3b1c1a; color: #fbd5d2; border-color: #6b2d29; }
+}
+"""
+
+
 # --- adapting the site to an LMS ------------------------------------------------
-def adapt_for_lms(site: Path, route: str) -> None:
+def adapt_for_lms(site: Path, route: str, counts: tuple[str, ...] | None = None) -> None:
     """Make a built site (no service worker) start when an LMS serves it with Moodle's MIME table,
-    from a launch page that opens `route`."""
+    from a launch page that opens `route`, counting the questions of `counts`."""
+    counts = normalise_counts(counts)
     (site / PYODIDE_MODULE).rename(site / PYODIDE_SCRIPT)  # a module script must not need `.mjs`'s type
     config = json.loads((site / "pyscript.json").read_text())
     config["interpreter"] = "./" + PYODIDE_SCRIPT
@@ -99,11 +150,16 @@ def adapt_for_lms(site: Path, route: str) -> None:
         (f'content="module {PYODIDE_MODULE}"', f'content="module {PYODIDE_SCRIPT}"'),
         ('<script src="boot.js"></script>', '<script src="scorm/shim.js"></script>\n<script src="boot.js"></script>'),
         ("<html ", '<html data-wasm="bytes" data-quiz="on" '),
+        (
+            '<script src="scorm/score.js"></script>',
+            f'{keys_meta(counts)}\n<link rel="stylesheet" href="scorm/score.css">\n<script src="scorm/score.js"></script>',
+        ),
     ):
         if old not in html:
             raise BuildError(f"index.html has no `{old}`; scorm.adapt_for_lms needs updating")
         html = html.replace(old, new, 1)
     page.write_text(html, encoding="utf-8")
+    (site / "scorm" / "score.css").write_text(SCORE_CSS, encoding="utf-8")
     (site / ".nojekyll").unlink(missing_ok=True)  # a GitHub Pages hint; nothing for an LMS
     (site / LAUNCH).write_text(launch_page(route), encoding="utf-8")
     write_manifest(site, service_worker=False)  # the boot guard's file list, rehashed
@@ -132,8 +188,9 @@ def launch_page(route: str) -> str:
 """
 
 
-def link_page(url: str, route: str) -> str:
-    """The link package's page: the hosted copy in a frame; only its origin may be framed or heard."""
+def link_page(url: str, route: str, counts: tuple[str, ...] | None = None) -> str:
+    """The link package's page: the hosted copy in a frame; only its origin may be framed or heard.
+    scorm/link.js adds a fresh nonce to the frame's address (`relay=`) before it loads it."""
     src = escape(url + "#" + route + ("&" if "?" in route else "?") + "embed=1", {'"': "&quot;"})
     origin = origin_of(url)
     policy = (
@@ -147,6 +204,7 @@ def link_page(url: str, route: str) -> str:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{policy}">
 <title>TileLab</title>
+{keys_meta(normalise_counts(counts))}
 <link rel="stylesheet" href="scorm/link.css">
 <script src="scorm/score.js"></script>
 <script src="scorm/link.js" defer></script>
@@ -159,13 +217,17 @@ def link_page(url: str, route: str) -> str:
 """
 
 
-LINK_CSS = """html, body { margin: 0; height: 100%; }
-#tilelab { display: block; width: 100%; height: 100vh; border: 0; }
+LINK_CSS = (
+    SCORE_CSS
+    + """html, body { margin: 0; height: 100%; }
+body { display: flex; flex-direction: column; }
+#tilelab { display: block; width: 100%; flex: 1; min-height: 0; border: 0; }
 """
+)
 
 
 # --- content packaging ----------------------------------------------------------
-def imsmanifest(files: list[str], identifier: str, title: str = TITLE) -> str:
+def imsmanifest(files: list[str], identifier: str, counts: tuple[str, ...], title: str = TITLE) -> str:
     """imsmanifest.xml for SCORM 1.2: one organization, one item, one SCO listing every file."""
     listed = "\n".join(f"      <file href={quoteattr(name)}/>" for name in files)
     return f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -185,6 +247,7 @@ def imsmanifest(files: list[str], identifier: str, title: str = TITLE) -> str:
       <title>{escape(title)}</title>
       <item identifier="tilelab-item" identifierref="tilelab-sco" isvisible="true">
         <title>{escape(title)}</title>
+        <adlcp:datafromlms>{escape(launch_data(counts))}</adlcp:datafromlms>
         <adlcp:masteryscore>{MASTERY_SCORE}</adlcp:masteryscore>
       </item>
     </organization>
@@ -198,14 +261,14 @@ def imsmanifest(files: list[str], identifier: str, title: str = TITLE) -> str:
 """
 
 
-def add_packaging(root: Path, identifier: str) -> None:
+def add_packaging(root: Path, identifier: str, counts: tuple[str, ...]) -> None:
     """imsmanifest.xml listing every file under `root`, and the control schemas beside it."""
     for name in SCHEMA_FILES:
         shutil.copy2(SCHEMAS / name, root / name)
     files = sorted(
         p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and p.name not in SCHEMA_FILES
     )
-    (root / "imsmanifest.xml").write_text(imsmanifest(files, identifier), encoding="utf-8")
+    (root / "imsmanifest.xml").write_text(imsmanifest(files, identifier, counts), encoding="utf-8")
 
 
 def write_zip(root: Path, target: Path) -> Path:
@@ -222,26 +285,52 @@ def write_zip(root: Path, target: Path) -> Path:
 
 
 # --- the two packages -------------------------------------------------------------
-def full_package(out: Path, route: str = DEFAULT_ROUTE, wheel_dir: Path = VENDOR_WHEELS, npm: bool = True) -> Path:
-    route = normalise_route(route)
+def full_package(
+    out: Path,
+    route: str = DEFAULT_ROUTE,
+    wheel_dir: Path = VENDOR_WHEELS,
+    npm: bool = True,
+    counts: str | tuple[str, ...] | None = None,
+) -> Path:
+    route, counts = normalise_route(route), normalise_counts(counts)
     with tempfile.TemporaryDirectory(prefix="tilelab-scorm-") as staging:
         site = build(Path(staging) / "site", wheel_dir=wheel_dir, npm=npm, service_worker=False)
-        adapt_for_lms(site, route)
-        add_packaging(site, "tilelab-scorm12")
+        adapt_for_lms(site, route, counts)
+        add_packaging(site, "tilelab-scorm12", counts)
         return write_zip(site, out / FULL_ZIP)
 
 
-def link_package(out: Path, url: str, route: str = DEFAULT_ROUTE) -> Path:
-    url, route = normalise_url(url), normalise_route(route)
+def link_package(out: Path, url: str, route: str = DEFAULT_ROUTE, counts: str | tuple[str, ...] | None = None) -> Path:
+    url, route, counts = normalise_url(url), normalise_route(route), normalise_counts(counts)
     with tempfile.TemporaryDirectory(prefix="tilelab-scorm-link-") as staging:
         root = Path(staging)
         (root / "scorm").mkdir()
         for name in ("score.js", "link.js"):
             shutil.copy2(SCORM_JS / name, root / "scorm" / name)
         (root / "scorm" / "link.css").write_text(LINK_CSS, encoding="utf-8")
-        (root / LAUNCH).write_text(link_page(url, route), encoding="utf-8")
-        add_packaging(root, "tilelab-scorm12-link")
+        (root / LAUNCH).write_text(link_page(url, route, counts), encoding="utf-8")
+        add_packaging(root, "tilelab-scorm12-link", counts)
         return write_zip(root, out / LINK_ZIP)
+
+
+# Moodle's choices for "Maximum uploaded file size" (get_max_upload_sizes), in bytes: it counts
+# 1 MB as 1,048,576 bytes, so a 10.2 MB (decimal) zip does not fit under its "10MB".
+MOODLE_UPLOAD_SIZES = (1_048_576, 2_097_152, 5_242_880, 10_485_760, 20_971_520, 52_428_800, 104_857_600)
+
+
+def upload_limit(size: int) -> int:
+    """The smallest Moodle upload limit a package of `size` bytes fits under."""
+    return next(limit for limit in MOODLE_UPLOAD_SIZES if limit >= size)
+
+
+def readme_figures(full_bytes: int, link_bytes: int) -> dict[str, str]:
+    """What README's course section states about the built zips (tests/test_scorm.py keeps it true)."""
+    limit = upload_limit(full_bytes)
+    return {
+        "full": f"about {full_bytes / 1e6:.1f} MB",
+        "link": f"about {round(link_bytes / 1e3)} KB",
+        "limit": f"at least {limit // 1_048_576} MB ({limit:,} bytes as Moodle counts them)",
+    }
 
 
 def build_packages(
@@ -250,23 +339,26 @@ def build_packages(
     route: str = DEFAULT_ROUTE,
     wheel_dir: Path = VENDOR_WHEELS,
     npm: bool = True,
+    counts: str | tuple[str, ...] | None = None,
 ) -> list[Path]:
     """Both packages (the link package only with a URL); prints each one's size."""
-    made = [full_package(out, route, wheel_dir, npm)]
+    counts = normalise_counts(counts)
+    made = [full_package(out, route, wheel_dir, npm, counts)]
     if url:
-        made.append(link_package(out, url, route))
+        made.append(link_package(out, url, route, counts))
     else:
         (out / LINK_ZIP).unlink(missing_ok=True)
         print(f"scorm: no --scorm-url, so no {LINK_ZIP} (it frames a hosted copy at that URL)")
     for path in made:
-        print(f"scorm: {path} ({path.stat().st_size / 1e6:.2f} MB)")
+        print(f"scorm: {path} ({path.stat().st_size:,} bytes)")
+    print(f"scorm: the full package needs an upload limit of {readme_figures(made[0].stat().st_size, 0)['limit']}")
     return made
 
 
-def run(url: str | None, route: str) -> int:
+def run(url: str | None, route: str, counts: str | None = None) -> int:
     """`python build.py --scorm`: build both packages; exit status 1 with one line on failure."""
     try:
-        build_packages(url=url, route=route)
+        build_packages(url=url, route=route, counts=counts)
     except BuildError as error:
         return report(error)
     return 0

@@ -20,6 +20,7 @@ def describe(step: Step, p: RegisterParams, thread: int) -> str:
         return "waits at __syncthreads()"
     if step.phase == "load":
         source, tile = step.accesses
+        assert tile.zero_fill is not None  # a guarded load's shared store records its zero fills
         loads = [
             f"{source.array}[{r}][{c}]" for r, c in zip(source.rows[:, thread], source.cols[:, thread]) if r != INACTIVE
         ]
@@ -31,6 +32,7 @@ def describe(step: Step, p: RegisterParams, thread: int) -> str:
     if step.lines == kernel.LOAD_N:
         return f"regN = Bs[{step.k}][{tx * p.TN}..{tx * p.TN + p.TN - 1}] = {_values(step.registers['regN'][thread])}"
     if step.phase == "compute":
+        assert step.pair is not None  # every compute step names its (i, j)
         i, j = step.pair
         value = step.registers["threadResults"][thread, i, j]
         return f"Res[{i},{j}] += regM[{i}]·regN[{j}] = {step.registers['regM'][thread, i]:g}·{step.registers['regN'][thread, j]:g} → {value:g}"
@@ -84,6 +86,7 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
             f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
         )
     if step.phase == "compute":
+        assert step.pair is not None  # every compute step names its (i, j)
         i, j = step.pair
         return f"Outer product, dotIdx={step.k}: every thread adds regM[{i}]·regN[{j}] to Res[{i},{j}], from registers only."
     stored = int(np.count_nonzero(step.accesses[0].active))

@@ -22,6 +22,7 @@ def describe(step: Step, p: SmemParams, thread: int) -> str:
         return "waits at __syncthreads()"
     if step.phase == "load":
         source, tile = step.accesses
+        assert tile.zero_fill is not None  # a guarded load's shared store records its zero fills
         if bool(tile.zero_fill[0, thread]):
             return f"writes 0 to {tile.array}[{ty}][{tx}] (edge: outside {source.array})"
         return f"loads {source.array}[{source.rows[0, thread]}][{source.cols[0, thread]}] into {tile.array}[{ty}][{tx}]"
@@ -90,6 +91,7 @@ def lens(step: Step, p: SmemParams, thread: int) -> Lens:
     tileA, tileB = step.shared["tileA"], step.shared["tileB"]
     loaded = step.phase in ("compute", "store") or step.lines in (kernel.SYNC_LOADED, kernel.SYNC_DONE)
     if step.phase == "compute":
+        assert step.k is not None  # every compute step names its k
         last_done = step.k
     elif step.lines == kernel.SYNC_LOADED:
         last_done = -1

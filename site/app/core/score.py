@@ -4,9 +4,12 @@ Pure Python, no browser imports, so it is unit-tested in CPython. The views reco
 answer through a `ScoreBook`; the book hands it to the page's `window.tilelabScore`
 (site/scorm/score.js), which talks SCORM 1.2 to the LMS, relays to a link package, or,
 outside a course, does nothing. The questions that count are fixed, whatever the sizes on
-screen: the walkthrough's reveal-check, each stepping view's checkpoints (one per kind,
-from pysim.lessons.checkpoints) and the playground's puzzles. The first answer to a question counts;
-later ones are practice. A puzzle is recorded only when solved: attempts are how it is learnt.
+screen: the walkthrough's reveal-check (`quiz`), each stepping view's checkpoints (`checkpoints`,
+one per kind, from pysim.lessons.checkpoints) and the playground's puzzles (`puzzles`). A course
+package counts the kinds its teacher chose (`python build.py --scorm --scorm-counts`, default
+quiz and checkpoints): the build writes `counted_keys(...)` into the package, and score.js counts
+only those. The first answer to a question counts; later ones are practice. A puzzle is recorded
+only when solved: attempts are how it is learnt.
 """
 
 from __future__ import annotations
@@ -37,12 +40,38 @@ class Answer:
     text: str
 
 
+COUNT_KINDS = ("quiz", "checkpoints", "puzzles")  # what a package may count, in page order
+DEFAULT_COUNTS = ("quiz", "checkpoints")
+
+
+@cache
+def keys_by_kind() -> dict[str, tuple[str, ...]]:
+    """The questions of each kind, in page order."""
+    return {
+        "quiz": tuple(f"{WALKTHROUGH}:{q.key}" for q in quiz(Walkthrough(HierarchyParams()))),
+        "checkpoints": tuple(key for name in STEPPING_KERNELS for key in checkpoints.keys(KERNELS[name])),
+        "puzzles": tuple(puzzle_key(puzzle.key) for puzzle in PUZZLES),
+    }
+
+
 @cache
 def scored_keys() -> tuple[str, ...]:
-    """Every question that counts toward the score, in page order."""
-    walkthrough = tuple(f"{WALKTHROUGH}:{q.key}" for q in quiz(Walkthrough(HierarchyParams())))
-    stepping = tuple(key for name in STEPPING_KERNELS for key in checkpoints.keys(KERNELS[name]))
-    return walkthrough + stepping + tuple(puzzle_key(puzzle.key) for puzzle in PUZZLES)
+    """Every question a course package may count, in page order."""
+    return tuple(key for kind in COUNT_KINDS for key in keys_by_kind()[kind])
+
+
+def parse_counts(text: str) -> tuple[str, ...]:
+    """`quiz,checkpoints,puzzles` (any order, any subset but none) -> the kinds in page order."""
+    chosen = {part.strip() for part in text.split(",") if part.strip()}
+    unknown = sorted(chosen - set(COUNT_KINDS))
+    if unknown or not chosen:
+        raise ValueError(f"give one or more of {','.join(COUNT_KINDS)} (got {text!r})")
+    return tuple(kind for kind in COUNT_KINDS if kind in chosen)
+
+
+def counted_keys(counts: tuple[str, ...] = DEFAULT_COUNTS) -> tuple[str, ...]:
+    """The questions a package built with these kinds counts, in page order."""
+    return tuple(key for kind in COUNT_KINDS if kind in counts for key in keys_by_kind()[kind])
 
 
 def walkthrough_key(question: str) -> str:

@@ -35,6 +35,7 @@ class Shell:
         self.flush_proxy = create_proxy(self.write_address)
         on(window, "hashchange", lambda event: self.route_changed())
         on(document, "keydown", self.key)
+        on(document, "click", self.link_clicked)
 
     def view(self, path: str):
         if path not in self.views and path in self.specs:
@@ -71,6 +72,20 @@ class Shell:
         view = self.view(route.path)
         if view is not None:
             view.activate(route.params)
+
+    def link_clicked(self, event) -> None:
+        """An in-page link (`#/...`) keeps embed, lock and quiz: a course's frame stays compact,
+        locked and quizzing wherever its links lead (external links open a new tab instead)."""
+        if event.defaultPrevented or event.button != 0 or event.ctrlKey or event.metaKey or event.shiftKey:
+            return
+        closest = getattr(event.target, "closest", None)
+        link = closest('a[href^="#"]') if closest is not None else None
+        shell = parse_hash(str(window.location.hash)).shell
+        if link is None or not shell:
+            return
+        target = parse_hash(str(link.getAttribute("href")))
+        event.preventDefault()
+        window.location.hash = format_hash(target.path, {**target.params, **shell})
 
     def key(self, event) -> None:
         target = event.target

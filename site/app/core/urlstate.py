@@ -30,6 +30,9 @@ class ViewSpec:
 VIEWS = (
     ViewSpec("/tiling", "app.views.tiling", "TilingView", kernel="smem"),
     ViewSpec("/register", "app.views.register", "RegisterView", kernel="register"),
+    ViewSpec("/blocktile1d", "app.views.blocktiled", "Blocktile1DView", kernel="blocktile1d"),
+    ViewSpec("/vectorized", "app.views.blocktiled", "VectorizedView", kernel="vectorized"),
+    ViewSpec("/warptile", "app.views.blocktiled", "WarptileView", kernel="warptile"),
     ViewSpec("/hierarchy", "app.views.hierarchy", "HierarchyView"),
     ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),

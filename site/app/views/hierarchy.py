@@ -11,7 +11,6 @@ from pyscript import window
 
 from pysim.core.banks import ACCESS_KINDS
 from pysim.core.constants import NUM_BANKS
-from pysim.hardware.bounds import format_seconds
 from pysim.hardware.params import HierarchyParams, ParamError, parse_int
 from pysim.lessons.walkthrough import QUIZ_N, QUIZ_T, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
 
@@ -58,11 +57,10 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         "floor-loads": w.floor_loads,
         "reuse": w.reuse,
         "reduction": f"{w.reduction:.2f}",
-        "naive-bound-low": format_seconds(w.naive_bound.low_seconds),
-        "naive-bound-high": format_seconds(w.naive_bound.high_seconds),
-        "tiled-bound-low": format_seconds(w.tiled_bound.low_seconds),
-        "tiled-bound-high": format_seconds(w.tiled_bound.high_seconds),
-        "tiled-regime": w.tiled_bound.regime(),
+        "bound-text": w.timing.bound,
+        "estimate-text": w.timing.estimate,
+        "no-time": w.timing.reason,
+        "no-reuse": w.no_reuse_text,
         "device-name": d.name,
         "latency-ratio": f"{w.latency_ratio:.0f}",
         "l2-size": f"{d.l2_size.value:g} MB",
@@ -94,6 +92,8 @@ def cases(w: Walkthrough) -> dict[str, bool]:
         "divides": w.divides and not w.capped,
         "edge": not w.divides and not w.capped,
         "capped": w.capped,
+        "timed": w.timing.timed,
+        "untimed": not w.timing.timed,
         "fits": chosen.wall is None,
         "wall": chosen.wall is not None,
         "over-threads": chosen.over_threads,
@@ -396,9 +396,8 @@ class HierarchyView:
             slots.show(self.root, f'[data-when="{case}"]', visible)
         speed = self.find('[data-testid="speedup"]')
         speed.setAttribute("data-value", f"{w.reduction:.6f}")
-        bound = self.find('[data-testid="time-bound"]')
-        bound.setAttribute("data-low", repr(w.tiled_bound.low_seconds))
-        bound.setAttribute("data-high", repr(w.tiled_bound.high_seconds))
+        for testid, name, value in w.timing.attributes():
+            self.find(f'[data-testid="{testid}"]').setAttribute(name, value)
         for _, field, _ in LEVELS:
             self.find(f'[data-source="{field}"]').setAttribute("href", getattr(w.device, field).source)
         self.part("defaults-note").setAttribute("data-filled", "")  # keeps its line: nothing below jumps

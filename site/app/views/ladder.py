@@ -29,7 +29,6 @@ from ..widgets.form import ParamForm
 
 CHART_W, CHART_H = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 78, 16, 20, 44
-TRACK_GAP = 6  # px between a kernel's track and the next, under the roof
 SOL_W, SOL_NAME, SOL_ROW, SOL_BAR = 520, 220, 22, 14  # speed-of-light bars: width, name column, row, bar height
 
 
@@ -188,14 +187,17 @@ class LadderView:
 
     def draw_chart(self, chart: Roofline) -> None:
         points = chart.points
-        xs = [x for p in points for x in (p.low, p.high, p.sector)] + [chart.ridge]
-        ys = [y for p in points for y in (p.low_flops, p.sector_flops)] + [chart.peak]
+        xs = [p.intensity for p in points] + [chart.ridge]
+        ys = [y for p in points for y in (p.estimate, p.measured) if y is not None] + [chart.peak]
         x0, x1 = 10 ** floor(log10(min(xs))), 10 ** ceil(log10(max(xs)) + 1e-9)
         y0, y1 = 10 ** floor(log10(min(ys))), 10 ** ceil(log10(chart.peak) + 1e-9)
         sx = lambda x: LEFT + (log10(x) - log10(x0)) / (log10(x1) - log10(x0)) * (CHART_W - LEFT - RIGHT)  # noqa: E731
         sy = lambda y: CHART_H - BOTTOM - (log10(y) - log10(y0)) / (log10(y1) - log10(y0)) * (CHART_H - TOP - BOTTOM)  # noqa: E731
         roof = lambda x: attainable(chart.device, x)  # noqa: E731 - pysim's roofline
-        title = f"Roofline of the {chart.device.name}: attainable FLOP/s against FLOP per DRAM byte, log scales"
+        title = (
+            f"Roofline of the {chart.device.name}: each kernel's estimated FLOP/s (circles) and siboehm's measured "
+            "FLOP/s (diamonds) against FLOP per DRAM byte under the speed model's cache model, log scales"
+        )
         drawing = picture(CHART_W, CHART_H, title)
         base = CHART_H - BOTTOM
         for exponent in range(round(log10(x0)), round(log10(x1)) + 1):
@@ -232,51 +234,57 @@ class LadderView:
             )
         )
         clear(self.chart_key)
-        for i, point in enumerate(points):
-            shift = (i + 1) * TRACK_GAP
-            steps = [point.low, *(x for x in corners if point.low < x < point.high), point.high]
-            track = " ".join(
-                f"{'M' if j == 0 else 'L'}{sx(x):.1f},{sy(roof(x)) + shift:.1f}" for j, x in enumerate(steps)
-            )
+        for point in points:
+            x, y, colour = sx(point.intensity), sy(point.estimate), f"kernel-{point.number - 1}"  # the row's colour
+            data = {"data_key": point.key, "data_intensity": repr(point.intensity)}
             drawing.appendChild(
                 svg(
-                    "path",
-                    f"track track-{i}",
-                    d=track,
-                    data_key=point.key,
-                    data_low=repr(point.low),
-                    data_high=repr(point.high),
+                    "circle",
+                    f"estimate-mark {colour}",
+                    cx=f"{x:.1f}",
+                    cy=f"{y:.1f}",
+                    r="5",
+                    data_estimate=repr(point.estimate),
+                    **data,
                 )
             )
-            start_y = sy(roof(point.low)) + shift
-            drawing.appendChild(
-                svg("circle", f"track-end track-{i}", cx=f"{sx(point.low):.1f}", cy=f"{start_y:.1f}", r="4")
-            )
+            if point.measured is not None:  # a hollow diamond over the circle: shape, not colour, tells them apart
+                my = sy(point.measured)
+                drawing.appendChild(
+                    svg("line", f"estimate-gap {colour}", x1=f"{x:.1f}", y1=f"{y:.1f}", x2=f"{x:.1f}", y2=f"{my:.1f}")
+                )
+                drawing.appendChild(
+                    svg(
+                        "path",
+                        f"measured-mark {colour}",
+                        d=f"M{x:.1f},{my - 8:.1f} l8,8 l-8,8 l-8,-8 z",
+                        data_measured=repr(point.measured),
+                        **data,
+                    )
+                )
             drawing.appendChild(
                 svg(
                     "text",
-                    "track-number",
-                    text=str(i + 1),
-                    x=f"{sx(point.low) - 7:.1f}",
-                    y=f"{start_y + 4:.1f}",
+                    "point-number",
+                    text=str(point.number),
+                    x=f"{x - 8:.1f}",
+                    y=f"{y + 4:.1f}",
                     text_anchor="end",
                 )
             )
-            sector_x, sector_y = sx(point.sector), sy(roof(point.sector)) + shift
-            drawing.appendChild(
-                svg(
-                    "path",
-                    f"sector-mark track-{i}",
-                    d=f"M{sector_x:.1f},{sector_y - 5:.1f} l5,5 l-5,5 l-5,-5 z",
-                )
-            )
-            swatch = h("span", f"swatch track-{i}", aria_hidden="true")
+            swatch = h("span", f"swatch {colour}", aria_hidden="true")
             self.chart_key.appendChild(
-                h("li", "", children=[swatch, h("span", "", point.describe())], data_key=point.key)
+                h(
+                    "li",
+                    "",
+                    children=[swatch, h("span", "", point.describe())],
+                    value=str(point.number),
+                    data_key=point.key,
+                )
             )
         drawing.appendChild(
             label(
-                "arithmetic intensity (FLOP per DRAM byte, estimated)",
+                "arithmetic intensity (FLOP per DRAM byte under the speed model's cache model)",
                 (LEFT + CHART_W) / 2,
                 CHART_H - 8,
                 0,
@@ -287,8 +295,8 @@ class LadderView:
         clear(self.chart)
         self.chart.appendChild(drawing)
         self.chart_note.textContent = (
-            "Numbers on the chart match the list: 1 is the first row of the table. Tracks are drawn just under the "
-            "roof, one per kernel, so that intervals sharing an intensity stay visible; each still reads off the roof."
+            "Numbers on the chart match the list and the table's rows: 1 is the first row. A circle is the model's "
+            "estimate; a diamond, joined to it by a line, is siboehm's measurement, drawn at the model's intensity."
         )
 
 

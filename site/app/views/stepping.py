@@ -23,7 +23,7 @@ from pysim.lessons.speed_of_light import estimate_note
 from ..core.dom import Listeners, fmt, h
 from ..core.urlstate import pick
 from ..widgets.checkpoint import Checkpoints
-from ..widgets.components import CodePanel, CounterBoard, VerifyBadge, add_marks
+from ..widgets.components import ACCESS_MARKS, CodePanel, CounterBoard, VerifyBadge, add_marks
 from ..widgets.device_panel import DevicePanel
 from ..widgets.form import ParamForm
 from ..widgets.player import Player
@@ -31,12 +31,6 @@ from ..widgets.player import Player
 Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
 MONITOR_ALL_UP_TO = 32  # larger blocks list only the followed thread's warp (one row per lane)
 CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
-ACCESS_MARKS = {
-    ("global", "load"): "g-load",
-    ("shared", "store"): "s-store",
-    ("shared", "load"): "s-read",
-    ("global", "store"): "c-store",
-}
 
 
 class SteppingView:

@@ -11,10 +11,10 @@ from pysim.kernels import KERNELS, k04_transpose
 
 from ..core import slots
 from ..core.dom import h
-from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import ACCESS_MARKS, add_marks, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.warp_pictures import WarpPicture
-from .stepping import ACCESS_MARKS, SteppingView
+from .stepping import SteppingView
 
 GRIDS = ("A", "tile", "C")
 PARAM_KEYS = ("n", "T", "pad", "device")  # the address's names (TILE is `T` there, SPEC §5)

@@ -86,6 +86,15 @@ class CodePanel:
         self.current = lines
 
 
+# The grid mark (a CSS class) of each kind of access, for the stepping views and the playground alike.
+ACCESS_MARKS = {
+    ("global", "load"): "g-load",
+    ("global", "store"): "c-store",
+    ("shared", "store"): "s-store",
+    ("shared", "load"): "s-read",
+}
+
+
 def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]], cls: str) -> None:
     for cell in cells:
         marks[cell] = f"{marks[cell]} {cls}" if cell in marks else cls

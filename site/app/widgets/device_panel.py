@@ -1,8 +1,9 @@
-"""The device panel: a preset's hardware facts with their sources, and the time bound of the run shown.
+"""The device panel: a preset's hardware facts with their sources, the bound on the run shown (no run is
+faster: FP32 peak, compulsory DRAM traffic, one global round trip) and the speed model's estimate.
 
-Every number and sentence comes from pysim (`Device.facts()`, `TimeBound`); this
-module only puts them on the page. The table is rebuilt when the device changes,
-the bound's text on every call.
+Every number and sentence comes from pysim (`Device.facts()`, `TimeBound`, `estimate_note`); this
+module only puts them on the page. Only the bound is called a bound; the estimate says it is one.
+The table is rebuilt when the device changes, the texts on every call.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ FACT_COLUMNS = ("Figure", "Value", "Source", "Note")
 
 
 class DevicePanel:
-    """data-testid="device-facts" (the table) and data-testid="time-bound" (data-low/data-high in seconds)."""
+    """data-testid="device-facts" (the table), "time-bound" (data-value: the bound in seconds) and
+    "speed-estimate" (data-value: the model's estimate in seconds, hidden for a kernel it has no profile of)."""
 
     def __init__(self) -> None:
         self.caption = h("caption", "", "")
@@ -29,15 +31,15 @@ class DevicePanel:
             data_testid="device-facts",
             children=[self.caption, h("thead", "", children=[head]), self.rows],
         )
-        self.bound = h("p", "time-bound", "", data_testid="time-bound", data_low="", data_high="")
+        self.bound = h("p", "time-bound", "", data_testid="time-bound", data_value="")
         self.estimate = h("p", "speed-estimate", "", data_testid="speed-estimate", data_value="", hidden=True)
         self.element = h(
             "section",
             "device-panel",
             children=[
-                h("h2", "", "Device and time bound"),
+                h("h2", "", "Device, time bound and estimate"),
                 self.table,
-                h("h3", "", "Time bound (a bound, not a prediction)"),
+                h("h3", "", "Time bound (no run is faster)"),
                 self.bound,
                 h("p", "hint", CAVEAT),
                 self.estimate,
@@ -51,8 +53,7 @@ class DevicePanel:
             self._facts(device)
             self.shown_key = device.key
         self.bound.textContent = f"{bound.summary()} {bound.regime()}"
-        self.bound.setAttribute("data-low", repr(bound.low_seconds))
-        self.bound.setAttribute("data-high", repr(bound.high_seconds))
+        self.bound.setAttribute("data-value", repr(bound.seconds))
         text, value = estimate
         self.estimate.textContent = text
         self.estimate.setAttribute("data-value", value)

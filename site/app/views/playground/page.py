@@ -328,6 +328,6 @@ class PlaygroundView:
     # --- keyboard ------------------------------------------------------------------------------------------
     def key(self, event) -> bool:
         """Stepping shortcuts after a run; never while typing in the editor."""
-        if self.editor.contains(event.target) or self.result is None or not self.result.phases:
+        if self.editor.contains(event.target) or self.result is None or not self.result.intervals:
             return False
         return self.results.stepping.player.key(event)

@@ -74,11 +74,11 @@ class Results:
 
     def show(self, result, source: str, elapsed: float, expected_label: str) -> None:
         launch = result.launch
-        phases = result.phases
+        intervals = result.intervals
         self.reveal("done", elapsed)
         self.summary.textContent = (
             f"M×N×K = {size_text((result.M, result.N, result.K))}: a grid of {xy_text(launch.grid)} blocks of "
-            f"{xy_text(launch.block)} threads; {thousands(len(phases))} barrier interval(s); "
+            f"{xy_text(launch.block)} threads; {thousands(len(intervals))} barrier interval(s); "
             f"{thousands(result.steps)} steps (statements and accesses) in {elapsed / 1000:.2f} s"
             + ("" if result.completed else "; the run stopped early (see the diagnostics)")
             + "."
@@ -95,7 +95,7 @@ class Results:
             f"instruction(s), worst bank conflict {m.max_bank_degree}-way."
         )
         self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])
-        if phases:
+        if intervals:
             self.stepping.element.removeAttribute("hidden")
             self.stepping.load(result, source, expected_label)
         else:

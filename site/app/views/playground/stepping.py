@@ -10,7 +10,7 @@ from pysim.core.counters import COUNTER_LABELS, Counters
 from pysim.play.analysis import thread_xy
 
 from ...core.dom import Listeners, h, thousands
-from ...widgets.components import CodePanel, add_marks, memory_panel
+from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_panel
 from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
 from ...widgets.warp_pictures import WarpPicture
@@ -19,12 +19,6 @@ from .texts import access_text, shape_text, xy_text
 MAX_THREAD_ROWS = 300  # statements listed for one thread in one interval
 MAX_WARP_ROWS = 160  # warp instructions listed for one interval
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
-ACCESS_MARKS = {
-    ("global", "load"): "g-load",
-    ("global", "store"): "c-store",
-    ("shared", "store"): "s-store",
-    ("shared", "load"): "s-read",
-}
 
 
 class RunStepping:
@@ -36,9 +30,9 @@ class RunStepping:
         self.thread = 0
         self.source_lines: list[str] = []
         self.listeners = Listeners()
-        self.player = Player(self.show_phase, lambda index: self.result.next_block_phase(index))
-        self.phase_focus = h("p", "focus", "", data_testid="phase-focus")
-        self.phase_counters = h("p", "hint", "", data_testid="phase-counters")
+        self.player = Player(self.show_interval, lambda index: self.result.next_block_interval(index))
+        self.interval_focus = h("p", "focus", "", data_testid="interval-focus")
+        self.interval_counters = h("p", "hint", "", data_testid="interval-counters")
         self.listing = CodePanel("Your kernel as it ran, the lines of this interval highlighted")
         self.listeners.on(self.listing.element, "click", self.listing_clicked)
         self.thread_select = h("select", "", id="play-thread", data_testid="thread")
@@ -58,8 +52,8 @@ class RunStepping:
             children=[
                 h("h3", "", "Barrier interval by barrier interval"),
                 self.player.element,
-                self.phase_focus,
-                self.phase_counters,
+                self.interval_focus,
+                self.interval_counters,
                 h("label", "field follow", children=[h("span", "", "Follow thread (tx, ty)"), self.thread_select]),
                 h(
                     "div",
@@ -139,7 +133,7 @@ class RunStepping:
         self.thread = 0
         self.thread_select.value = "0"
         self.load_grids(result, expected_label)
-        self.player.load(len(result.phases), 0)
+        self.player.load(len(result.intervals), 0)
 
     def load_grids(self, result, expected_label: str) -> None:
         M, N, K = result.M, result.N, result.K
@@ -178,7 +172,7 @@ class RunStepping:
 
     def follow(self, thread: int) -> None:
         self.thread = thread
-        self.show_phase(self.player.index)
+        self.show_interval(self.player.index)
 
     def clicked_c(self, row: int, col: int) -> None:
         """Follow the thread that stored C[row, col] (pysim finds it in the recorded stores)."""
@@ -190,36 +184,36 @@ class RunStepping:
         self.player.go(index)
 
     # --- one interval -----------------------------------------------------------------------------------
-    def show_phase(self, index: int) -> None:
+    def show_interval(self, index: int) -> None:
         result = self.result
-        if result is None or not result.phases:
+        if result is None or not result.intervals:
             return
-        phase = result.phases[index]
-        self.phase_counters.textContent = "This interval: " + (
+        interval = result.intervals[index]
+        self.interval_counters.textContent = "This interval: " + (
             ", ".join(
-                f"{thousands(getattr(phase.delta, name))} {COUNTER_LABELS[name]}"
+                f"{thousands(getattr(interval.delta, name))} {COUNTER_LABELS[name]}"
                 for name in COUNTER_NAMES
-                if getattr(phase.delta, name)
+                if getattr(interval.delta, name)
             )
             or "no memory access counted"
         )
-        lines = phase.lines()
+        lines = interval.lines()
         self.listing.highlight(tuple(sorted(line for line in lines if 0 < line <= len(self.listing.lines))))
-        blocks = f"block {xy_text(phase.block)}, interval {phase.number + 1}"
-        if phase.barrier_lines:
-            end = f"the threads wait at cuda.syncthreads() on line {', '.join(str(n) for n in phase.barrier_lines)}"
+        blocks = f"block {xy_text(interval.block)}, interval {interval.number + 1}"
+        if interval.barrier_lines:
+            end = f"the threads wait at cuda.syncthreads() on line {', '.join(str(n) for n in interval.barrier_lines)}"
         else:
             end = "the threads finished"
-        self.phase_focus.textContent = (
-            f"Interval {index + 1} of {len(result.phases)}: {blocks}. {len(phase.threads)} thread(s) ran line(s) "
+        self.interval_focus.textContent = (
+            f"Interval {index + 1} of {len(result.intervals)}: {blocks}. {len(interval.threads)} thread(s) ran line(s) "
             f"{', '.join(str(n) for n in sorted(lines)) or '–'}; then {end}."
         )
-        self.show_memory(index, phase)
-        self.show_thread(phase)
+        self.show_memory(index, interval)
+        self.show_thread(interval)
         self.show_warps(index)
 
-    def show_memory(self, index: int, phase) -> None:
-        marks = self.marks(phase)
+    def show_memory(self, index: int, interval) -> None:
+        marks = self.marks(interval)
         shared, c = self.result.memory_after(index)
         self.grid_a.show(None, marks.get("A", {}))
         self.grid_b.show(None, marks.get("B", {}))
@@ -229,21 +223,21 @@ class RunStepping:
         for name, grid in self.shared_grids.items():
             grid.show(shared[name], marks.get(name, {}))
 
-    def marks(self, phase) -> dict[str, dict]:
+    def marks(self, interval) -> dict[str, dict]:
         """Cell marks per grid: what this interval's accesses touched, and the followed thread's cells."""
         targets: dict[str, dict] = {}
-        for access in phase.step.accesses:
+        for access in interval.step.accesses:
             cells = targets.setdefault(self.result.role_of(access.array), {})
             add_marks(cells, access.cells(), ACCESS_MARKS[(access.space, access.op)])
             if self.thread < access.rows.shape[1]:
                 add_marks(cells, access.cells(self.thread), "followed")
         return targets
 
-    def show_thread(self, phase) -> None:
+    def show_thread(self, interval) -> None:
         xy = thread_xy(self.result.launch, self.thread)
-        steps = phase.thread_steps(self.thread)
+        steps = interval.thread_steps(self.thread)
         self.thread_title.textContent = (
-            f"Thread {xy_text(xy)} of block {xy_text(phase.block)} in this interval: {len(steps)} statement(s)"
+            f"Thread {xy_text(xy)} of block {xy_text(interval.block)} in this interval: {len(steps)} statement(s)"
         )
         self.thread_body.textContent = ""
         for number, step in enumerate(steps[:MAX_THREAD_ROWS], start=1):

@@ -1,0 +1,345 @@
+"""What the blocktiled views (#/blocktile1d, #/vectorized, #/warptile) say and draw, computed.
+
+Each rung of siboehm's ladder is compared with the rung before it at the same M, N, K:
+1D blocktiling with shared-memory tiling, vectorized 2D blocktiling with 2D register tiling
+(the same block and thread tiles), warptiling with the vectorized kernel. The costs each
+rung removes are measured on the kernels' own steps and closed-form counters:
+
+- load instructions per block: warp-wide global load instructions one block issues per
+  bkIdx step, and the floats each one moves (a float4 load moves 4 per lane);
+- shared wavefronts per FMA: passes shared memory takes (conflicts and 128-bit phases
+  included) per multiply-add, over the whole run;
+- register reuse per warp: the FMAs warp 0 performs per distinct shared value it reads
+  into registers, for one dotIdx.
+
+Also the drawing aids the views ask for (they do no index arithmetic): the four-cell groups
+of every 128-bit access of a step, and the sides of a set of cells that face outward (to
+outline a group, a warp tile or a subtile). No browser imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..core.constants import WARP_SIZE
+from ..core.matrices import operands
+from ..core.trace import Cell, Step
+from ..core.warps import INACTIVE, by_warp
+from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
+from ..hardware.params import ParamError, RegisterParams, SmemParams
+from ..kernels import KERNELS
+from .checkpoints import format_number
+from .comparison import comparison_tile
+
+PREVIOUS = {"blocktile1d": "smem", "vectorized": "register", "warptile": "vectorized"}
+VECTOR = 4  # floats in a float4 (LDG.128 / LDS.128 / STG.128)
+
+
+# --- drawing aids ------------------------------------------------------------------------------
+def vector_groups(step: Step) -> dict[str, list[tuple[Cell, ...]]]:
+    """Per array, the cells each lane's 128-bit (or 64-bit) access of this step moves, one group
+    per lane and instruction (lanes asking for the same group appear once), row by row."""
+    found: dict[str, set[tuple[Cell, ...]]] = {}
+    for access in step.accesses:
+        if access.width == 1:
+            continue
+        active = access.active
+        firsts = set(zip(access.rows[active].tolist(), access.cols[active].tolist()))
+        groups = found.setdefault(access.array, set())
+        groups.update(tuple((r, c + i) for i in range(access.width)) for r, c in firsts)
+    return {array: sorted(groups) for array, groups in found.items()}
+
+
+def edges(groups: Iterable[Iterable[Cell]]) -> dict[Cell, str]:
+    """For each cell of each group, the sides ("t", "b", "l", "r") that face out of its group,
+    so that a group (a float4, a warp tile, a subtile) can be drawn with one outline."""
+    sides: dict[Cell, set[str]] = {}
+    for group in groups:
+        inside = set(group)
+        for r, c in inside:
+            out = {
+                side
+                for side, neighbour in (("t", (r - 1, c)), ("b", (r + 1, c)), ("l", (r, c - 1)), ("r", (r, c + 1)))
+                if neighbour not in inside
+            }
+            sides.setdefault((r, c), set()).update(out)
+    return {cell: " ".join(sorted(found)) for cell, found in sides.items() if found}
+
+
+def panel_captions(name: str, p: Any) -> dict[str, str]:
+    """The grids' captions: each array with its shape, As marked transposed where it is."""
+    gx, gy = KERNELS[name].grid(p)
+    transposed = name != "blocktile1d"
+    if name == "blocktile1d":
+        per_thread = f"each thread computes {p.TM} results of one column"
+    elif name == "vectorized":
+        per_thread = f"each thread computes a {p.TM}×{p.TN} patch"
+    else:
+        per_thread = f"each warp a {p.WM}×{p.WN} warp tile, each thread {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN}"
+    return {
+        "A": f"Matrix A ({p.M} × {p.K})",
+        "B": f"Matrix B ({p.K} × {p.N})",
+        "As": f"As [{p.BK}][{p.BM}] (A transposed: row dotIdx → regM)"
+        if transposed
+        else f"As [{p.BM}][{p.BK}] (column dotIdx → threadResults)",
+        "Bs": f"Bs [{p.BK}][{p.BN}] (row dotIdx → " + ("regN)" if transposed else "tmpB)"),
+        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; {per_thread}",
+    }
+
+
+# --- the costs of a rung -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class RungCosts:
+    """One kernel's costs at one size (see the module docstring)."""
+
+    kernel: str
+    label: str
+    threads: int
+    load_instructions: int  # warp-wide global load instructions per block and bkIdx step
+    run_load_instructions: int  # the same for every block and bkIdx step of the run (full tiles)
+    floats_per_load: int  # floats one such instruction moves, with every lane inside the matrices
+    shared_loads_per_fma: Fraction
+    wavefronts_per_fma: Fraction
+    bank_extra_cycles: int  # over the whole run
+    warp_fmas: int  # FMAs warp 0 performs in one dotIdx
+    warp_values: int  # distinct shared values warp 0 reads into registers in that dotIdx
+
+    @property
+    def warp_reuse(self) -> Fraction:
+        return Fraction(self.warp_fmas, self.warp_values)
+
+
+def _tile_sizes(p: Any) -> dict[str, int]:
+    """M, N, K of a run that is exactly one block and one bkIdx step of `p`'s kernel."""
+    if isinstance(p, SmemParams):
+        return {"M": p.T, "N": p.T, "K": p.T}
+    return {"M": p.BM, "N": p.BN, "K": p.BK}
+
+
+@lru_cache(maxsize=32)
+def _one_tile(name: str, p: Any) -> tuple[int, int, int, int]:
+    """(load instructions, floats they move, warp 0's FMAs and distinct shared values in dotIdx 0) of
+    one block's first bkIdx step, read from the kernel's own steps on a one-block, one-tile run."""
+    kernel = KERNELS[name]
+    one = replace(p, **_tile_sizes(p))
+    A, B = operands(one.M, one.N, one.K)
+    lanes = min(WARP_SIZE, kernel.threads(one))
+    instructions = floats = fmas = 0
+    words: set[tuple[str, int]] = set()
+    for step in kernel.block_steps(one, A, B, 0, 0):
+        for access in step.accesses:
+            if access.space == "global" and access.op == "load":
+                issued = by_warp(np.where(access.active, 1, 0)).max(axis=-1) == 1  # (instruction, warp) with a lane
+                instructions += int(issued.sum())
+                floats += access.elements
+            if access.space == "shared" and access.op == "load" and step.k == 0:
+                first = access.words[:, :lanes]
+                first = first[first != INACTIVE]
+                words.update((access.array, int(w) + i) for w in np.unique(first) for i in range(access.width))
+        if step.k == 0:
+            fmas += step.fma * lanes // kernel.threads(one)
+    return instructions, floats // max(instructions, 1), fmas, len(words)
+
+
+def costs(name: str, p: Any, label: str) -> RungCosts:
+    kernel = KERNELS[name]
+    totals = kernel.counters(p)
+    instructions, per_load, fmas, values = _one_tile(name, p)
+    gx, gy = kernel.grid(p)
+    return RungCosts(
+        name,
+        label,
+        kernel.threads(p),
+        instructions,
+        instructions * gx * gy * p.tiles,
+        per_load,
+        Fraction(totals.shared_loads, totals.fma),
+        Fraction(totals.shared_wavefronts, totals.fma),
+        totals.bank_extra_cycles,
+        fmas,
+        values,
+    )
+
+
+# The sizes a rung's label names, as the address writes them.
+LABEL_SIZES = {
+    "smem": ("T",),
+    "blocktile1d": ("BM", "BN", "BK", "TM"),
+    "register": ("BM", "BN", "BK", "TM", "TN"),
+    "vectorized": ("BM", "BN", "BK", "TM", "TN"),
+    "warptile": ("BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN"),
+}
+
+
+def _label(name: str, p: Any) -> str:
+    kernel = KERNELS[name]
+    sizes = ", ".join(f"{key}={getattr(p, key)}" for key in LABEL_SIZES[name])
+    return f"{kernel.TITLE} ({sizes}, {kernel.threads(p)} threads)"
+
+
+def previous_params(name: str, p: Any) -> tuple[Any | None, str]:
+    """The rung below `name` at the same M, N, K, and why those block sizes (or why none runs)."""
+    same = {"M": p.M, "N": p.N, "K": p.K, "device": p.device}
+    if name == "blocktile1d":
+        T, note = comparison_tile(p)
+        return SmemParams(T=T, **same), note.split(". ")[0] + "."
+    if name == "vectorized":
+        fields = {key: getattr(p, key) for key in ("BM", "BN", "BK", "TM", "TN")}
+        return RegisterParams(
+            **fields, **same
+        ), "The same block and thread tiles, with scalar loads and As not transposed."
+    tries = (
+        (
+            dict(BM=p.BM, BN=p.BN, BK=VECTOR * p.threads // p.BM, TM=p.WMITER * p.TM, TN=p.WNITER * p.TN),
+            "The same block tile, threads and results per thread, without the warp level "
+            "(BK chosen so each thread loads one float4 of A and one of B, as kernel 6 requires).",
+        ),
+        (
+            next(iter(VectorizedParams.PRESETS.values())),
+            "Kernel 6's teaching sizes (the same thread tile cannot run there).",
+        ),
+    )
+    reasons = []
+    for sizes, note in tries:
+        try:
+            return VectorizedParams(**{**sizes, **same}), note
+        except ParamError as error:
+            reasons.append(error.message)
+    return None, "The vectorized kernel cannot run at these sizes: " + "; ".join(reasons)
+
+
+@dataclass(frozen=True)
+class Rung:
+    """A page's comparison: this kernel and the rung below it (None when that cannot run here)."""
+
+    this: RungCosts
+    previous: RungCosts | None
+    note: str
+
+
+def rung(name: str, p: Any) -> Rung:
+    before, note = previous_params(name, p)
+    previous = None if before is None else costs(PREVIOUS[name], before, _label(PREVIOUS[name], before))
+    return Rung(costs(name, p, _label(name, p)), previous, note)
+
+
+def fraction_text(value: Fraction) -> str:
+    return format_number(value)
+
+
+COMPARED = (
+    "load_instructions",
+    "floats_per_load",
+    "run_load_instructions",
+    "shared_loads_per_fma",
+    "wavefronts_per_fma",
+    "warp_reuse",
+)
+
+
+def slot_values(name: str, p: Any) -> dict[str, object]:
+    """Every slot of site/partials/<name>-explain.html: the table (prev_*, this_*) and the page's own numbers."""
+    r = rung(name, p)
+    values: dict[str, object] = {"M": p.M, "N": p.N, "K": p.K, "compare_note": r.note}
+    for prefix, row in (("prev", r.previous), ("this", r.this)):
+        values[f"{prefix}_label"] = "cannot run at these sizes" if row is None else row.label
+        for key in COMPARED:
+            value = None if row is None else getattr(row, key)
+            values[f"{prefix}_{key}"] = (
+                "—" if value is None else fraction_text(value) if isinstance(value, Fraction) else value
+            )
+        values[f"{prefix}_bank_extra_cycles"] = "—" if row is None else row.bank_extra_cycles
+    values |= _own(name, p, r)
+    return values
+
+
+def _change(before: RungCosts | None, after: RungCosts, key: str, fewer: str = "fewer", more: str = "more") -> str:
+    """How `key` changed from the previous rung to this one, in words: "4.00× fewer", "the same"."""
+    if before is None:
+        return "not comparable here"
+    old, new = Fraction(getattr(before, key)), Fraction(getattr(after, key))
+    if old == new:
+        return "the same"
+    if not old or not new:
+        return f"{old} → {new}"
+    return f"{float(max(old, new) / min(old, new)):.2f}× {fewer if new < old else more}"
+
+
+def shown(name: str, p: Any) -> dict[str, bool]:
+    """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
+    return {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE}
+
+
+# The page's own slots, beyond the table's (each template uses exactly these).
+PAGE_SLOTS = {
+    "blocktile1d": ("threads", "BM", "BN", "TM", "reads", "waves_change", "reuse_change", "this_reuse", "loads_change"),
+    "vectorized": (
+        "threads",
+        "BM",
+        "BN",
+        "BK",
+        "TM",
+        "TN",
+        "loads_change",
+        "cycles_change",
+        "waves_change",
+        "reuse_change",
+    ),
+    "warptile": (
+        "warps",
+        "WM",
+        "WN",
+        "WMITER",
+        "WNITER",
+        "WSUBM",
+        "WSUBN",
+        "TM",
+        "TN",
+        "warp_sum",
+        "warp_values",
+        "warp_fmas",
+        "this_reuse",
+        "reuse_change",
+        "waves_change",
+    ),
+}
+
+
+def _own(name: str, p: Any, r: Rung) -> dict[str, object]:
+    this, prev = r.this, r.previous
+    found: dict[str, object] = {
+        "threads": this.threads,
+        "loads_change": _change(prev, this, "run_load_instructions"),
+        "waves_change": _change(prev, this, "wavefronts_per_fma"),
+        "reuse_change": _change(prev, this, "warp_reuse"),
+        "cycles_change": _change(prev, this, "bank_extra_cycles"),
+        "warp_fmas": this.warp_fmas,
+        "warp_values": this.warp_values,
+        "this_reuse": fraction_text(this.warp_reuse),
+        "BM": p.BM,
+        "BN": p.BN,
+        "BK": p.BK,
+        "TM": p.TM,
+    }
+    if isinstance(p, Blocktile1DParams):
+        found["reads"] = p.TM + 1
+    else:
+        found["TN"] = p.TN
+    if isinstance(p, WarptileParams):
+        found |= {
+            "WM": p.WM,
+            "WN": p.WN,
+            "WMITER": p.WMITER,
+            "WNITER": p.WNITER,
+            "WSUBM": p.WSUBM,
+            "WSUBN": p.WSUBN,
+            "warps": p.threads // WARP_SIZE,
+            "warp_sum": p.WM + p.WN,
+        }
+    return {key: found[key] for key in PAGE_SLOTS[name]}

@@ -1,0 +1,227 @@
+"""#/blocktile1d, #/vectorized, #/warptile: siboehm's kernels 4, 6 and 10, stepped like #/register.
+
+One view class: the three routes differ in data (kernel, registers, captions, explanation), not
+in kind. Every mark comes from pysim: the block's regions, each access by kind, the followed
+thread's cells (k05–k07 `focus`), the four-cell groups of every 128-bit access
+(pysim.lessons.blocktiled.vector_groups, outlined with `edges`) and, in #/warptile, the followed
+thread's warp tile and subtiles (k07.warp_regions).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pysim.kernels import KERNELS, k07_warptile
+from pysim.lessons import blocktiled
+
+from ..core.dom import fmt, h
+from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.grids import MatrixGrid
+from . import blocktiled_explain
+from .register import RegisterView
+from .stepping import SteppingView
+
+GRIDS = ("A", "B", "As", "Bs", "C")
+MONITOR_VALUES = 8  # the monitor lists the first values of each register array (Res: the first row)
+SHORT_NAMES = {"threadResults": "Res"}
+KEY = (
+    ("vec4", "one lane's 128-bit access: four floats, one outline"),
+    ("reg-line", "the values copied into registers this dotIdx"),
+    ("followed", "in use now by the followed thread"),
+)
+
+
+def outlined(groups, kind: str) -> dict[tuple[int, int], str]:
+    """Classes that draw one outline around each group: `<kind>-t`, `-b`, `-l`, `-r` on its outer sides."""
+    return {
+        cell: " ".join(f"{kind}-{side}" for side in sides.split()) for cell, sides in blocktiled.edges(groups).items()
+    }
+
+
+class BlocktiledView(SteppingView):
+    operand_mark = "reg-line"
+    legend_entries = KEY
+    counter_names = (*RegisterView.counter_names, "shared_wavefronts")  # #/register's, and the wavefronts
+
+    @property
+    def start(self) -> dict[str, str]:
+        """The first preset (teaching sizes): what a link without sizes opens at."""
+        return {name: str(value) for name, value in next(iter(self.kernel.PARAMS.PRESETS.values())).items()}
+
+    def activate(self, raw: dict[str, str]) -> None:
+        """Sizes missing from a link come from the teaching preset (the kernel's defaults are siboehm's, large)."""
+        if self.params is None or set(raw) & set(self.param_names):
+            raw = {**self.start, **raw}
+        super().activate(raw)
+
+    def reject(self, error) -> None:
+        if self.params is None:
+            self.load(self.kernel.PARAMS.parse(self.start), 0, 0)
+        super().reject(error)
+
+    def build_panels(self, stage) -> None:
+        stage.classList.add("blocktiled")  # scopes the outline and pattern marks (css/tilelab.css)
+        self.grids = {
+            "A": MatrixGrid("A", "Matrix A"),
+            "B": MatrixGrid("B", "Matrix B"),
+            "As": MatrixGrid("As", "As"),
+            "Bs": MatrixGrid("Bs", "Bs"),
+            "C": MatrixGrid("C", "Matrix C", on_click=self.clicked_c),
+        }
+        g = self.grids
+        hint = "Each thread's results have one border style (dashed and solid alternate). Click a cell to follow its thread."
+        memory = memory_panel(
+            [
+                ("global", "Global memory", [g["A"].element, g["B"].element]),
+                ("shared", "Shared memory", [g["As"].element, g["Bs"].element]),
+                ("result", "Global matrix C", [g["C"].element, h("p", "hint", hint)]),
+            ]
+        )
+        self.phase = h("p", "phase", "", data_testid="phase")
+        self.monitor_head = h("tr", "")
+        self.monitor_body = h("tbody", "")
+        monitor = monitor_table(
+            "Thread monitor: registers (the first values of each)", self.monitor_head, self.monitor_body
+        )
+        self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
+        for part in (
+            h("div", "code-and-memory", children=[code_section(self.code), memory]),
+            legend(self.legend_entries),
+            h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
+            monitor,
+        ):
+            stage.appendChild(part)
+
+    def load_panels(self) -> None:
+        p, trace = self.params, self.trace
+        captions = blocktiled.panel_captions(self.kernel.NAME, p)
+        first = trace[0]
+        shapes = {"A": trace.A.shape, "B": trace.B.shape, "C": trace.expected.shape}
+        shapes |= {name: first.shared[name].shape for name in ("As", "Bs")}
+        for name, grid in self.grids.items():
+            grid.resize(*shapes[name], captions[name], trace.expected.max())
+        self.grids["A"].show(trace.A, {})
+        self.grids["B"].show(trace.B, {})
+        self.patch_classes = self.patches()
+        self.grids["C"].set_base(self.patch_classes)
+        self.monitor_head.textContent = ""
+        self.monitor_values = {}  # register name -> how many of its values the monitor lists
+        headings = ["TID", self.xy_heading, "Action"]
+        for name, values in first.registers.items():
+            indices = list(np.ndindex(values.shape[1:]))[:MONITOR_VALUES]
+            self.monitor_values[name] = len(indices)
+            short = SHORT_NAMES.get(name, name)
+            headings += [f"{short}[{','.join(map(str, i))}]" if i else short for i in indices]
+        self.monitor_numbers = len(headings) - 3
+        for text in headings:
+            self.monitor_head.appendChild(h("th", "", text, scope="col"))
+        blocktiled_explain.show(self.explained, self.kernel.NAME, p)
+
+    xy_heading = "(tx,ty)"
+
+    def patches(self) -> dict[tuple[int, int], str]:
+        """Each thread's cells of C, solid and dashed borders alternating thread by thread; a corner label."""
+        found = {}
+        for block in self.trace.blocks:
+            for thread in range(self.kernel.threads(self.params)):
+                cells = self.kernel.owned_cells(self.params, block, thread)
+                found |= dict.fromkeys(
+                    cells, ("patch-even", "patch-odd")[sum(self.kernel.thread_xy(self.params, thread)) % 2]
+                )
+                if cells:
+                    self.grids["C"].label_cell(*cells[0], f"t{thread}")
+        return found
+
+    def monitor_label(self, thread: int) -> str:
+        return str(thread)
+
+    def monitor_columns(self) -> tuple[str, ...]:
+        return ("", "", *("num",) * self.monitor_numbers)
+
+    def render(self, step) -> None:
+        p = self.params
+        self.focus.textContent = f"Current focus: {self.words.position(step, p)}"
+        self.phase.textContent = self.words.phase_detail(step, p)
+        marks = self.step_marks(step, GRIDS)
+        for array, groups in blocktiled.vector_groups(step).items():
+            add_marks(marks[array], [cell for group in groups for cell in group], "vec4")
+            for cell, cls in outlined(groups, "vec").items():
+                add_marks(marks[array], (cell,), cls)
+        self.more_marks(step, marks)
+        for name in ("A", "B"):
+            self.grids[name].show(None, marks[name])
+        for name in ("As", "Bs"):
+            self.grids[name].show(step.shared[name], marks[name])
+        self.grids["C"].show(self.trace.c_after(step.index), marks["C"])
+        self.render_monitor(step)
+
+    def more_marks(self, step, marks: dict[str, dict]) -> None:
+        """A route's own marks (the warp tiles of #/warptile)."""
+
+    def render_monitor(self, step) -> None:
+        regs = step.registers
+        for thread in self.monitor_rows:
+            tx, ty = self.kernel.thread_xy(self.params, thread)
+            texts = [f"({tx},{ty})", self.words.describe(step, self.params, thread)]
+            for name, count in self.monitor_values.items():
+                texts += [fmt(v) for v in np.reshape(regs[name][thread], -1)[:count]]
+            self.update_monitor_row(thread, texts)
+
+
+class Blocktile1DView(BlocktiledView):
+    kernel = KERNELS["blocktile1d"]
+    legend_entries = (
+        ("reg-line", "the As values this dotIdx multiplies with tmpB"),
+        ("followed", "in use now: tmpB and its As value"),
+    )
+
+
+class VectorizedView(BlocktiledView):
+    kernel = KERNELS["vectorized"]
+
+
+WARP_KEY = (
+    ("warp-tile", "the followed thread's warp tile (dashed outline, corner flags)"),
+    ("sub-now", "the subtile computed now (striped; dotted outlines split the subtiles)"),
+)
+
+
+class WarptileView(BlocktiledView):
+    kernel = KERNELS["warptile"]
+    legend_entries = KEY + WARP_KEY
+    xy_heading = "(lane,warp)"
+
+    def thread_label(self, thread: int) -> str:
+        lane, warp = self.kernel.thread_xy(self.params, thread)
+        return f"lane {lane}, warp {warp}"
+
+    def load_panels(self) -> None:
+        super().load_panels()
+        self.warp_drawn = None  # (block, warp tile) whose outlines the grids' base classes hold
+
+    def load_thread(self) -> None:
+        super().load_thread()
+        self.warp_drawn = None
+
+    def more_marks(self, step, marks: dict[str, dict]) -> None:
+        """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted outlines)
+        stay in the grids' base classes while the block and warp stay; the subtile computed now is a mark."""
+        regions = k07_warptile.warp_regions(self.params, step, self.thread)
+        key = (step.block, self.kernel.thread_xy(self.params, self.thread)[1])  # (block, warp)
+        if key != self.warp_drawn:
+            self.warp_drawn = key
+            for array, parts in regions.items():
+                base = dict.fromkeys(self.grid_cells(array), "")
+                if array == "C":
+                    base |= self.patch_classes
+                add_marks(base, parts["warp"], "warp-tile")
+                for kind, groups in (("sub", parts["subtiles"]), ("warp", (parts["warp"],))):
+                    for cell, cls in outlined(groups, kind).items():
+                        add_marks(base, (cell,), cls)
+                self.grids[array].set_base({cell: cls.strip() for cell, cls in base.items()})
+        for array, parts in regions.items():
+            add_marks(marks[array], parts["now"], "sub-now")
+
+    def grid_cells(self, array: str) -> list[tuple[int, int]]:
+        rows, cols = self.grids[array].shape
+        return [(r, c) for r in range(rows) for c in range(cols)]

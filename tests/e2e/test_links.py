@@ -1,0 +1,37 @@
+"""Nothing navigates a course's frame away: every external link opens a new tab, and in-page links
+keep the frame's embed, lock and quiz (site/app/core/shell.py)."""
+
+from __future__ import annotations
+
+from app.core.urlstate import ROUTES
+
+from .conftest import go, url_has
+
+# Every link that leaves the page (not `#/...`), as the page holds it after a route is shown.
+EXTERNAL_LINKS = """() => Array.from(document.querySelectorAll('a[href]'))
+  .filter(a => !a.getAttribute('href').startsWith('#') && !a.hasAttribute('download'))
+  .map(a => ({href: a.getAttribute('href'), target: a.getAttribute('target'), rel: a.getAttribute('rel') || ''}))"""
+
+
+def test_every_external_link_on_every_route_opens_a_new_tab(app):
+    seen = {}
+    for route in ROUTES:
+        go(app, "#" + route)
+        app.page.wait_for_timeout(300)  # a view builds its links when first shown
+        for link in app.page.evaluate(EXTERNAL_LINKS):
+            seen[link["href"]] = link
+    assert len(seen) >= 5  # the sources cited across the views
+    wrong = [link for link in seen.values() if link["target"] != "_blank" or "noopener" not in link["rel"].split()]
+    assert wrong == []
+
+
+def test_in_page_links_keep_embed_lock_and_quiz(app):
+    go(app, "#/hierarchy?embed=1&lock=1&quiz=1")
+    app.page.evaluate("document.querySelector('a[href=\"#/tiling\"]').click()")
+    app.page.wait_for_function("location.hash.startsWith('#/tiling')")
+    assert url_has(app.page, "embed=1", "lock=1", "quiz=1")
+    assert app.page.evaluate("document.documentElement.classList.contains('embed')")
+    go(app, "#/tiling")  # an address typed without them: nothing is added
+    app.page.evaluate("document.querySelector('a[href=\"#/register\"]').click()")
+    app.page.wait_for_function("location.hash.startsWith('#/register')")
+    assert "embed=1" not in app.page.evaluate("location.hash")
