@@ -15,9 +15,10 @@ from .registers import RegisterBudget
 
 
 def _require(name: str, holds: bool, message: str) -> None:
-    """Raise ParamError naming `name` with `message` unless the rule `holds`."""
+    """Raise ParamError naming `name` with `message` unless the rule `holds`; the message starts with
+    the parameter's name, as every input error does (the form, the address and the CLI show it as is)."""
     if not holds:
-        raise ParamError(name, message)
+        raise ParamError(name, message if message.startswith(name) else f"{name}: {message}")
 
 
 def _check_budget(names: tuple[str, str], rows: int, cols: int, device_key: str, what: str) -> None:

@@ -74,8 +74,9 @@ class Shell:
             view.activate(route.params)
 
     def link_clicked(self, event) -> None:
-        """An in-page link (`#/...`) keeps embed, lock and quiz: a course's frame stays compact,
-        locked and quizzing wherever its links lead (external links open a new tab instead)."""
+        """An in-page link (`#/...`) keeps the shell's keys (embed, lock, quiz, relay): a course's frame
+        stays compact, locked, quizzing and reporting wherever its links lead (external links open a new
+        tab instead)."""
         if event.defaultPrevented or event.button != 0 or event.ctrlKey or event.metaKey or event.shiftKey:
             return
         closest = getattr(event.target, "closest", None)

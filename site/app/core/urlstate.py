@@ -42,7 +42,9 @@ VIEWS = (
 ROUTES = ("/", *(view.path for view in VIEWS))
 STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
 # Parameters of the shell itself, kept across every address the views write.
-SHELL_KEYS = ("embed", "lock", "quiz")  # quiz=1: prediction checkpoints (app.widgets.checkpoint)
+# quiz=1: prediction checkpoints (app.widgets.checkpoint); relay: the link package's nonce (site/scorm/score.js
+# relays answers only to the parent that echoes it), kept so that a reload inside the package still relays.
+SHELL_KEYS = ("embed", "lock", "quiz", "relay")
 MAX_VALUE_CHARS = 200
 # Values allowed to be longer: the playground's compressed code (app.views.codeurl reads at most 16,000).
 LONG_VALUE_CHARS = {"code": 20_000}
