@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make serve   installs what is needed, builds dist/ and serves it on http://127.0.0.1:8000/
+#   make serve   installs what is needed, builds dist/ (with the course package) and serves it on http://127.0.0.1:8000/
 #   make test    installs what is needed and runs the whole test suite
 PYTHON ?= python3
 PORT ?= 8000
@@ -16,8 +16,11 @@ chromium:
 		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# --scorm: the full course package too, beside the site and linked from its home page
+# (the link package needs the hosted copy's address: add SCORM_URL=https://.../).
+SCORM_URL ?=
 serve: deps
-	$(PYTHON) build.py --serve --port $(PORT)
+	$(PYTHON) build.py --scorm $(if $(SCORM_URL),--scorm-url $(SCORM_URL)) --serve --port $(PORT)
 
 lint:
 	$(PYTHON) -m ruff check .

@@ -5,8 +5,9 @@ Runs `lighthouse@12.2.3` from node_modules (an exact devDependency) against dist
 on 127.0.0.1 with gzip (as GitHub Pages sends it), with CHROME_PATH set to the Chromium the
 tests use. The floor page is bench/tti.py's (Pyodide as released; `--floor-on-dist` for
 dist/'s runtime). For each page it prints the performance score, TBT, LCP, Speed Index and CLS,
-the medians over --runs runs (the run with the median score is reported). Target: the
-site's score at or above the floor's.
+the medians over --runs runs (the run with the median score is reported), and that run's long
+tasks (over 50 ms: what TBT adds up), with the script each ran. Target: the site's score at or
+above the floor's.
 
     python bench/lighthouse.py               # build dist/, 3 runs of each page
     python bench/lighthouse.py --runs 1      # quick
@@ -79,6 +80,9 @@ def lighthouse(url: str, chrome: str) -> dict:
     result = {"score": data["categories"]["performance"]["score"]}
     for name, (audit, _unit) in METRICS.items():
         result[name] = data["audits"][audit]["numericValue"]
+    # The main-thread tasks over 50 ms (TBT is the sum of their excess over 50 ms), by script.
+    items = data["audits"].get("long-tasks", {}).get("details", {}).get("items", [])
+    result["long_tasks"] = [(item["url"], item["startTime"], item["duration"]) for item in items]
     return result
 
 
@@ -91,6 +95,10 @@ def describe(label: str, runs: list[dict]) -> dict:
     )
     scores = ", ".join(f"{run['score']:.2f}" for run in runs)
     print(f"{label}: performance {middle['score']:.2f} (runs: {scores}); {metrics}")
+    for url, start, duration in middle["long_tasks"]:
+        print(
+            f"    long task at {start / 1000:.2f} s: {duration:.0f} ms (blocking {max(0, duration - 50):.0f} ms), {url}"
+        )
     return middle
 
 

@@ -34,9 +34,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "docs", help="folder for the PNG files (default docs/)")
     parser.add_argument("--only", choices=sorted(SHOTS), help="one view only")
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where to build the site (default dist/)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    server = Server(build(ROOT / "dist", service_worker=False))
+    server = Server(build(args.dist, service_worker=False))
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)

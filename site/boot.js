@@ -14,18 +14,29 @@
     return document.getElementById(id);
   }
 
+  var stageNamed = false; // a stage after the downloads has been shown
+
   function setStage(text) {
+    stageNamed = true;
     performance.mark("tilelab:" + text);
     var stage = byId("boot-stage");
     if (stage && root.dataset.state === "loading") stage.textContent = text;
   }
 
+  // The bar counts the runtime's bytes while they download; once they are all in, the work left
+  // (starting Python, loading NumPy, building the view: the stage says which) has no byte count,
+  // so the bar turns indeterminate instead of sitting full while work remains.
   function showProgress() {
     var bar = byId("boot-progress");
     var bytes = byId("boot-bytes");
     if (!bar || !bytes || !expectedBytes) return; // the body may be parsed only up to the bar
+    if (loadedBytes >= expectedBytes) {
+      bar.removeAttribute("value");
+      bytes.textContent = "";
+      return;
+    }
     bar.max = expectedBytes;
-    bar.value = Math.min(loadedBytes, expectedBytes);
+    bar.value = loadedBytes;
     bytes.textContent = (loadedBytes / 1e6).toFixed(1) + " of " + (expectedBytes / 1e6).toFixed(1) + " MB";
   }
 
@@ -95,7 +106,63 @@
     var query = hash.indexOf("?");
     var path = query < 0 ? hash : hash.slice(0, query);
     var params = new URLSearchParams(query < 0 ? "" : hash.slice(query + 1));
-    return { path: path || "/", embed: params.get("embed") === "1" };
+    return { path: path || "/", params: params };
+  }
+
+  // --- the views drawn at build time (tools/build/prerender.py) --------------------------------
+  // Each <template data-prerender="ID" data-address="..."> holds what the view of container ID
+  // draws for that address. It stands in for the container's content while the address asks for
+  // that state (the shell's keys that change no view aside), until Python builds the view.
+  var NEUTRAL_KEYS = ["embed", "lock", "relay"];
+  var written = {}; // container id -> its nodes as the page wrote them, while a pre-render stands in
+  var takenOver = false;
+
+  function asksFor(template, params) {
+    var drawn = new URLSearchParams(template.dataset.address);
+    var same = true;
+    params.forEach(function (value, key) {
+      if (NEUTRAL_KEYS.indexOf(key) < 0 && drawn.get(key) !== value) same = false;
+    });
+    return same;
+  }
+
+  // Inline styles (a grid's --cols, a canvas's size) travel as data-prerender-style: the CSP
+  // refuses style attributes in markup, not styles set through the CSSOM.
+  function applyStyle(element) {
+    element.dataset.prerenderStyle.split(";").forEach(function (declaration) {
+      var colon = declaration.indexOf(":");
+      element.style.setProperty(declaration.slice(0, colon), declaration.slice(colon + 1));
+    });
+    element.removeAttribute("data-prerender-style");
+  }
+
+  function putBack(id) {
+    byId(id).replaceChildren.apply(byId(id), written[id]);
+    delete written[id];
+  }
+
+  function showPrerendered(route) {
+    if (takenOver) return;
+    document.querySelectorAll("template[data-prerender]").forEach(function (template) {
+      var id = template.dataset.prerender;
+      var container = byId(id);
+      var section = container && container.closest("[data-route]");
+      var wanted = !!section && section.dataset.route === route.path && asksFor(template, route.params);
+      if (wanted && !written[id]) {
+        var content = template.content.cloneNode(true);
+        content.querySelectorAll("[data-prerender-style]").forEach(applyStyle);
+        written[id] = Array.prototype.slice.call(container.childNodes);
+        container.replaceChildren(content);
+      } else if (!wanted && written[id]) {
+        putBack(id);
+      }
+    });
+  }
+
+  // Called by site/main.py in the task that builds the view, so no frame shows the page as written.
+  function takeOver() {
+    takenOver = true;
+    Object.keys(written).forEach(putBack);
   }
 
   function showRoute() {
@@ -112,7 +179,9 @@
       if (link.dataset.nav === route.path) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");
     });
-    root.classList.toggle("embed", route.embed);
+    root.classList.toggle("embed", route.params.get("embed") === "1");
+    root.classList.toggle("lock", route.params.get("lock") === "1"); // as the shell will: the form stays hidden
+    showPrerendered(route);
   }
 
   function describeTarget(target) {
@@ -249,9 +318,16 @@
     }).observe({ type: "largest-contentful-paint", buffered: true });
   }
 
+  // What the interpreter cannot boot without; once both are in, Python is starting.
+  var BOOT_FILES = /\/pyodide\/(pyodide\.asm\.wasm|python_stdlib\.zip)$/;
+  var bootFilesIn = {};
+
   function noteArrival(entry) {
-    if (/\/pyodide\/(pyodide\.asm\.wasm|python_stdlib\.zip)$/.test(entry.name) && entry.responseStatus < 400) {
+    if (BOOT_FILES.test(entry.name) && entry.responseStatus < 400) {
       preloadAll("tilelab-preload-later");
+      bootFilesIn[entry.name] = true;
+      // (Observers report late: never after site/main.py has named a later stage.)
+      if (Object.keys(bootFilesIn).length === 2 && !stageNamed) setStage("Starting Python…");
     }
   }
 
@@ -280,12 +356,17 @@
       });
   }
 
+  var counted = {};
   if (window.PerformanceObserver) {
     new PerformanceObserver(function (list) {
       list.getEntries().forEach(function (entry) {
         checkResource(entry);
         noteArrival(entry);
-        if (entry.name.indexOf("/pyodide/") >= 0) loadedBytes += entry.decodedBodySize || 0; // as the manifest counts them (not gzip)
+        // As the manifest counts them (not gzip), each file once (a preload and the fetch that reuses it are two entries).
+        if (entry.name.indexOf("/pyodide/") >= 0 && !counted[entry.name]) {
+          counted[entry.name] = true;
+          loadedBytes += entry.decodedBodySize || 0;
+        }
       });
       showProgress();
     }).observe({ type: "resource", buffered: true });
@@ -464,7 +545,28 @@
 
   guardStorage();
 
-  window.tilelabBoot = { stage: setStage, ready: ready, fail: fail };
+  // The route (and its pre-render) is shown as soon as the parser has passed its section, not once
+  // the whole page is parsed: the templates of the other routes after it are most of the page.
+  function showRouteWhenParsed() {
+    var path = currentRoute().path;
+    var parsed = new MutationObserver(function () {
+      var sections = document.querySelectorAll("main > [data-route]");
+      for (var i = 0; i < sections.length; i++) {
+        if (sections[i].dataset.route === path && sections[i].nextSibling) {
+          parsed.disconnect();
+          showRoute();
+          return;
+        }
+      }
+    });
+    parsed.observe(root, { childList: true, subtree: true });
+    document.addEventListener("DOMContentLoaded", function () {
+      parsed.disconnect();
+    });
+  }
+
+  showRouteWhenParsed();
+  window.tilelabBoot = { stage: setStage, ready: ready, fail: fail, takeOver: takeOver };
   window.addEventListener("hashchange", showRoute);
   readManifest();
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,4 +1,4 @@
-// Paints the changed cells of a big matrix on its canvas in one call from Python (site/app/grids.py):
+// Paints the changed cells of a big matrix on its canvas in one call from Python (site/app/widgets/grids.py):
 // one call per drawing command, from Python, would cost more than the drawing itself. The cells come
 // as columns (typed arrays), their looks as a small table of styles, one per combination of classes.
 (function () {
@@ -70,5 +70,18 @@
     }
   }
 
+  // Many elements' texts and classes in one call from Python (an element grid's changed cells, a
+  // monitor's changed values): one assignment per call across the Python-JavaScript bridge would cost
+  // more than the update itself. texts[i] / classes[i] is null (None, undefined once converted) where
+  // that side of elements[indices[i]] is unchanged.
+  function update(elements, indices, texts, classes) {
+    for (var i = 0; i < indices.length; i++) {
+      var element = elements[indices[i]];
+      if (texts[i] != null) element.textContent = texts[i];
+      if (classes && classes[i] != null) element.className = classes[i];
+    }
+  }
+
   window.tilelabGridPaint = paint;
+  window.tilelabUpdate = update;
 })();

@@ -14,11 +14,12 @@ from pyscript import window
 
 window.tilelabBoot.stage("Loading NumPy…")
 await pyodide_js.loadPackage("numpy")  # noqa: F704 - PyScript runs this module with top-level await
-window.tilelabBoot.stage("Starting TileLab…")
+window.tilelabBoot.stage("Building the view…")
 for module in ("numpy", "pysim.core.trace", "pysim.kernels", "app.core.shell"):
     importlib.import_module(module)
     await asyncio.sleep(0)  # noqa: F704 - yield to the browser between imports
 
 from app.core import shell  # noqa: E402 - needs NumPy loaded first
 
+window.tilelabBoot.takeOver()  # the page as written again, for the view built next, in this task (no frame between)
 shell.start()

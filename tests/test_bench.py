@@ -26,6 +26,7 @@ def test_tti_bench_prints_the_ratio():
     assert "pyodide.asm.wasm" in out
     assert "localhost" in out and "throttled" in out and out.count("ratio") == 2
     assert "bytes on the wire" in out and "warm/cold" in out
+    assert "first screen showing the picture" in out
     assert "files from the network: none" in out
     assert "offline reload reaches ready: yes" in out
 

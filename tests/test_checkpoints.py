@@ -6,13 +6,15 @@ from fractions import Fraction
 
 import pytest
 
+from app.core import tries
 from app.core.score import STEPPING_KERNELS, Answer, ScoreBook, parse_answers, quiz_on, scored_keys
 from pysim.core.constants import NUM_BANKS, WARP_SIZE
 from pysim.core.trace import Trace
 from pysim.core.warps import INACTIVE
-from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.hardware.params import HierarchyParams, NaiveParams, RegisterParams, SmemParams, TransposeParams
 from pysim.kernels import KERNELS
 from pysim.lessons import checkpoints
+from pysim.lessons.walkthrough import Walkthrough, quiz, quiz_example
 from pysim.play.puzzles import PUZZLES
 
 CASES = [
@@ -104,7 +106,7 @@ def test_two_thirds_accepts_two_decimals_and_says_both():
     assert checkpoints.check(checkpoint, "0.67")[0] is True
     assert checkpoints.check(checkpoint, "0.6")[0] is False
     assert checkpoint.answer_text == "2/3 (≈ 0.67)"
-    assert checkpoints.check(checkpoint, "1")[1] == "Not quite: the answer is 2/3 (≈ 0.67)."
+    assert checkpoints.check(checkpoint, "1")[1] == "Not quite."  # the answer waits (app.core.tries)
 
 
 # --- the score book (app.core.score): pure, no browser ---------------------------------------------
@@ -157,3 +159,40 @@ def test_damaged_answers_are_dropped(text):
 def test_quiz_is_off_unless_asked():
     assert not quiz_on({}, None) and not quiz_on({"quiz": "0"}, "")
     assert quiz_on({"quiz": "1"}, None) and quiz_on({}, "on")
+
+
+# --- two tries, the answer only when asked (app.core.tries, pysim's quiz sizes) ---------------------
+def test_a_wrong_first_try_hides_the_answer_and_offers_it():
+    checkpoint = checkpoints.Checkpoint("smem:bank-degree", 3, "?", Fraction(4), "Degree 4: ...")
+    right, verdict = checkpoints.check(checkpoint, "2")
+    assert right is False and "4" not in verdict
+    reply = tries.after_try(False, 1, checkpoint.answer_text)
+    assert not reply.reveal and reply.offer and "4" not in reply.verdict
+    second = tries.after_try(False, 2, checkpoint.answer_text)
+    assert second.reveal and not second.offer and "4" in second.verdict
+    assert tries.shown(checkpoint.answer_text) == tries.Reply("The answer is 4.", True, False)
+
+
+def test_a_right_second_try_is_accepted_but_the_first_answer_is_the_score():
+    reply = tries.after_try(True, 2, "4")
+    assert reply.reveal and reply.verdict.startswith("Right.") and "first answer" in reply.verdict
+    assert tries.after_try(True, 1, "4") == tries.Reply("Right.", True, False)
+    recorder = Recorder()
+    book = ScoreBook(recorder)
+    key = scored_keys()[0]
+    assert book.record(key, False, "2") is True
+    assert book.record(key, True, "4") is False  # the second try is practice
+    assert book.recorded(key) == Answer(False, "2")
+    assert [call[:2] for call in recorder.calls] == [(key, False)]
+
+
+@pytest.mark.parametrize("N", [1, 7, 256, 512, 1000, 1024, 4096])
+def test_the_quiz_never_asks_about_the_sizes_the_page_prints(N):
+    """Question 1 asked for the form's naive total, which the summary prints in bold just above it."""
+    walk = Walkthrough(HierarchyParams(N=N, T=16))
+    answers = {q.key: q.answer for q in quiz(walk)}
+    example = quiz_example(walk.params)
+    assert example.N != N
+    loads = sum(2 * example.N for _ in range(example.N * example.N))  # N² threads, 2N loads each
+    assert answers["naive"] == loads != 2 * N**3
+    assert answers["tiled"] == 2 * example.N**2 * -(-example.N // example.T)

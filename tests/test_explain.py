@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from app.views import naive_explain, transpose_explain
 from app.views import register_explain as explain_register
 from app.views import tiling_explain as explain_tiling
 from bruteforce import naive, register, smem
-from pysim.hardware.params import RegisterParams, SmemParams
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
 from pysim.hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget
 from pysim.lessons import comparison, explain
 
@@ -57,12 +58,14 @@ def test_tiling_numbers_match_brute_force(M, N, K, T):
     assert n.zero_filled == edges["zero_filled"]
     assert n.padding_fma == edges["padding_fma"]
     assert n.blocks * n.cells_per_block == n.tiled.shared_stores == tiled["shared_stores"]
-    assert n.ideal == Fraction(2 * M * N * K, T)
-    # Each part of the excess is that matrix's loads over its ideal share M·N·K/T.
-    assert n.excess_a == edges["a_loads"] - Fraction(M * N * K, T)
-    assert n.excess_b == edges["b_loads"] - Fraction(M * N * K, T)
+    # A loaded value of A serves at most min(T, N) elements of C, one of B at most min(T, M).
+    assert n.ideal == Fraction(M * N * K, min(T, N)) + Fraction(M * N * K, min(T, M))
+    assert (n.ideal == Fraction(2 * M * N * K, T)) == (T <= min(M, N))
+    # Each part of the excess is that matrix's loads over its ideal share.
+    assert n.excess_a == edges["a_loads"] - Fraction(M * N * K, min(T, N))
+    assert n.excess_b == edges["b_loads"] - Fraction(M * N * K, min(T, M))
     assert n.excess == n.excess_a + n.excess_b
-    assert (n.excess == 0) == (M % T == 0 and N % T == 0)
+    assert (n.excess == 0) == all(d % T == 0 or d <= T for d in (M, N))
     assert n.tiled.global_loads >= n.floor == M * K + K * N  # A and B loaded once each at least
     assert (n.tiled.global_loads == n.floor) == (T >= M and T >= N)
     assert n.capped == (T > M or T > N)
@@ -159,7 +162,7 @@ def test_register_numbers_match_brute_force(sizes):
     n = explain.register(p)
     brute = register(*sizes.values())
     assert n.padding_fma == brute["fma"] - p.M * p.N * p.K
-    assert n.flops_per_byte == pytest.approx(2 * brute["fma"] / (4 * brute["global_loads"]))
+    assert n.flops_per_byte == pytest.approx(2 * p.M * p.N * p.K / (4 * brute["global_loads"]))  # useful work only
     assert n.counters.bank_extra_cycles == brute["bank_extra_cycles"]
 
 
@@ -231,6 +234,8 @@ def shown_text(value: object) -> str:
     [
         ("tiling-explain.html", explain_tiling, SmemParams()),
         ("register-explain.html", explain_register, RegisterParams()),
+        ("view-naive.html", naive_explain, NaiveParams(**next(iter(NaiveParams.PRESETS.values())))),
+        ("view-transpose.html", transpose_explain, TransposeParams()),
     ],
 )
 def test_template_defaults_are_what_python_fills_in(partial, module, params):

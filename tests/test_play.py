@@ -129,7 +129,7 @@ def test_barrier_in_thread_dependent_if_is_divergence():
 
 def test_early_return_before_a_barrier_is_divergence():
     text = source("smem_tiled.py", T=4).replace(
-        "    partialSum = 0.0\n", "    partialSum = 0.0\n    if globalRow >= M:\n        return\n"
+        "    partialSum = float32(0.0)\n", "    partialSum = float32(0.0)\n    if globalRow >= M:\n        return\n"
     )
     result = run(text, 6, 6, 8)
     found = result.diagnostics_of("barrier_divergence")
@@ -193,7 +193,7 @@ LAUNCH = "\n\ndef launch(M, N, K):\n    return 1, 1\n"
         (KERNEL_HEAD + "    open('x')\n" + LAUNCH, 6, "does nothing"),
         (KERNEL_HEAD + "    x = open(1)\n" + LAUNCH, 6, "calling open"),
         (KERNEL_HEAD + "    x = 'text'\n" + LAUNCH, 6, "only numbers"),
-        (KERNEL_HEAD + "    x = len(A)\n" + LAUNCH, 6, "calling len"),
+        (KERNEL_HEAD + "    x = len(A, B)\n" + LAUNCH, 6, "len takes one array"),
         (KERNEL_HEAD + "    x = [1, 2]\n" + LAUNCH, 6, "a list"),
         (KERNEL_HEAD + "    x = lambda: 1\n" + LAUNCH, 6, "lambda"),
         (KERNEL_HEAD + "    t = cuda.shared.array((A.shape[0], 2), float32)\n" + LAUNCH, 6, "constant"),

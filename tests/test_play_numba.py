@@ -90,3 +90,32 @@ def test_siboehm_kernels_in_numba_give_pysims_c_and_global_loads():
         stepped = sum(count_step(step).global_loads for step in trace)  # the steps, not the closed form
         assert numba["loads"] == trace.totals.global_loads == stepped, key
         assert numba["stores"] == trace.totals.global_stores, key
+
+
+FIXTURES = Path(__file__).parent / "play"
+# (file, M, N, K, what NumPy says C is): atomics and Numba's negative-index wraparound. The operands are
+# digits, so the atomic sums are exact in any order and Numba's thread order cannot change C.
+SEMANTICS_CASES = [
+    ("atomic_split_k.py", 5, 11, 9, lambda A, B: A @ B),
+    ("negative_index.py", 6, 5, 7, lambda A, B: A[::-1] @ B[:, ::-1]),
+    (
+        "atomic_max_min.py",
+        4,
+        5,
+        6,
+        lambda A, B: np.c_[
+            A.max(axis=1), -A.max(axis=1), np.full(len(A), A.shape[1]), np.ones(len(A)), np.zeros(len(A))
+        ],
+    ),
+]
+
+
+def test_atomics_and_negative_indices_give_numbas_c():
+    cases = []
+    for name, M, N, K, _ in SEMANTICS_CASES:
+        A, B = operands(M, N, K)
+        cases.append({"file": str(FIXTURES / name), "M": M, "N": N, "K": K, "A": A.tolist(), "B": B.tolist()})
+    for (name, M, N, K, numpy_c), numba_c in zip(SEMANTICS_CASES, under_numba(HARNESS, cases)):
+        ours = run((FIXTURES / name).read_text(), M, N, K, expected=numpy_c)
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C, err_msg=name)
+        assert ours.c_matches and not ours.diagnostics, (name, ours.diagnostics)

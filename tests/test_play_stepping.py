@@ -6,7 +6,8 @@ from pathlib import Path
 import numpy as np
 
 from pysim.play import run
-from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, starter_text
+from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, starter_for, starter_text
+from pysim.play.session import expected_shape
 
 ROOT = Path(__file__).resolve().parents[1]
 TILED = (ROOT / "pysim" / "play" / "solutions" / "smem_tiled.py").read_text()
@@ -63,11 +64,10 @@ def test_roles_mismatches_and_expected_shapes():
     assert [result.role_of(name) for name in result.program.params] == ["A", "B", "C"]
     assert result.role_of("tileA") == "tileA"
     assert result.mismatched_cells() == []
-    assert PUZZLE_BY_KEY["copy"].expected_shape(4, 6, 6) == (4, 6)
-    assert PUZZLE_BY_KEY["naive"].expected_shape(4, 6, 3) == (4, 6)
+    assert expected_shape(PUZZLE_BY_KEY["copy"], 4, 6, 6) == (4, 6)
+    assert expected_shape(PUZZLE_BY_KEY["naive"], 4, 6, 3) == (4, 6)
 
 
 def test_starters_are_files_beside_the_solutions():
-    assert PUZZLE_BY_KEY["tiled"].starter == starter_text("smem_tiled.py")
-    assert PUZZLE_BY_KEY["transpose_padded"].starter == ""
+    assert starter_for(PUZZLE_BY_KEY["tiled"]) == starter_text("smem_tiled.py")
     assert run(starter_text(FREE_PLAY_FILE), 8, 8, 8).c_matches

@@ -127,17 +127,22 @@ def test_bad_route_or_url_fails_the_build(call, arg):
         call(arg)
 
 
-def test_build_py_scorm_flag(monkeypatch):
-    made = []
-    monkeypatch.setattr(scorm, "build_packages", lambda **kwargs: made.append(kwargs))
+def test_build_py_scorm_flag(monkeypatch, tmp_path):
+    made, built = [], []
+    zips = [tmp_path / scorm.FULL_ZIP]
+    monkeypatch.setattr(scorm, "build_packages", lambda **kwargs: made.append(kwargs) or zips)
+    monkeypatch.setattr(cli, "build", lambda out, **kwargs: built.append(kwargs) or out)
     assert cli.main(["--scorm", "--scorm-url", "https://x.example/", "--scorm-route", "/tiling"]) == 0
     assert made == [{"url": "https://x.example/", "route": "/tiling", "counts": "quiz,checkpoints"}]
+    assert built[-1]["packages"] == zips  # the site is built after the packages, and links to them
     assert cli.main(["--scorm", "--scorm-counts", "checkpoints,puzzles"]) == 0
     assert made[-1]["counts"] == "checkpoints,puzzles"
+    assert cli.main([]) == 0
+    assert built[-1]["packages"] == []  # a plain build offers none
 
 
 def test_a_bad_route_is_one_line_and_exit_1(capsys):
-    assert scorm.run(None, "/nowhere") == 1
+    assert cli.main(["--scorm", "--scorm-route", "/nowhere"]) == 1
     assert capsys.readouterr().err.startswith("build failed: --scorm-route '/nowhere'")
 
 

@@ -49,3 +49,20 @@ def test_no_inline_handlers_or_styles_in_the_page():
     assert not re.search(r"\son[a-z]+\s*=", html)
     assert "style=" not in html
     assert "'unsafe-inline'" not in html
+
+
+def test_a_kernel_reaches_no_module_and_no_operands():
+    """What a kernel's code can name: no module (so no `secrets`, NumPy or the grade's fresh operands), no
+    builtins, no array but its three arguments; its functions are the runtime's own."""
+    import types
+
+    from pysim.play import compile_program
+    from pysim.play.runtime import Runtime
+
+    source = (ROOT / "pysim" / "play" / "starters" / "free_play.py").read_text()
+    namespace = Runtime(compile_program(source), 1000).namespace()
+    assert namespace.pop("__builtins__") == {}
+    for name, value in namespace.items():
+        assert not isinstance(value, types.ModuleType), name
+        assert isinstance(value, (int, float, type)) or callable(value), name
+        assert getattr(value, "__module__", "pysim.play.runtime") in {"pysim.play.runtime", "builtins"}, name

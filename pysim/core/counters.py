@@ -19,6 +19,7 @@ class Counters:
     global_sectors: int = 0
     bank_extra_cycles: int = 0
     shared_wavefronts: int = 0
+    atomics: int = 0  # cuda.atomic.* calls executed (playground); each is also one load and one store
 
     def __add__(self, other: Counters) -> Counters:
         return Counters(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -38,4 +39,5 @@ COUNTER_LABELS = {
     "global_sectors": "global sectors",
     "bank_extra_cycles": "bank-conflict cycles",
     "shared_wavefronts": "shared wavefronts",
+    "atomics": "atomics",
 }

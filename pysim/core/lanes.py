@@ -16,6 +16,7 @@ import numpy as np
 from . import banks
 from .constants import NUM_BANKS, SECTOR_BYTES, WARP_SIZE, WORD_BYTES, WORDS_PER_SECTOR
 from .trace import Access
+from .words import count
 
 
 @dataclass(frozen=True)
@@ -106,11 +107,16 @@ class WarpSectors:
         """'B[k][col]: 32 lanes, 4 sectors, 128 bytes fetched, 128 used (100%)'."""
         if not self.sectors:
             return f"{self.array}: no lane of this warp {self.op}s (every thread is outside C)"
-        lanes = "lane" if self.active == 1 else "lanes"
-        sectors = "sector" if len(self.sectors) == 1 else "sectors"
         moved = "fetched" if self.op == "load" else "written"
+        if self.op == "load" and self.words_used == 1 and self.active > 1:
+            # Every lane wants the same word: one sector serves them all, the fewest a load can take, so the
+            # share of bytes used says nothing bad here.
+            return (
+                f"{self.array} load: {self.active} lanes ask for one word, a broadcast from "
+                f"{count(len(self.sectors), 'sector')} ({self.bytes_fetched:,} bytes fetched): the ideal case"
+            )
         return (
-            f"{self.array} {self.op}: {self.active} {lanes}, {len(self.sectors)} {sectors}, "
+            f"{self.array} {self.op}: {count(self.active, 'lane')}, {count(len(self.sectors), 'sector')}, "
             f"{self.bytes_fetched:,} bytes {moved}, {self.bytes_used:,} used ({self.efficiency:.1%})"
         )
 
@@ -156,10 +162,9 @@ class WarpBanks:
         """'tile load: 32 lanes, 32 banks used, degree 32 (31 extra cycles)'; a wide access adds its wavefronts."""
         if not self.report.threads:
             return f"{self.array}: no lane of this warp {self.op}s"
-        cycles = "cycle" if self.extra_cycles == 1 else "cycles"
         text = (
-            f"{self.array} {self.op}: {self.report.threads} lanes, {self.report.banks_used} bank(s) used, "
-            f"conflict degree {self.degree} ({self.extra_cycles} extra {cycles})"
+            f"{self.array} {self.op}: {count(self.report.threads, 'lane')}, {count(self.report.banks_used, 'bank')} "
+            f"used, conflict degree {self.degree} ({count(self.extra_cycles, 'extra cycle')})"
         )
         phases = len(self.report.phase_degrees)
         if phases > 1:

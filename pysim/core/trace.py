@@ -171,6 +171,16 @@ class Focus:
     current: Mapping[str, tuple[Cell, ...]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Filling:
+    """C as it fills: by some step, how many of its `elements` values the threads have stored, and how
+    many of those equal NumPy's answer (the verify badge says this before the run's end)."""
+
+    stored: int
+    matching: int
+    elements: int
+
+
 def count_step(step: Step) -> Counters:
     """Count a step's events from what it recorded (SPEC §2)."""
     totals = {"fma": step.fma, "register_reads": step.register_reads, "barriers": int(step.barrier)}
@@ -274,6 +284,12 @@ class Trace:
                 access.write_into(c)
         self._c_step = (index, c)
         return c
+
+    def filling(self, index: int) -> Filling:
+        """How far C has filled by the end of step `index`, and how much of it is right so far."""
+        c = self.c_after(index)
+        stored = int(np.count_nonzero(~np.isnan(c)))
+        return Filling(stored, int(np.count_nonzero(c == self.expected)), int(c.size))
 
     def _c_before(self, blocks: int) -> np.ndarray:
         """C after the first `blocks` blocks (cached, so stepping inside a block costs nothing)."""

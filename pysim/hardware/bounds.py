@@ -40,7 +40,8 @@ from .devices import Device
 
 CAVEAT = (
     "A bound, not a prediction: no run can be faster. A real kernel also pays for latency it cannot hide, "
-    "occupancy limits and instruction overhead, so it takes longer."
+    "occupancy limits and instruction overhead, so it takes longer. The FP32 peak and the round trip are taken at "
+    "the rated boost clock, the fastest the card is specified to run; a lower clock under load only slows a run."
 )
 COMPUTE = "compute"
 MEMORY = "memory"
@@ -160,9 +161,12 @@ class TimeBound:
         ridge = format_intensity(self.ridge_point)
         intensity = format_intensity(self.cache_perfect.intensity)
         if self.bound_by == LATENCY:
+            latency = self.device.latency_global
+            where = "a modelled assumption" if latency.assumed else "from its source"
             return (
-                "The run is so small that one global-memory round trip outlasts both its FLOPs at the FP32 peak "
-                "and its compulsory DRAM traffic at full bandwidth: no result can be stored before its inputs have been loaded."
+                f"The run is so small that one global-memory round trip ({latency.value:g} cycles, {where}) outlasts "
+                "both its FLOPs at the FP32 peak and its compulsory DRAM traffic at full bandwidth: no result can be "
+                "stored before its inputs have been loaded."
             )
         if self.bound_by == COMPUTE:
             return (

@@ -1,11 +1,14 @@
 """Device presets: the numbers the model and the views quote, each with its source.
 
 Hardware figures are the vendor's published peaks (FP32 without tensor cores,
-dense; DRAM bandwidth in decimal GB/s as vendors state it; shared memory in
-KB = 1024 bytes as the CUDA C++ Programming Guide states it). Latencies are
-*modelled* values in core clock cycles, read off published microbenchmarks;
-real latencies vary with clock, access pattern and load. Where two sources
-disagree, or a number needs a word of context, `Figure.alternative` says so.
+dense, at the rated boost clock; DRAM bandwidth in decimal GB/s as vendors state
+it; shared memory in KB = 1024 bytes as the CUDA C++ Programming Guide states it).
+Latencies are the values the model uses, in core clock cycles. A latency whose
+source is a URL has a statement there that gives the number (quoted in
+`Figure.alternative`); one whose source is `ASSUMED` is a modelled assumption,
+and its `alternative` says so and what published figures say instead. Real
+latencies vary with clock, access pattern and load. Where two sources disagree,
+or a number needs a word of context, `Figure.alternative` says so.
 
 Views print `Device.facts()`; they never format a unit themselves.
 """
@@ -27,6 +30,7 @@ AMPERE_WHITEPAPER = (
 AMPERE_TUNING = "https://docs.nvidia.com/cuda/ampere-tuning-guide/index.html"
 H100_PAGE = "https://www.nvidia.com/en-us/data-center/h100/"
 HOPPER_TUNING = "https://docs.nvidia.com/cuda/hopper-tuning-guide/index.html"
+HOPPER_BLOG = "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"
 H200_PAGE = "https://www.nvidia.com/en-us/data-center/h200/"
 T4_DATASHEET = (
     "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
@@ -37,9 +41,16 @@ ADA_WHITEPAPER = "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia
 ADA_TUNING = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
 GA102_WHITEPAPER = "https://images.nvidia.com/aem-dam/en-zz/Solutions/geforce/ampere/pdf/NVIDIA-ampere-GA102-GPU-Architecture-Whitepaper-V1.pdf"
 RTX_A6000_PAGE = "https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"
-AMPERE_MICROBENCH = "https://arxiv.org/abs/2208.11174"
-HOPPER_MICROBENCH = "https://arxiv.org/abs/2402.13499"
+# Secondary sources that state a latency in cycles (quoted where used):
+AMPERE_MICROBENCH_NOTES = "https://kayzee3327.github.io/the-cuda-cache/blog/demystifying-ampere-arch"  # 2208.11174
+AMPERE_L2_NOTES = "https://kayzee3327.github.io/the-cuda-cache/blog/gtc-2021-ampere-details-via-microbenchmarking"
+GPU_FEATURE_TABLE = "https://pmc.ncbi.nlm.nih.gov/articles/PMC10448217/table/t0015"  # V100/A100/H100 latencies
+SAME_DIE_H200 = (
+    "https://ai-hpc.github.io/ai-hardware-engineer-roadmap/Phase%205%20-%20Advanced%20Topics%20and%20Specialization/"
+    "1.%20GPU%20Infrastructure/Nvidia%20GPU/HPC%20Setup/8x-H200-Training-Inference/01-Hardware-Architecture"
+)
 CHIPS_AND_CHEESE_H100 = "https://chipsandcheese.com/2023/07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/"
+ASSUMED = "modelled"  # Figure.source of a modelled assumption: no statement giving the number was found
 # Speed-model figures (the statements quoted from them: scratch/speed FACTS.md, kept with pysim/speed).
 SYSRQMTS_A6000 = "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40"
 SYSRQMTS_A100_T4 = "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4"
@@ -65,6 +76,11 @@ class Figure:
     value: float
     source: str
     alternative: str = ""
+
+    @property
+    def assumed(self) -> bool:
+        """A modelled assumption: no source states this number."""
+        return self.source == ASSUMED
 
 
 @dataclass(frozen=True)
@@ -139,7 +155,7 @@ def _speed(
         fp32_lanes_per_sm=lanes,
         schedulers_per_sm=Figure(4, GA10X_SM, "one warp scheduler per SM partition, four partitions"),
         l1_bytes_per_clock=Figure(128, L1_RETURN_RATE, "stated for cc 7.0-7.5; assumed unchanged later"),
-        l2_bandwidth=Figure(l2_gbs, "modelled", MODELLED + "; never the limiter of the calibrated kernels"),
+        l2_bandwidth=Figure(l2_gbs, ASSUMED, MODELLED + "; never the limiter of the calibrated kernels"),
         registers_per_sm=Figure(65536, GA10X_SM, "a 256 KB register file per SM"),
         max_warps_per_sm=warps,
         max_blocks_per_sm=blocks,
@@ -201,6 +217,19 @@ class Device:
         return self.flops_per_second / self.bytes_per_second
 
     # --- what views print -------------------------------------------------------
+    def fp32_note(self) -> str:
+        """Where the FP32 roof comes from: the vendor's peak is SMs × FP32 cores × 2 FLOP per FMA × the *rated*
+        boost clock, so every time computed from it assumes that clock."""
+        sp = self.speed
+        sms, lanes, mhz = sp.sm_count.value, sp.fp32_lanes_per_sm.value, sp.boost_clock_mhz.value
+        product = sms * lanes * 2 * mhz * 1e6 / TERA
+        note = (
+            f"at the rated boost clock: {sms:g} SMs × {lanes:g} FP32 cores × 2 FLOP per FMA × {mhz:,g} MHz = "
+            f"{product:.3g} TFLOP/s. Under load the clock can be lower (an H100 PCIe dropped to 1,395 of its "
+            f"1,755 MHz: {CHIPS_AND_CHEESE_H100}), which lowers the real roof; a bound taken at the rated clock still holds"
+        )
+        return f"{note}; {self.fp32_peak.alternative}" if self.fp32_peak.alternative else note
+
     def facts(self) -> tuple[Fact, ...]:
         """The hardware figures as display rows (label, value with unit, source, note)."""
         rows = (
@@ -219,7 +248,10 @@ class Device:
             ("Registers per thread (max)", _number(self.max_registers_per_thread.value), self.max_registers_per_thread),
             ("Ridge point (peak ÷ bandwidth)", f"{float(self.ridge_point):.3g} FLOP/byte", self.fp32_peak),
         )
-        notes = {"Ridge point (peak ÷ bandwidth)": "computed from the two rows above"}
+        notes = {
+            "FP32 peak (no tensor cores)": self.fp32_note(),
+            "Ridge point (peak ÷ bandwidth)": "computed from the two rows above",
+        }
         return tuple(
             Fact(label, text, figure.source, notes.get(label, figure.alternative)) for label, text, figure in rows
         )
@@ -240,33 +272,63 @@ def _static_shared() -> Figure:
     )
 
 
-# Latencies: modelled cycles from microbenchmarks (kept as before; views quote them as modelled values).
-def _ampere_latencies(measured_here: bool = True) -> dict[str, Figure]:
-    # No comparable published measurement was checked for the T4, RTX 4090 and RTX A6000:
-    # they reuse the A100's modelled values and say so, rather than quote unchecked numbers.
-    elsewhere = "" if measured_here else "measured on an A100, used as the model here; "
+# Latencies: the cycles the model uses. Each either has a source whose statement gives the number (quoted in
+# the note) or is a modelled assumption (ASSUMED) whose note says so and what a published table gives instead.
+# The pointer-chase papers (arXiv 2208.11174 on the A100, 2402.13499 on the H800) report memory latencies, but
+# no statement of theirs containing 29, 261, 290 or 478 cycles was found, so those stay assumptions.
+ASSUMPTION = "a modelled assumption: no statement giving this number was found"
+
+
+def _assumed(cycles: int, table_cycles: int, chip: str) -> Figure:
+    return Figure(
+        cycles, ASSUMED, f"{ASSUMPTION}; Table 3 of {GPU_FEATURE_TABLE} gives {table_cycles} cycles for the {chip}"
+    )
+
+
+def _ampere_latencies() -> dict[str, Figure]:
     return {
-        "latency_register": Figure(1, AMPERE_MICROBENCH, elsewhere + "operands are read as part of the instruction"),
-        "latency_shared": Figure(29, AMPERE_MICROBENCH, elsewhere + f"about 30 cycles ({CHIPS_AND_CHEESE_H100})"),
-        "latency_l2": Figure(200, AMPERE_MICROBENCH, elsewhere + f"far L2 partition slower ({CHIPS_AND_CHEESE_H100})"),
-        "latency_global": Figure(
-            290, AMPERE_MICROBENCH, elsewhere + f"about 400-800 cycles in the CUDA Programming Guide ({CUDA_GUIDE})"
+        "latency_register": Figure(
+            4,
+            AMPERE_MICROBENCH_NOTES,
+            "a dependent FP32 add on the A100: 'a single-precision add.f32 takes 4 cycles when dependent, but only "
+            "2 cycles when independent' (arXiv 2208.11174, as summarised there)",
         ),
+        "latency_shared": _assumed(29, 20, "A100"),
+        "latency_l2": Figure(
+            200,
+            GPU_FEATURE_TABLE,
+            "Table 3 there: 'L2 cache latency (clock cycles) 200' for the A100; the far half of the L2 is slower: "
+            f"'a 1.75x slowdown when an SM has to access data from the far partition' ({AMPERE_L2_NOTES})",
+        ),
+        "latency_global": _assumed(290, 400, "A100"),
+    }
+
+
+def _borrowed_latencies() -> dict[str, Figure]:
+    """The T4, RTX 4090 and RTX A6000: no published figure for these cards was checked, so the A100's are used,
+    each a modelled assumption here and saying so."""
+    return {
+        field: Figure(
+            figure.value,
+            ASSUMED,
+            f"a modelled assumption on this card: the A100's figure, not checked here (for the A100: {figure.alternative})",
+        )
+        for field, figure in _ampere_latencies().items()
     }
 
 
 def _hopper_latencies() -> dict[str, Figure]:
     return {
-        "latency_register": Figure(1, HOPPER_MICROBENCH, "operands are read as part of the instruction"),
-        "latency_shared": Figure(29, HOPPER_MICROBENCH, f"about 30 cycles ({CHIPS_AND_CHEESE_H100})"),
-        "latency_l2": Figure(261, HOPPER_MICROBENCH, f"far L2 partition slower ({CHIPS_AND_CHEESE_H100})"),
-        "latency_global": Figure(
-            478, HOPPER_MICROBENCH, f"about 400-800 cycles in the CUDA Programming Guide ({CUDA_GUIDE})"
+        "latency_register": Figure(
+            4, GPU_FEATURE_TABLE, "Table 3 there: 'arithmetic operation latency (cl. cyc.) 4' for the H100"
         ),
+        "latency_shared": _assumed(29, 20, "H100"),
+        "latency_l2": _assumed(261, 200, "H100"),
+        "latency_global": _assumed(478, 400, "H100"),
     }
 
 
-def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str, sms: Figure) -> Device:
+def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str, sms: Figure, l2_note: str) -> Device:
     # H100 SXM5 and H200 SXM share the GH100 chip and its FP32 units: they differ in memory only.
     return Device(
         key=key,
@@ -274,7 +336,7 @@ def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str,
         fp32_peak=Figure(67, page, "same GH100 chip in H100 SXM and H200 SXM: their FP32 peaks are equal"),
         dram_bandwidth=bandwidth,
         dram_capacity=capacity,
-        l2_size=Figure(50, HOPPER_TUNING, "the GH100 chip's L2, the same in H100 SXM and H200 SXM"),
+        l2_size=Figure(50, HOPPER_BLOG, l2_note),
         shared_per_sm=Figure(228, HOPPER_TUNING),
         shared_per_block=_static_shared(),
         shared_per_block_optin=Figure(227, HOPPER_TUNING),
@@ -331,6 +393,7 @@ DEVICES: dict[str, Device] = {
         Figure(80, H100_PAGE),
         H100_PAGE,
         Figure(132, H100_KLOCKWOOD),
+        "'A 50 MB L2 cache in H100 is 1.25x larger than the A100 40 MB L2'",
     ),
     "h200": _hopper(
         "h200",
@@ -339,6 +402,9 @@ DEVICES: dict[str, Device] = {
         Figure(141, H200_PAGE),
         H200_PAGE,
         Figure(132, H200_SMS),
+        # NVIDIA states no L2 size for the H200; the H100's, on the same die, is the best figure there is.
+        "stated for the H100, not the H200 ('A 50 MB L2 cache in H100 ...'): NVIDIA's H200 page gives no L2 size. "
+        f"Taken as equal because the H200 'uses the same GH100 die as H100' ({SAME_DIE_H200})",
     ),
     "t4": Device(
         key="t4",
@@ -352,7 +418,7 @@ DEVICES: dict[str, Device] = {
         shared_per_block_optin=Figure(64, CUDA_GUIDE, "compute capability 7.5"),
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
-        **_ampere_latencies(measured_here=False),
+        **_borrowed_latencies(),
         speed=_speed(
             Figure(40, SYSRQMTS_A100_T4),
             Figure(1590, SYSRQMTS_A100_T4, "rated boost"),
@@ -372,7 +438,7 @@ DEVICES: dict[str, Device] = {
         **_ada_or_ga10x_shared(ADA_TUNING),
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
-        **_ampere_latencies(measured_here=False),
+        **_borrowed_latencies(),
         speed=_speed(
             Figure(128, RTX4090_SPECS),
             Figure(2520, RTX4090_SPECS, "rated boost"),
@@ -392,7 +458,7 @@ DEVICES: dict[str, Device] = {
         **_ada_or_ga10x_shared(AMPERE_TUNING),
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
-        **_ampere_latencies(measured_here=False),
+        **_borrowed_latencies(),
         speed=_speed(
             Figure(84, SYSRQMTS_A6000, "'Conteo SM | 84'"),
             Figure(1800, SYSRQMTS_A6000, "rated boost ('Aumento de frecuencia | 1800 MHz'); sustained is lower"),

@@ -196,8 +196,17 @@ class RegisterParams(Params):
     """2D register tiling: BM×BN block tile, BK-deep slices, TM×TN results per thread."""
 
     PRESETS: ClassVar[dict[str, dict[str, int]]] = {
-        "seed: 8×8×8, BM=BN=BK=4, TM=TN=2": {"M": 8, "N": 8, "K": 8, "BM": 4, "BN": 4, "BK": 4, "TM": 2, "TN": 2},
-        "production-like: 32³, BM=BN=16, BK=4, TM=TN=4": {
+        "seed: 8×8×8, BM=BN=BK=4, TM=TN=2 (4 threads)": {
+            "M": 8,
+            "N": 8,
+            "K": 8,
+            "BM": 4,
+            "BN": 4,
+            "BK": 4,
+            "TM": 2,
+            "TN": 2,
+        },
+        "4×4 per thread: 32³, BM=BN=16, BK=4, TM=TN=4 (16 threads, half a warp)": {
             "M": 32,
             "N": 32,
             "K": 32,
@@ -267,7 +276,7 @@ class TransposeParams(Params):
     # listing's name TILE. `parse` accepts either key, `as_strings` writes `T`.
     KEYS: ClassVar[dict[str, str]] = {"TILE": "T"}
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
-        "n=32, T=32: one tile, the 32-way conflict": {"n": 32, "TILE": 32},
+        "n=32, T=32, pad=0: one tile, the 32-way conflict": {"n": 32, "TILE": 32, "pad": 0},
         "n=64, T=32: four tiles": {"n": 64, "TILE": 32},
         "n=8, T=4: small, every value visible": {"n": 8, "TILE": 4},
     }

@@ -181,19 +181,27 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
 @lru_cache(maxsize=64)
 def shared_costs_per_tile(p: RegisterParams) -> tuple[int, int]:
     """(bank-conflict cycles, wavefronts) of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
+    found = shared_costs_by_access(p).values()
+    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
+
+
+def shared_costs_by_access(p: RegisterParams) -> dict[str, tuple[int, int]]:
+    """(bank-conflict cycles, wavefronts) of one bkIdx step per kind of shared access: the copies into
+    As and Bs, the BK·TM regM reads and the BK·TN regN reads (the register view explains each)."""
     n = p.threads
     ty, tx = np.divmod(np.arange(n), p.BN // p.TN)
     a_rows, a_cols = load_pattern(p.BM, p.BK, n)
     b_rows, b_cols = load_pattern(p.BK, p.BN, n)
-    accesses = [
-        np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols),
-        np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols),
-    ]
-    for dotIdx in range(p.BK):
-        accesses.append((ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx)
-        accesses.append(dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None])
-    found = [banks.costs(words) for words in accesses]
-    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
+    accesses: dict[str, list[np.ndarray]] = {
+        "copies": [
+            np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols),
+            np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols),
+        ],
+        "regM": [(ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx for dotIdx in range(p.BK)],
+        "regN": [dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None] for dotIdx in range(p.BK)],
+    }
+    found = {kind: [banks.costs(words) for words in each] for kind, each in accesses.items()}
+    return {kind: (sum(e for e, _ in costs), sum(w for _, w in costs)) for kind, costs in found.items()}
 
 
 def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:

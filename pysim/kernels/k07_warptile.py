@@ -149,6 +149,7 @@ def steps_per_block(p: WarptileParams) -> int:
     return 2 + p.tiles * (4 + p.BK * (2 + p.WMITER * p.WNITER))
 
 
+@lru_cache(maxsize=16)  # asked at every step of a view; shared: read it, never change it
 def _layout(p: WarptileParams) -> dict[str, np.ndarray]:
     """Each thread's indices, as the listing's setup lines compute them, shaped (threads,)."""
     tid = np.arange(p.threads)
@@ -201,10 +202,18 @@ regions = tile_regions
 def warp_regions(p: WarptileParams, step: Step, thread: int) -> dict[str, dict[str, tuple]]:
     """The followed thread's warp, per array (C, and the columns of As and Bs it reads):
     "warp" its warp tile's cells, "subtiles" the cells of each of its WMITER×WNITER subtiles
-    (a tuple of cell tuples), "now" the subtile this outer-product step computes (else empty)."""
+    (a tuple of cell tuples), "now" the subtile this outer-product step computes (else empty).
+    The answer is cached and shared: read it, never change it."""
     at = _layout(p)
-    top, left = int(at["warp_row"][thread]) * p.WM, int(at["warp_col"][thread]) * p.WN
-    r0, c0 = step.block[1] * p.BM + top, step.block[0] * p.BN + left
+    return _warp_regions(p, step.block, int(at["warp_row"][thread]), int(at["warp_col"][thread]), step.inner)
+
+
+@lru_cache(maxsize=256)  # a view asks at every step; the answer depends on the block, warp and subtile only
+def _warp_regions(
+    p: WarptileParams, block: tuple[int, int], warp_row: int, warp_col: int, inner: tuple[int, ...]
+) -> dict[str, dict[str, tuple]]:
+    top, left = warp_row * p.WM, warp_col * p.WN
+    r0, c0 = block[1] * p.BM + top, block[0] * p.BN + left
 
     def rect(rows: range, cols: range, limit: tuple[int, int]) -> tuple[Cell, ...]:
         return tuple(cells(range(rows.start, min(rows.stop, limit[0])), range(cols.start, min(cols.stop, limit[1]))))
@@ -231,8 +240,8 @@ def warp_regions(p: WarptileParams, step: Step, thread: int) -> dict[str, dict[s
     }
     for part in found.values():
         part["now"] = ()
-    if step.inner:
-        sub_m, sub_n = step.inner
+    if inner:
+        sub_m, sub_n = inner
         found["C"]["now"] = rect(m_subs[sub_m], n_subs[sub_n], (p.M, p.N))
         found["As"]["now"] = rect(k_rows, a_subs[sub_m], (p.BK, p.BM))
         found["Bs"]["now"] = rect(k_rows, b_subs[sub_n], (p.BK, p.BN))

@@ -187,7 +187,8 @@ def parse_answer(text: str) -> Fraction | None:
 
 
 def check(checkpoint: Checkpoint, text: str) -> tuple[bool | None, str]:
-    """Mark a prediction: (right, short verdict); right is None when the text is not a number."""
+    """Mark a prediction: (right, short verdict); right is None when the text is not a number. The verdict
+    never gives the answer: the page offers a second try first (app.core.tries)."""
     value = parse_answer(text)
     if value is None:
         return None, "Type a number: a whole number, a fraction such as 1/2, or a decimal."
@@ -195,4 +196,4 @@ def check(checkpoint: Checkpoint, text: str) -> tuple[bool | None, str]:
     close = "." in text and abs(value - checkpoint.answer) <= DECIMAL_TOLERANCE
     if exact or close:
         return True, "Right."
-    return False, f"Not quite: the answer is {checkpoint.answer_text}."
+    return False, "Not quite."

@@ -9,22 +9,28 @@ compares them with.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from math import ceil, gcd
 
+import numpy as np
+
 from ..core.banks import BankReport
-from ..core.constants import NUM_BANKS, WARP_SIZE
+from ..core.constants import NUM_BANKS, SECTOR_BYTES, WARP_SIZE, WORD_BYTES
 from ..core.counters import Counters
-from ..hardware.params import NaiveParams, RegisterParams, SmemParams
+from ..core.sectors import warp_sectors
+from ..core.warps import INACTIVE
+from ..hardware.params import NAIVE_MAPS, NaiveParams, RegisterParams, SmemParams, TransposeParams
 from ..hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget, largest_square_tile
-from ..kernels import KERNELS, k02_smem_tiled, k03_register_tiled
+from ..kernels import KERNELS, k01_naive, k02_smem_tiled, k03_register_tiled, k04_transpose
+from ..speed.measured import measured
 from .formulas import Intensity, flops_per_global_byte
 
 # The shape siboehm's 2D-blocktiling kernel uses (BM = BN = 128, TM = TN = 8, 256 threads):
 # the "production" comparison point of the register view.
 PRODUCTION_BLOCK_TILE = 128
 PRODUCTION_THREAD_TILE = 8
+PRODUCTION_KERNEL = 5  # its number in siboehm's repository and measured table
 # TM = TN values the intensity chart plots: round numbers, the last one past the register wall.
 INTENSITY_SWEEP = (1, 2, 4, 8, 16)
 
@@ -104,8 +110,27 @@ class TilingNumbers:
         return self.tiled.shared_stores - self.tiled.global_loads
 
     @property
+    def reuse_a(self) -> int:
+        """Elements of C one loaded value of A serves: T, or N when the tile is wider than C."""
+        return min(self.p.T, self.p.N)
+
+    @property
+    def reuse_b(self) -> int:
+        return min(self.p.T, self.p.M)
+
+    @property
+    def ideal_a(self) -> Fraction:
+        """A's loads if every loaded value served reuse_a elements of C: M·N·K / min(T, N)."""
+        return Fraction(self.p.M * self.p.N * self.p.K, self.reuse_a)
+
+    @property
+    def ideal_b(self) -> Fraction:
+        return Fraction(self.p.M * self.p.N * self.p.K, self.reuse_b)
+
+    @property
     def ideal(self) -> Fraction:
-        return Fraction(self.naive.global_loads, self.p.T)
+        """The fewest loads T×T tiles allow: 2·M·N·K/T when T ≤ M, N; never below A and B loaded once."""
+        return self.ideal_a + self.ideal_b
 
     @property
     def excess(self) -> Fraction:
@@ -122,20 +147,18 @@ class TilingNumbers:
 
     @property
     def excess_a(self) -> Fraction:
-        """A's share of the excess: the last block column loads M·K values but uses each for fewer than T columns."""
-        return (
-            Fraction(self.p.M * self.p.K * (self.p.T - self.partial_cols), self.p.T)
-            if self.partial_cols
-            else Fraction(0)
-        )
+        """A's share of the excess: when T < N and T does not divide N, the last block column loads all
+        M·K values of A but uses each for fewer than T columns; a tile as wide as C is at A's floor."""
+        return self.p.M * self.p.K * self.blocks_x - self.ideal_a
 
     @property
     def excess_b(self) -> Fraction:
-        return (
-            Fraction(self.p.K * self.p.N * (self.p.T - self.partial_rows), self.p.T)
-            if self.partial_rows
-            else Fraction(0)
-        )
+        return self.p.K * self.p.N * self.blocks_y - self.ideal_b
+
+    @property
+    def divides(self) -> bool:
+        """T divides M and N: no block is partial."""
+        return self.partial_cols == 0 and self.partial_rows == 0
 
     @property
     def floor(self) -> int:
@@ -166,6 +189,106 @@ def tiling(p: SmemParams) -> TilingNumbers:
     """The tiling explanation's numbers; the naive kernel is counted with the same T×T blocks."""
     naive = KERNELS["naive"].counters(NaiveParams(M=p.M, N=p.N, K=p.K, T=p.T, device=p.device))
     return TilingNumbers(p, naive, KERNELS["smem"].counters(p))
+
+
+@dataclass(frozen=True)
+class WarpLoad:
+    """One warp-wide global load as the coalescing prose describes it: warp 0 of block (0, 0) at k = 0."""
+
+    lanes: int  # lanes inside C (the others have returned)
+    words: int  # distinct words they ask for
+    sectors: int  # distinct 32-byte sectors those words lie in
+
+    @property
+    def broadcast(self) -> bool:
+        """Every lane asks for the same word."""
+        return self.words == 1 < self.lanes
+
+    @property
+    def sector_per_word(self) -> bool:
+        """No two of the words share a sector: a whole sector is fetched for each word."""
+        return self.sectors == self.words > 1
+
+    @property
+    def bytes_used(self) -> int:
+        return self.words * WORD_BYTES
+
+    @property
+    def bytes_fetched(self) -> int:
+        return self.sectors * SECTOR_BYTES
+
+
+@dataclass(frozen=True)
+class NaiveMap:
+    """What one `map` does: warp 0's loads of A[row][k] and B[k][col], and the whole run's sectors."""
+
+    map: str
+    a: WarpLoad
+    b: WarpLoad
+    run: k01_naive.Coalescing
+
+
+def _warp_load(elements: np.ndarray) -> WarpLoad:
+    """`elements`: each lane's element index, INACTIVE for lanes outside C (one warp at most)."""
+    active = elements[elements != INACTIVE]
+    return WarpLoad(len(active), len(np.unique(active)), int(warp_sectors(elements)[0]))
+
+
+def naive_maps(p: NaiveParams) -> tuple[NaiveMap, NaiveMap]:
+    """Both maps (col, then row) for the sizes of p: the coalescing explanation's numbers."""
+    tid = np.arange(min(p.T * p.T, WARP_SIZE))
+    ty, tx = np.divmod(tid, p.T)
+    found = []
+    for name in NAIVE_MAPS:
+        q = replace(p, map=name)
+        rows, cols = k01_naive.offsets(q, tx, ty)  # block (0, 0): offsets are C's row and column
+        inside = (rows < p.M) & (cols < p.N)
+        a = _warp_load(np.where(inside, rows * p.K, INACTIVE))  # A[row][0]
+        b = _warp_load(np.where(inside, cols, INACTIVE))  # B[0][col]
+        found.append(NaiveMap(name, a, b, k01_naive.coalescing(q)))
+    col, row = found
+    return col, row
+
+
+# Every pad the transpose form offers (TransposeParams' pad field): the table and the verdict cover them all.
+TRANSPOSE_PADS = range(next(f for f in fields(TransposeParams) if f.name == "pad").metadata["high"] + 1)
+
+
+@dataclass(frozen=True)
+class TransposeNumbers:
+    """The transpose explanation's numbers: what each pad does to warp 0 and to the whole run."""
+
+    p: TransposeParams
+    choices: tuple[k04_transpose.PadChoice, ...]  # one per pad in TRANSPOSE_PADS, in order
+
+    @property
+    def best(self) -> k04_transpose.PadChoice:
+        """The pad with the fewest bank-conflict cycles over the run (the smallest such pad on a tie)."""
+        return min(self.choices, key=lambda c: (c.run_cycles, c.pad))
+
+    @property
+    def pad_one(self) -> str:
+        """What one word of padding does to the run's conflict cycles: removes, helps, worse or nothing."""
+        before, after = self.choices[0].run_cycles, self.choices[1].run_cycles
+        if after == before:
+            return "nothing"
+        if after > before:
+            return "worse"
+        return "removes" if after == 0 else "helps"
+
+    @property
+    def warp_tile_rows(self) -> int:
+        """Rows of the tile that warp 0 of a full block covers (one when T ≥ 32)."""
+        return ceil(min(self.p.TILE * self.p.TILE, WARP_SIZE) / self.p.TILE)
+
+    @property
+    def warp_words(self) -> str:
+        """Warp 0's threads and rows, in words (as the tiling view's bank note says them)."""
+        return warp_rows(self.p.TILE, self.p.TILE * self.p.TILE)
+
+
+def transpose(p: TransposeParams) -> TransposeNumbers:
+    return TransposeNumbers(p, k04_transpose.pad_choices(p, TRANSPOSE_PADS))
 
 
 @dataclass(frozen=True)
@@ -259,9 +382,18 @@ class RegisterNumbers:
         return Intensity(self.p.TM, self.p.TN)
 
     @property
+    def useful_flops(self) -> int:
+        """2·M·N·K: the multiply-adds that add a product to C, two FLOPs each (padding excluded)."""
+        return 2 * self.useful_fma
+
+    @property
     def flops_per_byte(self) -> float:
-        """Two FLOPs per multiply-add (all executed ones), over the bytes of the global loads."""
-        return flops_per_global_byte(self.counters.fma, self.counters.global_loads)
+        """Useful FLOPs over the bytes of the global loads: padding FMAs do no work for C."""
+        return flops_per_global_byte(self.useful_fma, self.counters.global_loads)
+
+    @property
+    def global_bytes(self) -> int:
+        return self.counters.global_loads * WORD_BYTES
 
     @property
     def row_stride(self) -> int:
@@ -271,7 +403,27 @@ class RegisterNumbers:
     @property
     def rows_per_bank(self) -> int:
         """Every this many ty values the regM read lands in the same bank again."""
-        return NUM_BANKS // gcd(self.row_stride, NUM_BANKS)
+        return repeat_period(self.row_stride)
+
+    @property
+    def cols_per_bank(self) -> int:
+        """Every this many tx values the regN read (Bs[dotIdx][tx*TN], words TN apart) lands in the same bank again."""
+        return repeat_period(self.p.TN)
+
+    @property
+    def whole_run(self) -> int:
+        """Launched blocks times bkIdx steps: how often one step's shared accesses repeat in the run."""
+        gx, gy = KERNELS["register"].grid(self.p)
+        return gx * gy * self.p.tiles
+
+    def bank_cycles(self, kind: str) -> int:
+        """The whole run's bank-conflict cycles of one kind of shared access (copies, regM, regN)."""
+        return self.whole_run * k03_register_tiled.shared_costs_by_access(self.p)[kind][0]
+
+
+def repeat_period(stride: int) -> int:
+    """Lanes reading words `stride` apart land in the same bank again every this many lanes."""
+    return NUM_BANKS // gcd(stride, NUM_BANKS)
 
 
 def register(p: RegisterParams) -> RegisterNumbers:
@@ -282,7 +434,7 @@ def register(p: RegisterParams) -> RegisterNumbers:
 
 @dataclass(frozen=True)
 class Production:
-    """A production-like shape (siboehm's kernel 5) and the 16×16 per-thread tile that does not fit."""
+    """siboehm's kernel-5 shape and the 16×16 per-thread tile that does not fit."""
 
     block_tile: int = PRODUCTION_BLOCK_TILE
     thread_tile: int = PRODUCTION_THREAD_TILE
@@ -306,3 +458,10 @@ class Production:
     @property
     def limit(self) -> int:
         return MAX_REGISTERS_PER_THREAD
+
+    @property
+    def share_of_cublas(self) -> float:
+        """siboehm's kernel 5 over cuBLAS, GFLOP/s in his measured table (pysim.speed.measured)."""
+        kernel, cublas = measured(PRODUCTION_KERNEL), measured(0)
+        assert kernel is not None and cublas is not None  # both rows are in the cited table
+        return kernel.gflops / cublas.gflops

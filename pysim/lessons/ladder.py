@@ -9,7 +9,7 @@ Rows, in teaching order:
 - naive, `map=col`: threadIdx.x walks C's columns (coalesced loads of B);
 - naive, `map=row`: threadIdx.x walks C's rows (every lane loads a different row of A);
 - shared-memory tiled with T×T tiles;
-- register tiled with the production-like shape BM = BN = 128, BK = 8, TM = TN = 8
+- register tiled with siboehm's shape BM = BN = 128, BK = 8, TM = TN = 8
   (siboehm's 2D-blocktiling kernel), when the device's rules allow it;
 - register tiled with the reader's own BM, BN, BK, TM, TN.
 
@@ -216,7 +216,7 @@ def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], Ma
             lambda: Blocktile1DParams(**size),
         ),
         "register-production": (
-            "5 · Register tiled (2D blocktiling), production-like",
+            "5 · Register tiled (2D blocktiling), siboehm's shape",
             f"BM = BN = {b}, BK = {PRODUCTION_BK}, TM = TN = {t}",
             "register",
             lambda: production(p),

@@ -20,7 +20,8 @@ from .ladder import UNIT_NAMES, report_for
 
 SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
 BANK_TILE = 32  # one warp, one lane per bank
-QUIZ_N, QUIZ_T = 512, 8  # the quiz's fixed tiled-count example
+QUIZ_N, QUIZ_T = 512, 8  # the quiz's example size for its load counts
+QUIZ_OTHER_N = 256  # the example's N when the form's N is QUIZ_N: never the N whose totals the page prints
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ class Walkthrough:
         if self.wall is not None:
             reason = (
                 f"No time is given for T = {self.T}: a T×T block cannot launch on the {self.device.name}, "
-                f"since {self.wall}."
+                f"since {self.wall}. The load counts above are arithmetic for T×T tiles, not a run."
             )
             return Timing(reason, "", None, "", None, None)
         bound = self.bound
@@ -213,7 +214,10 @@ class Walkthrough:
 
     @property
     def no_reuse_text(self) -> str:
-        """The no-reuse traffic of both kernels, named for what it is: bytes, not a time."""
+        """The no-reuse traffic of both kernels, named for what it is: bytes, not a time; '' when the tile cannot
+        launch (neither kernel runs with T×T blocks, so there is no traffic to speak of)."""
+        if self.wall is not None:
+            return ""
         naive, tiled = self.naive_bound.no_reuse.dram_bytes, self.tiled_bound.no_reuse.dram_bytes
         return (
             f"With no cache reuse at all, every global load and store would reach DRAM: {format_bytes(naive)} for the "
@@ -272,11 +276,18 @@ class Question:
     answer: int
 
 
+def quiz_example(params: HierarchyParams) -> Walkthrough:
+    """The quiz's load-count sizes. Not the form's N: the summary just above the questions prints
+    that N's naive total in bold, and steps 2 and 5 its totals, which would give the answers away."""
+    n = QUIZ_OTHER_N if params.N == QUIZ_N else QUIZ_N
+    return Walkthrough(HierarchyParams(N=n, T=QUIZ_T, device=params.device))
+
+
 def quiz(walk: Walkthrough) -> list[Question]:
     """Reveal-check answers; pysim computes every one."""
-    example = Walkthrough(HierarchyParams(N=QUIZ_N, T=QUIZ_T, device=walk.params.device))
+    example = quiz_example(walk.params)
     return [
-        Question("naive", walk.naive_total),
+        Question("naive", example.naive_total),
         Question("tiled", example.exact_tiled),
         Question("bank", bank_picture(0, "column").degree),
         Question("padded", bank_picture(1, "column").degree),
@@ -292,4 +303,4 @@ def check(question: Question, text: str) -> tuple[bool | None, str]:
         return None, "Type a whole number (thousands separators are fine)."
     if int(cleaned) == question.answer:
         return True, "Right."
-    return False, f"Not quite: the answer is {question.answer:,}."
+    return False, "Not quite."  # no answer yet: the page offers a second try first (app.core.tries)

@@ -31,17 +31,28 @@ import numpy as np
 from ..core.counters import Counters
 from ..core.matrices import operands
 from ..core.trace import Access, Step
-from .analysis import Analysis, ArrayInfo, Diagnostic, Metrics, array_table, thread_xy
+from .analysis import (
+    Analysis,
+    ArrayInfo,
+    Diagnostic,
+    Lockstep,
+    Loops,
+    LoopStack,
+    Metrics,
+    array_table,
+    thread_xy,
+)
 from .compiler import compile_program
 from .instructions import WarpInstruction, warp_instructions
+from .memory import StaleReads
 from .program import Allocation, Program, ProgramError
-from .runtime import Interval, Launch, Runtime, evaluate_launch, global_array, schedule
+from .runtime import Interval, Launch, Runtime, Stop, evaluate_launch, global_array, schedule
 
-# Steps (statements executed plus memory accesses, all threads) before a run is stopped. A 32×32×32
-# tiled SGEMM takes 120,000 to 200,000 (by tile size), a 64×64×64 naive one about 1,100,000; the
-# default keeps a runaway loop to about a second of CPython (a few seconds in the browser). The CLI
-# allows more (`--max-steps`).
-DEFAULT_MAX_STEPS = 1_500_000
+# Steps (statements executed, loop iterations and memory accesses, all threads) before a run is stopped. A
+# 32×32×32 tiled SGEMM takes 170,000 to 245,000 (by tile size), a 64×64×64 naive one about 1,090,000, the
+# 1D-blocktiling puzzle's 70×66×13 edge case about 1,670,000; the default keeps a runaway loop to a couple of
+# seconds of CPython. The CLI allows more (`--max-steps`).
+DEFAULT_MAX_STEPS = 2_500_000
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -71,7 +82,7 @@ class AccessRecord:
     value: float
     line: int
     site: int  # which subscript of the source (Program.sites)
-    occurrence: int  # n: the thread's n-th execution of the statement in this interval (its warp instruction)
+    occurrence: int  # its warp instruction: the row of the interval's Access for this site (one per iteration)
 
     def as_dict(self, thread: tuple[int, int]) -> dict:
         """SPEC §5 trace access object."""
@@ -116,6 +127,7 @@ class IntervalRecord:
     counters: Counters  # cumulative after this interval
     _streams: dict[int, list] = field(repr=False)
     _decoder: _Decoder = field(repr=False)
+    _lockstep: Lockstep = field(repr=False)
 
     @property
     def accesses(self) -> tuple[Access, ...]:
@@ -123,7 +135,9 @@ class IntervalRecord:
 
     def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
         """What `thread` (linear id or (tx, ty)) did in this interval, statement by statement."""
-        return self._decoder.steps(self._streams.get(self._decoder.linear(thread), []))
+        linear = self._decoder.linear(thread)
+        start = self._lockstep.starts.get(linear, ((), ()))
+        return self._decoder.steps(self._streams.get(linear, []), start, self._lockstep)
 
     def lines(self) -> tuple[int, ...]:
         """Every source line some thread executed in this interval, in order of first execution."""
@@ -149,6 +163,7 @@ class _Decoder:
     program: Program
     launch: Launch
     arrays: tuple[ArrayInfo, ...]
+    loops: Loops
 
     def linear(self, thread: int | tuple[int, int]) -> int:
         if isinstance(thread, tuple):
@@ -158,26 +173,30 @@ class _Decoder:
     def xy(self, thread: int) -> tuple[int, int]:
         return thread_xy(self.launch, thread)
 
-    def steps(self, stream: list) -> tuple[ThreadStep, ...]:
+    def steps(self, stream: list, start: LoopStack, lockstep: Lockstep) -> tuple[ThreadStep, ...]:
+        """One thread's stream in one interval as statements with their accesses; `start` is its open loops
+        as the interval began, so each access finds its warp instruction (Lockstep.rows)."""
         statements, sites, arrays = self.program.statements, self.program.sites, self.arrays
         found: list[ThreadStep] = []
         records: list[AccessRecord] = []
-        occurrences: dict[int, int] = {}
+        loops, counts = list(start[0]), list(start[1])
         current: int | None = None
-        occurrence = 0  # set with `current`: a stream starts with a statement number
         for item in stream:
             if item.__class__ is int:
+                self.loops.advance(loops, counts, item)
+                if statements[item].kind == "next":
+                    continue  # the top of a for loop's iteration: no statement of its own to step through
                 if current is not None:
                     found.append(ThreadStep(current, statements[current].line, tuple(records)))
                 current, records = item, []
-                occurrence = occurrences.get(item, 0)
-                occurrences[item] = occurrence + 1
                 continue
             site, number, word, value = item
             info = arrays[number]
             index = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
             line = sites[site].line
-            records.append(AccessRecord(info.space, sites[site].op, info.name, index, value, line, site, occurrence))
+            # Register accesses are not warp instructions the analysis groups: they have no row.
+            row = lockstep.rows.get((site * len(arrays) + number, tuple(counts)), 0)
+            records.append(AccessRecord(info.space, sites[site].op, info.name, index, value, line, site, row))
         if current is not None:
             found.append(ThreadStep(current, statements[current].line, tuple(records)))
         return tuple(found)
@@ -310,11 +329,15 @@ def run(
     expected: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     keep: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    observe: Callable[[Step], None] | None = None,
 ) -> RunResult:
     """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.core.matrices) and analyse it.
 
     `keep=False` drops the per-thread streams after counting (CLI, grading):
     the result then has no intervals, and memory stays small at large sizes.
+    `progress(threads, steps)` hears after each interval: the threads that ended in it, the steps so far.
+    `observe(step)` hears each interval's warp instructions as they are counted (a grade reads its loads).
     Raises ProgramError only when the file cannot run.
     """
     program = source if isinstance(source, Program) else compile_program(source)
@@ -326,42 +349,62 @@ def run(
     A = default_A if A is None else np.asarray(A, dtype=np.float32)
     B = default_B if B is None else np.asarray(B, dtype=np.float32)
     C = np.zeros((M, N), dtype=np.float32)
-    arrays = (
-        global_array(program.params[0], 0, A),
-        global_array(program.params[1], 1, B),
-        global_array(program.params[2], 2, C),
-    )
     table = array_table(program, A, B, C)
-    analysis = Analysis(program, launch, table)
-    decoder = _Decoder(program, launch, table)
-    kept: list[IntervalRecord] = []
+    decoder = _Decoder(program, launch, table, Loops.of(program))
 
-    def on_interval(interval: Interval) -> None:
-        step, delta = analysis.interval(interval)
-        if not keep:
-            return
-        barriers = tuple(sorted({program.statements[s].line for s in interval.waiting.values()}))
-        kept.append(
-            IntervalRecord(
-                index=len(kept),
-                block=interval.block,
-                number=interval.number,
-                barrier_lines=barriers,
-                threads=tuple(t for t, _ in interval.segments),
-                finished=interval.finished,
-                step=step,
-                delta=delta,
-                counters=analysis.counters,
-                _streams=dict(interval.segments),
-                _decoder=decoder,
-            )
+    def execute(shown: frozenset[tuple[int, int]]) -> _Execution:
+        arrays = (
+            global_array(program.params[0], 0, A),
+            global_array(program.params[1], 1, B),
+            global_array(program.params[2], 2, C),
         )
+        analysis = Analysis(program, launch, table, shown=shown)
+        runtime = Runtime(program, max_steps)
+        for number, array in enumerate(arrays):
+            racy = frozenset(word for n, word in shown if n == number)
+            if racy:
+                array.data = StaleReads(array.data, racy, runtime)
+        kept: list[IntervalRecord] = []
 
-    runtime = Runtime(program, max_steps)
-    stop = schedule(program, launch, arrays, runtime, on_interval)
-    analysis.out_of_bounds(runtime.out_of_bounds)
-    if stop is not None:
-        analysis.stop(stop)
+        def on_interval(interval: Interval) -> None:
+            step, delta, lockstep = analysis.interval(interval)
+            if progress is not None:  # the playground's worker shows it while the run goes on
+                progress(len(interval.finished), runtime.executed)
+            if observe is not None:
+                observe(step)
+            if not keep:
+                return
+            barriers = tuple(sorted({program.statements[s].line for s in interval.waiting.values()}))
+            kept.append(
+                IntervalRecord(
+                    index=len(kept),
+                    block=interval.block,
+                    number=interval.number,
+                    barrier_lines=barriers,
+                    threads=tuple(t for t, _ in interval.segments),
+                    finished=interval.finished,
+                    step=step,
+                    delta=delta,
+                    counters=analysis.counters,
+                    _streams=dict(interval.segments),
+                    _decoder=decoder,
+                    _lockstep=lockstep,
+                )
+            )
+
+        stop = schedule(program, launch, arrays, runtime, on_interval)
+        analysis.global_races()
+        analysis.out_of_bounds(runtime.out_of_bounds)
+        if stop is not None:
+            analysis.stop(stop)
+        return _Execution(analysis, runtime, stop, arrays[2].to_numpy(), tuple(kept))
+
+    done = execute(frozenset())
+    if done.analysis.racy_words and done.stop is None:
+        # Threads ran one after another, so a racing update saw the other's store: run again with the racy
+        # words read as concurrent threads can see them (pysim.play.memory), so C shows a GPU's outcome.
+        done = execute(frozenset(done.analysis.racy_words))
+    analysis = done.analysis
     reference = (expected or (lambda a, b: a @ b))(A, B)
     return RunResult(
         program=program,
@@ -371,13 +414,23 @@ def run(
         launch=launch,
         A=A,
         B=B,
-        C=arrays[2].to_numpy(),
+        C=done.C,
         expected=np.asarray(reference, dtype=np.float32),
         counters=analysis.counters,
         metrics=analysis.metrics,
         diagnostics=analysis.diagnostics,
-        intervals=tuple(kept),
-        completed=stop is None,
-        steps=runtime.executed,
-        # NB: C is read back after the run; intervals keep their own records.
+        intervals=done.intervals,
+        completed=done.stop is None,
+        steps=done.runtime.executed,
     )
+
+
+@dataclass(frozen=True)
+class _Execution:
+    """One launch of the kernel: its analysis, runtime, why it stopped (None: it finished), C and intervals."""
+
+    analysis: Analysis
+    runtime: Runtime
+    stop: Stop | None
+    C: np.ndarray
+    intervals: tuple[IntervalRecord, ...]

@@ -1,30 +1,40 @@
 """Turn what the threads recorded into warp instructions, counters and diagnostics.
 
-**Warp instructions (the SIMT view of converged code).** A thread's accesses
-carry the *site* (one subscript of the source, as a load or a store) they come
-from. Within a barrier interval, the n-th time a thread executes a site is that
-site's n-th instruction: the threads of a warp that executed the site for the
-n-th time issue it together. For converged code (every thread walks the same
-loops) this is exactly how the GPU groups them; where threads diverge, it is
-the natural reading of "the same instruction". Each site becomes one
-`pysim.core.trace.Access` with one row per occurrence, and `pysim.core.trace.count_step`
-counts it: the same code that counts the built-in kernels, so sectors (32-byte
-segments per warp load) and bank conflicts follow SPEC §2 unchanged.
+**Warp instructions (lockstep).** A warp executes one common instruction at a
+time; where its threads diverge on a data-dependent branch, it runs each path
+taken with the threads off that path disabled (CUDA C++ Programming Guide, "SIMT
+Architecture", https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#simt-architecture).
+So the lanes that issue one load or store together are those that reach the same
+*site* (one subscript of the source, as a load or a store) in the same iteration
+of every loop around it: its active mask in that iteration. Every loop iteration
+records its iteration statement (pysim.play.rewrite), so `Loops` follows each
+thread's iterations from its stream; each site becomes one
+`pysim.core.trace.Access` with one row per iteration vector at which some thread
+executed it, and `pysim.core.trace.count_step` counts it: the same code that counts
+the built-in kernels, so sectors (32-byte segments per warp load) and bank
+conflicts follow SPEC §2 unchanged. This is the converged schedule, in which a
+warp reconverges after each branch; Volta's independent thread scheduling lets
+the hardware depart from it, which TileLab does not model.
 
 **Races** (as compute-sanitizer's racecheck): within one barrier interval of a
-block, a shared-memory word written by one thread and read or written by
-another. The program order of the two accesses (statements executed before
-each, in its own thread) names the hazard: read-after-write (the read happens
-too early: reported at the read's line), write-after-read (a write overwrites
-a value another thread still reads: reported at the write's line),
-write-after-write (at the later write).
+block, a shared-memory word, or a word of a global array the kernel writes,
+written by one thread and read or written by another. The program order of the
+two accesses (statements executed before each, in its own thread) names the
+hazard: read-after-write (the read happens too early: reported at the read's
+line), write-after-read (a write overwrites a value another thread still reads:
+reported at the write's line), write-after-write (at the later write), and a
+lost update where two threads each read the word and write it back (`X[i] += v`
+without an atomic). Global words also race between blocks, whatever the
+intervals: nothing orders two blocks. Sites of cuda.atomic.* never race.
 
 **Barrier divergence**: at the end of an interval, some threads of the block
-wait at a barrier while others finished, or they wait at different barriers.
+wait at a barrier while others finished, or they wait at different barrier
+instances (another `cuda.syncthreads()`, or the same one in another iteration).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,7 +46,37 @@ from ..core.warps import INACTIVE, by_warp
 from .program import Program
 from .runtime import Interval, Launch, OutOfBounds, Stop
 
-RACES_PER_INTERVAL = 16  # racy words examined closely per interval (all are counted)
+RACES_PER_INTERVAL = 16  # racy words examined closely per interval, and between blocks (all are counted)
+WORD_KEY = 1 << 32  # array number · WORD_KEY + word: one key per element of every array
+# How a run's C shows the racy global words it repeated the launch for (pysim.play.memory; `run`).
+SHOWN_INTERLEAVING = (
+    "The C shown is one outcome a GPU can produce: every thread racing on the word read it before any of the "
+    "others stored it (as if they all ran at once), and the store that runs last in TileLab's order (block by "
+    "block, thread by thread) is the one left."
+)
+
+# What each kind of barrier divergence does on a GPU. Since compute capability 7.0 a barrier waits only for the
+# threads that have not exited (CUDA C++ Programming Guide, "Independent Thread Scheduling" under compute
+# capability 7.x: bar.sync "will not succeed until reached by all non-exited threads in the block"; PTX ISA,
+# `exit`: exiting threads holding up a barrier release it), so an early return does not hang. Threads at
+# different barriers break the rule of the guide's "Synchronization Functions": __syncthreads() in conditional
+# code only if the condition is the same for the whole block, "otherwise the code execution is likely to hang or
+# produce unintended side effects".
+# https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#independent-thread-scheduling-7-x
+# https://docs.nvidia.com/cuda/parallel-thread-execution/index.html#control-flow-instructions-exit
+# https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#synchronization-functions
+EXITED_THREADS = (
+    "On a GPU of compute capability 7.0 or later this does not hang: a barrier waits only for the threads that "
+    "have not exited, so the others go on without them. The bug is the work those threads skip: the tile "
+    "elements they would have loaded into shared memory are never stored, and the threads that wait read "
+    "whatever was there. Keep every thread of the block in the loop (guard its loads and stores instead of "
+    "returning)"
+)
+DIFFERENT_BARRIERS = (
+    "Threads of one block waiting at different barriers is what deadlocks or misbehaves on a GPU: CUDA allows "
+    "cuda.syncthreads() under a condition only when the condition is the same for the whole block, otherwise "
+    "the kernel is likely to hang or to let threads past each other's barrier. Here TileLab lets them all pass"
+)
 
 
 @dataclass(frozen=True)
@@ -115,8 +155,66 @@ def array_table(program: Program, A: np.ndarray, B: np.ndarray, C: np.ndarray) -
     return globals_ + tuple(ArrayInfo(a.name, a.space, a.shape) for a in program.allocations)
 
 
+def written_globals(program: Program, arrays: tuple[ArrayInfo, ...]) -> np.ndarray:
+    """Which arrays are global arrays the kernel may write: those its stores name, or all three when a store
+    names a variable that may hold one (`X = C` and then `X[i] = v`)."""
+    names = {s.array for s in program.sites if s.op == "store"}
+    local = {a.name for a in program.allocations}
+    aliased = bool(names - local - set(program.params))
+    return np.array([a.space == "global" and (aliased or a.name in names) for a in arrays])
+
+
 def thread_xy(launch: Launch, thread: int) -> tuple[int, int]:
     return thread % launch.block[0], thread // launch.block[0]
+
+
+# Which iteration of each loop around a statement a thread is in, outermost first (0 = the first).
+Iteration = tuple[int, ...]
+# A thread's open loops, outermost first: their iteration statements, and the iteration each is in.
+LoopStack = tuple[tuple[int, ...], Iteration]
+
+
+@dataclass(frozen=True)
+class Loops:
+    """Where each statement sits in the kernel's loops, to follow a thread's iterations from its stream.
+
+    Every iteration of a loop records its iteration statement first (a `for`'s
+    "next", a `while`'s test), so a thread's stream alone says which iteration
+    of each enclosing loop a later statement ran in.
+    """
+
+    depth: tuple[int, ...]  # len(Statement.loops)
+    head: tuple[bool, ...]  # the statement starts an iteration of the innermost loop it lists
+
+    @classmethod
+    def of(cls, program: Program) -> Loops:
+        statements = program.statements
+        return cls(
+            tuple(len(s.loops) for s in statements),
+            tuple(bool(s.loops) and s.loops[-1] == s.number for s in statements),
+        )
+
+    def advance(self, loops: list[int], counts: list[int], statement: int) -> None:
+        """Update a thread's open loops (iteration statements, and the iteration of each) as it executes
+        `statement`."""
+        depth = self.depth[statement]
+        if not self.head[statement]:
+            del loops[depth:], counts[depth:]  # loops it left (break, or the loop ended) close
+        elif len(loops) >= depth and loops[depth - 1] == statement:
+            counts[depth - 1] += 1  # the next iteration
+            del loops[depth:], counts[depth:]
+        else:
+            del loops[depth - 1 :], counts[depth - 1 :]  # the loop starts (a sibling at this depth has ended)
+            loops.append(statement)
+            counts.append(0)
+
+
+@dataclass(frozen=True)
+class Lockstep:
+    """How one interval's accesses became warp instructions: enough to replay one thread's records."""
+
+    starts: dict[int, LoopStack]  # each thread's open loops when the interval began
+    rows: dict[tuple[int, Iteration], int]  # (site·arrays + array, iteration) -> row of that site's Access
 
 
 @dataclass
@@ -129,28 +227,40 @@ class Analysis:
     counters: Counters = Counters()
     metrics: Metrics = Metrics()
     found: dict = field(default_factory=dict)  # (kind, line, other_line) -> Diagnostic
+    shown: frozenset[tuple[int, int]] = frozenset()  # racy global words (array, word) C shows as a GPU could
+    racy_words: set[tuple[int, int]] = field(default_factory=set)  # racy global words found in this run
 
     def __post_init__(self) -> None:
         program = self.program
         self._fma = [s.fma for s in program.statements]
+        self._atomic = [s.kind == "atomic" for s in program.statements]
         self._register = [a.space == "register" for a in self.arrays]
         self._shared = np.array([a.space == "shared" for a in self.arrays])
+        self._tracked = self._shared | written_globals(program, self.arrays)
+        self._atomic_site = np.array([s.atomic for s in program.sites] or [False])
+        self._global_log: list[np.ndarray] = []  # per interval: (key, block, thread, site, store) of global words
         self._register_read = [s.op == "load" and s.fma_operand for s in program.sites]
         self._store = np.array([s.op == "store" for s in program.sites] or [False])
         self._site_line = [s.line for s in program.sites]
+        self._loops = Loops.of(program)
+        self._stacks: dict[int, tuple[list[int], list[int]]] = {}  # each thread's open loops, across intervals
+        self._waits: dict[int, tuple[int, Iteration]] = {}  # thread -> the barrier instance it waits at
 
     # --- one interval -----------------------------------------------------------------------------
-    def interval(self, interval: Interval) -> tuple[Step, Counters]:
-        """Count one barrier interval; returns its Step (accesses as warp instructions) and the delta.
+    def interval(self, interval: Interval) -> tuple[Step, Counters, Lockstep]:
+        """Count one barrier interval; returns its Step (accesses as warp instructions), the delta, and
+        how its accesses map to the instructions' rows (for stepping through one thread).
 
         The interval in which the run stopped (step budget, Python error) is not
         counted: its threads stopped part-way, so its counts mean little, and
         after a runaway loop it holds most of the budget's steps.
         """
+        if interval.number == 0:
+            self._stacks = {}  # a new block: its threads start outside every loop
         if interval.stopped:
-            return Step("interval", (0,)), Counters()
-        rows, fma, register_reads = self._rows(interval)
-        accesses = self._instructions(rows)
+            return Step("interval", (0,)), Counters(), Lockstep({}, {})
+        rows, (fma, register_reads, atomics), starts, vectors = self._rows(interval)
+        accesses, instruction_rows = self._instructions(rows, vectors)
         barrier_lines = sorted({self.program.statements[s].line for s in interval.waiting.values()})
         step = Step(
             "interval",
@@ -160,50 +270,72 @@ class Analysis:
             register_reads=register_reads,
             barrier=bool(interval.waiting),
         )
-        delta = count_step(step)
+        delta = count_step(step) + Counters(atomics=atomics)  # a Step has no field for them
         self.counters = self.counters + delta
         self.metrics = self.metrics + self._metrics(accesses)
         if len(rows):
             self._races(interval, rows)
         self._divergence(interval)
-        return step, delta
+        return step, delta, Lockstep(starts, instruction_rows)
 
-    def _rows(self, interval: Interval) -> tuple[np.ndarray, int, int]:
-        """(thread, ordinal, occurrence, site, array, word, value) of every global/shared access, in order.
+    def _rows(
+        self, interval: Interval
+    ) -> tuple[np.ndarray, tuple[int, int, int], dict[int, LoopStack], list[Iteration]]:
+        """(thread, ordinal, iteration, site, array, word, value) of every global/shared access, in order.
 
         `ordinal` counts the statements the thread executed in this interval before
-        the access (program order, for races); `occurrence` is how many times the
-        thread had already executed the access's statement in this interval, so
-        a load skipped by one thread (the false arm of `x if ok else 0.0`) still
-        leaves the others' n-th execution in the n-th instruction.
+        the access (program order, for races); `iteration` numbers (into the
+        returned list of iteration vectors) which iteration of each enclosing loop
+        the access happened in. Also returns the multiply-adds, register reads and
+        atomics executed, each thread's loops as the interval began (to replay one
+        thread), and records where each thread waits (`self._waits`, the barrier
+        instances).
         """
         fma_flags, register, register_read = self._fma, self._register, self._register_read
+        advance, depth, head = self._loops.advance, self._loops.depth, self._loops.head
         found = []
-        fma = register_reads = 0
+        fma = register_reads = atomics = 0
+        atomic = self._atomic
+        ids: dict[Iteration, int] = {}
+        starts: dict[int, LoopStack] = {}
+        self._waits = {}
         for thread, stream in interval.segments:
-            ordinal = occurrence = 0
-            seen: dict[int, int] = {}
+            loops, counts = self._stacks.setdefault(thread, ([], []))
+            starts[thread] = (tuple(loops), tuple(counts))
+            ordinal = 0
+            vector = -1  # computed at the statement's first access, once per statement
             for item in stream:
                 if item.__class__ is int:
                     ordinal += 1
-                    occurrence = seen.get(item, 0)
-                    seen[item] = occurrence + 1
-                    if fma_flags[item]:
-                        fma += 1
+                    if head[item] or len(loops) > depth[item]:  # else its loops are those of the last statement
+                        advance(loops, counts, item)
+                        vector = -1
+                    fma += fma_flags[item]  # multiply-adds in the statement (`a*b + c*d` holds 2)
+                    atomics += atomic[item]
                 elif register[item[1]]:
                     if register_read[item[0]]:
                         register_reads += 1
                 else:
-                    found.append((thread, ordinal, occurrence, *item))
+                    if vector < 0:
+                        vector = ids.setdefault(tuple(counts), len(ids))
+                    found.append((thread, ordinal, vector, *item))
+            if thread in interval.waiting:
+                self._waits[thread] = (interval.waiting[thread], tuple(counts))
         rows = np.array(found, dtype=np.float64) if found else np.zeros((0, 7))
-        return rows, fma, register_reads
+        return rows, (fma, register_reads, atomics), starts, list(ids)
 
-    def _instructions(self, rows: np.ndarray) -> tuple[Access, ...]:
-        """One Access per (site, array): row n holds every thread's n-th execution of the site's statement."""
+    def _instructions(
+        self, rows: np.ndarray, vectors: list[Iteration]
+    ) -> tuple[tuple[Access, ...], dict[tuple[int, Iteration], int]]:
+        """One Access per (site, array), one row per iteration vector at which some thread executed the site
+        (in execution order), and the row of each (site·arrays + array, iteration vector)."""
         if not len(rows):
-            return ()
+            return (), {}
+        ordered = sorted(range(len(vectors)), key=vectors.__getitem__)
+        rank_of = np.empty(len(vectors), dtype=np.int64)
+        rank_of[ordered] = np.arange(len(vectors))
         thread = rows[:, 0].astype(np.int64)
-        rank = rows[:, 2].astype(np.int64)
+        rank = rank_of[rows[:, 2].astype(np.int64)]
         key = rows[:, 3].astype(np.int64) * len(self.arrays) + rows[:, 4].astype(np.int64)
         word = rows[:, 5].astype(np.int64)
         value = rows[:, 6].astype(np.float32)
@@ -213,11 +345,16 @@ class Analysis:
         ends = np.r_[starts[1:], len(key)]
         threads = self.launch.threads
         found = []
+        instruction_rows: dict[tuple[int, Iteration], int] = {}
         for start, end in zip(starts, ends):
             info = self.arrays[int(key[start] % len(self.arrays))]
             site = self.program.sites[int(key[start] // len(self.arrays))]
-            r, t = rank[start:end], thread[start:end]
-            words = np.full((int(r.max()) + 1, threads), INACTIVE, dtype=np.int64)
+            # The lanes that execute a site in the same iteration of every enclosing loop issue it together.
+            used, r = np.unique(rank[start:end], return_inverse=True)
+            t = thread[start:end]
+            for row, used_rank in enumerate(used):
+                instruction_rows[int(key[start]), vectors[ordered[used_rank]]] = row
+            words = np.full((len(used), threads), INACTIVE, dtype=np.int64)
             values = np.zeros(words.shape, dtype=np.float32)
             words[r, t] = word[start:end]
             values[r, t] = value[start:end]
@@ -233,7 +370,7 @@ class Analysis:
                 values,
             )
             found.append((int(order[start:end].min()), access))
-        return tuple(access for _, access in sorted(found, key=lambda pair: pair[0]))
+        return tuple(access for _, access in sorted(found, key=lambda pair: pair[0])), instruction_rows
 
     def _metrics(self, accesses: tuple[Access, ...]) -> Metrics:
         total = Metrics()
@@ -268,17 +405,20 @@ class Analysis:
             self.found[key] = Diagnostic(**{**known.__dict__, "count": known.count + diagnostic.count})
 
     def _races(self, interval: Interval, rows: np.ndarray) -> None:
-        number = rows[:, 4].astype(np.int64)
-        shared = self._shared[number]
-        if not shared.any():
+        """Hazards between threads of this interval, in shared memory and in the global arrays the kernel writes;
+        keeps the global accesses for the races between blocks (`global_races`)."""
+        tracked = self._tracked[rows[:, 4].astype(np.int64)] & ~self._atomic_site[rows[:, 3].astype(np.int64)]
+        if not tracked.any():
             return
-        rows = rows[shared]
-        site = rows[:, 3].astype(np.int64)
-        if not self._store[site].any():
+        rows = rows[tracked]
+        store = self._store[rows[:, 3].astype(np.int64)]
+        in_global = ~self._shared[rows[:, 4].astype(np.int64)]
+        if in_global.any():
+            self._keep_global(interval, rows[in_global], store[in_global])
+        if not store.any():
             return  # reads only: no hazard
         thread = rows[:, 0].astype(np.int64)
-        word = rows[:, 4].astype(np.int64) * (1 << 32) + rows[:, 5].astype(np.int64)
-        store = self._store[site]
+        word = rows[:, 4].astype(np.int64) * WORD_KEY + rows[:, 5].astype(np.int64)
         cells, group = np.unique(word, return_inverse=True)
         big = self.launch.threads + 1
         write_min = np.full(len(cells), big)
@@ -293,21 +433,34 @@ class Analysis:
         racy = written & (
             (write_min != write_max) | ((read_max >= 0) & ((read_min != write_min) | (read_max != write_min)))
         )
-        racy_cells = np.flatnonzero(racy)
+        for members in self._racy_members(cells, group, np.flatnonzero(racy)):
+            self._race(interval, rows[members], store[members])
+
+    def _racy_members(self, cells: np.ndarray, group: np.ndarray, racy_cells: np.ndarray) -> Iterator[np.ndarray]:
+        """For each racy word to describe, the indices of its accesses (`group`: each access's word in `cells`);
+        remembers the racy global words."""
         if not len(racy_cells):
             return
+        self._note_global(cells[racy_cells])
         by_group = np.argsort(group, kind="stable")
         bounds = np.searchsorted(group[by_group], np.arange(len(cells) + 1))
-        # Examine the first racy word of every array, then more up to the limit; count the rest.
-        arrays = cells[racy_cells] >> 32
+        for cell in self._examined(cells, racy_cells):
+            yield by_group[bounds[cell] : bounds[cell + 1]]
+
+    def _examined(self, cells: np.ndarray, racy_cells: np.ndarray) -> np.ndarray:
+        """The racy words to describe: the first of every array, then more up to the limit; the rest only count."""
+        arrays = cells[racy_cells] // WORD_KEY
         first_of_array = racy_cells[np.r_[True, arrays[1:] != arrays[:-1]]]
         rest = np.setdiff1d(racy_cells, first_of_array)
         examined = np.r_[first_of_array, rest[: max(RACES_PER_INTERVAL - len(first_of_array), 0)]]
-        for cell in examined:
-            members = by_group[bounds[cell] : bounds[cell + 1]]
-            self._race(interval, rows[members], store[members])
         if len(racy_cells) > len(examined):
             self.add_counts_only(len(racy_cells) - len(examined))
+        return examined
+
+    def _note_global(self, keys: np.ndarray) -> None:
+        """Remember racy global words (array number, word): the run shows C as a GPU could leave them."""
+        for key in keys[~self._shared[keys // WORD_KEY]].tolist():
+            self.racy_words.add(divmod(key, WORD_KEY))
 
     def add_counts_only(self, extra: int) -> None:
         """Count racy words beyond those examined, on the last race reported."""
@@ -316,78 +469,195 @@ class Analysis:
             known = self.found[races[-1]]
             self.found[races[-1]] = Diagnostic(**{**known.__dict__, "count": known.count + extra})
 
+    def _word(self, number: int, word: int) -> tuple[ArrayInfo, str]:
+        info = self.arrays[number]
+        cell = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
+        return info, f"{info.name}[{', '.join(map(str, cell))}]"
+
+    def _shown(self, number: int, word: int) -> str:
+        """How the run's C shows a racy global word (pysim.play.memory), when it does."""
+        return f" {SHOWN_INTERLEAVING}" if (number, word) in self.shown else ""
+
     def _race(self, interval: Interval, rows: np.ndarray, store: np.ndarray) -> None:
-        """Describe one racy word: its first write and an access to it by another thread."""
+        """Describe one racy word of one interval: its first write and an access to it by another thread."""
         write = rows[np.flatnonzero(store)[0]]
         writer = int(write[0])
-        others = rows[rows[:, 0] != writer]
-        reads = others[~store[rows[:, 0] != writer]]
+        number, word = int(write[4]), int(write[5])
+        info, where = self._word(number, word)
+        space, shown = info.space, self._shown(number, word)
+        thread = rows[:, 0].astype(np.int64)
+        both = np.intersect1d(thread[store], thread[~store])  # threads that read the word and write it back
+        block = interval.block
+        if len(both) >= 2:
+            first, second = (rows[(thread == t) & store][0] for t in both[:2])
+            line, second_line = self._site_line[int(second[3])], self._site_line[int(first[3])]
+            xy, other_xy = thread_xy(self.launch, int(both[1])), thread_xy(self.launch, int(both[0]))
+            hazard = "lost update"
+            text = (
+                f"race (lost update) on {space} {where} in block {block}: threads {other_xy} (line {second_line}) "
+                f"and {xy} (line {line}) both read it and write it back in the same barrier interval without an "
+                f"atomic; on a GPU both can read the old value, and one update is lost: use cuda.atomic.add"
+                f"({info.name}, index, value).{shown}"
+            )
+            self.add(
+                Diagnostic("race", line, xy, block, text, 1, second_line, other_xy), ("race", hazard, line, second_line)
+            )
+            return
+        others = rows[thread != writer]
+        reads = others[~store[thread != writer]]
         other = reads[0] if len(reads) else others[0]
-        info = self.arrays[int(write[4])]
-        cell = divmod(int(write[5]), info.stride) if len(info.shape) == 2 else (int(write[5]),)
-        where = f"{info.name}[{', '.join(map(str, cell))}]"
         write_line, other_line = self._site_line[int(write[3])], self._site_line[int(other[3])]
         w_xy, o_xy = thread_xy(self.launch, writer), thread_xy(self.launch, int(other[0]))
-        block = interval.block
         if len(reads):
             if other[1] > write[1]:
-                hazard, line, thread, second, second_thread = "read-after-write", other_line, o_xy, write_line, w_xy
+                hazard, line, xy, second, second_xy = "read-after-write", other_line, o_xy, write_line, w_xy
                 text = (
-                    f"race (read-after-write) on shared {where} in block {block}: thread {o_xy} reads it at line "
+                    f"race (read-after-write) on {space} {where} in block {block}: thread {o_xy} reads it at line "
                     f"{other_line}, which thread {w_xy} writes at line {write_line} in the same barrier interval; "
                     f"the read may see the old value: put cuda.syncthreads() between the write and the read"
                 )
             else:
-                hazard, line, thread, second, second_thread = "write-after-read", write_line, w_xy, other_line, o_xy
+                hazard, line, xy, second, second_xy = "write-after-read", write_line, w_xy, other_line, o_xy
                 text = (
-                    f"race (write-after-read) on shared {where} in block {block}: thread {w_xy} overwrites it at line "
-                    f"{write_line} while thread {o_xy} may still read it at line {other_line} in the same barrier "
-                    f"interval: put cuda.syncthreads() after the last read, before the next write"
+                    f"race (write-after-read) on {space} {where} in block {block}: thread {w_xy} overwrites it at "
+                    f"line {write_line} while thread {o_xy} may still read it at line {other_line} in the same "
+                    f"barrier interval: put cuda.syncthreads() after the last read, before the next write"
                 )
         else:
-            hazard, line, thread, second, second_thread = "write-after-write", other_line, o_xy, write_line, w_xy
+            hazard, line, xy, second, second_xy = "write-after-write", other_line, o_xy, write_line, w_xy
             text = (
-                f"race (write-after-write) on shared {where} in block {block}: threads {w_xy} (line {write_line}) "
-                f"and {o_xy} (line {other_line}) both write it in the same barrier interval; which value stays is undefined"
+                f"race (write-after-write) on {space} {where} in block {block}: threads {w_xy} (line {write_line}) "
+                f"and {o_xy} (line {other_line}) both write it in the same barrier interval; which value stays is "
+                "undefined"
             )
         self.add(
-            Diagnostic("race", line, thread, block, text, 1, second, second_thread), ("race", hazard, line, second)
+            Diagnostic("race", line, xy, block, text + shown, 1, second, second_xy), ("race", hazard, line, second)
+        )
+
+    def _keep_global(self, interval: Interval, rows: np.ndarray, store: np.ndarray) -> None:
+        """Keep one access per (global word, load or store) of this interval, for `global_races`."""
+        key = rows[:, 4].astype(np.int64) * WORD_KEY + rows[:, 5].astype(np.int64)
+        _, first = np.unique(key * 2 + store, return_index=True)
+        bx, by = interval.block
+        block = by * self.launch.grid[0] + bx
+        kept = np.stack(
+            [key[first], np.full(len(first), block), rows[first, 0], rows[first, 3], store[first]], axis=1
+        ).astype(np.int64)
+        self._global_log.append(kept[np.argsort(first, kind="stable")])
+
+    def global_races(self) -> None:
+        """Races between blocks: a global word one block writes and another reads or writes. Call after the run.
+
+        Nothing orders two blocks of one launch (they run in any order, or at
+        once), so any such pair races, whatever the barriers.
+        """
+        if not self._global_log:
+            return
+        log = np.concatenate(self._global_log)  # (key, block, thread, site, store), in the order they ran
+        self._global_log = []
+        cells, group = np.unique(log[:, 0], return_inverse=True)
+        written = np.zeros(len(cells), dtype=bool)
+        np.logical_or.at(written, group, log[:, 4] == 1)
+        pairs = np.unique(group * self.launch.blocks + log[:, 1])
+        # intp: bincount refuses int64 where NumPy's index type is 32 bits (Pyodide's wasm32).
+        blocks = np.bincount((pairs // self.launch.blocks).astype(np.intp), minlength=len(cells))
+        for members in self._racy_members(cells, group, np.flatnonzero(written & (blocks >= 2))):
+            self._block_race(log[members])
+
+    def _block_race(self, rows: np.ndarray) -> None:
+        """Describe one global word that two blocks race on: its first writer and an access from another block."""
+        store = rows[:, 4] == 1
+        write = rows[np.flatnonzero(store)[0]]
+        others = rows[rows[:, 1] != write[1]]
+        other = others[np.argmax(others[:, 4])] if others[:, 4].any() else others[0]  # another writer, if any
+        number, word = divmod(int(write[0]), WORD_KEY)
+        info, where = self._word(number, word)
+
+        def party(row: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+            block = (int(row[1]) % self.launch.grid[0], int(row[1]) // self.launch.grid[0])
+            return thread_xy(self.launch, int(row[2])), block, self._site_line[int(row[3])]
+
+        (w_xy, w_block, w_line), (o_xy, o_block, o_line) = party(write), party(other)
+
+        def read_and_write(block: int) -> bool:
+            return len({int(op) for op in rows[rows[:, 1] == block, 4]}) == 2
+
+        unordered = "blocks run in any order, or at the same time, and cuda.syncthreads() orders one block only"
+        if read_and_write(write[1]) and read_and_write(other[1]):
+            hazard = "lost update"
+            text = (
+                f"race (lost update) on global {where}: thread {w_xy} of block {w_block} (line {w_line}) and thread "
+                f"{o_xy} of block {o_block} (line {o_line}) both read it and write it back without an atomic; "
+                f"{unordered}, so both can read the old value and one update is lost: use cuda.atomic.add"
+                f"({info.name}, index, value)."
+            )
+        elif other[4]:
+            hazard = "write-after-write"
+            text = (
+                f"race (write-after-write) on global {where}: thread {w_xy} of block {w_block} (line {w_line}) and "
+                f"thread {o_xy} of block {o_block} (line {o_line}) both write it; {unordered}, so which value stays "
+                "is undefined."
+            )
+        else:
+            hazard = "read-write"
+            text = (
+                f"race (read-write) on global {where}: thread {o_xy} of block {o_block} reads it at line {o_line}, "
+                f"which thread {w_xy} of block {w_block} writes at line {w_line}; {unordered}, so the read may see "
+                "the value from before or after the write."
+            )
+        text += self._shown(number, word)
+        self.add(
+            Diagnostic("race", o_line, o_xy, o_block, text, 1, w_line, w_xy),
+            ("race", "blocks " + hazard, o_line, w_line),
         )
 
     def _divergence(self, interval: Interval) -> None:
-        waiting = interval.waiting
-        if not waiting:
+        """Threads that exited while others wait, and threads waiting at different barrier instances.
+
+        An instance is a barrier statement in one iteration of each loop around it
+        (`self._waits`): the same `cuda.syncthreads()` reached in different
+        iterations is as much two barriers as two calls on different lines.
+        """
+        if not self._waits:
             return
         statements = self.program.statements
-        barriers: dict[int, list[int]] = {}
-        for linear, barrier in waiting.items():
-            barriers.setdefault(barrier, []).append(linear)
+        instances: dict[tuple[int, Iteration], list[int]] = {}
+        for linear, instance in self._waits.items():
+            instances.setdefault(instance, []).append(linear)
+        ordered = sorted(instances.items(), key=lambda item: -len(item[1]))
         block = interval.block
         if interval.finished:
-            barrier, threads = max(barriers.items(), key=lambda item: len(item[1]))
+            (barrier, _), threads = ordered[0]
             line = statements[barrier].line
             xy = thread_xy(self.launch, interval.finished[0])
             text = (
                 f"barrier divergence in block {block}: thread {xy} finished without reaching cuda.syncthreads() "
                 f"at line {line}, where {len(threads)} thread(s) of the block wait; {len(interval.finished)} thread(s) "
-                "finished early. Every thread of a block must reach the same barriers (no barrier inside a "
-                "thread-dependent `if`, no early return before one); on a GPU this hangs or misbehaves"
+                f"finished early. {EXITED_THREADS}"
             )
             self.add(Diagnostic("barrier_divergence", line, xy, block, text), ("barrier_divergence", line))
-        if len(barriers) > 1:
-            ordered = sorted(barriers.items(), key=lambda item: -len(item[1]))
-            (main, _), (other, threads) = ordered[0], ordered[1]
+        if len(ordered) > 1:
+            ((main, main_iteration), _), ((other, other_iteration), threads) = ordered[0], ordered[1]
             line, other_line = statements[other].line, statements[main].line
             xy = thread_xy(self.launch, threads[0])
-            counts = ", ".join(f"line {statements[b].line}: {len(t)}" for b, t in ordered)
-            text = (
-                f"barrier divergence in block {block}: threads wait at different cuda.syncthreads() calls "
-                f"({counts} threads); thread {xy} waits at line {line} while most wait at line {other_line}. "
-                "A barrier must be reached by every thread of the block at the same point"
-            )
+            if other == main:
+                loops = statements[main].loops
+                level = next(i for i, (a, b) in enumerate(zip(main_iteration, other_iteration)) if a != b)
+                where = (
+                    f"the same cuda.syncthreads() at line {line} in different iterations of the loop at line "
+                    f"{statements[loops[level]].line}: thread {xy} in its iteration {other_iteration[level]}, most "
+                    f"threads in iteration {main_iteration[level]}"
+                )
+            else:
+                counts = ", ".join(f"line {statements[b].line}: {len(t)}" for (b, _), t in ordered)
+                where = (
+                    f"different cuda.syncthreads() calls ({counts} threads); thread {xy} waits at line {line} while "
+                    f"most wait at line {other_line}"
+                )
+            text = f"barrier divergence in block {block}: threads wait at {where}. {DIFFERENT_BARRIERS}"
             self.add(
                 Diagnostic("barrier_divergence", line, xy, block, text, other_line=other_line),
-                ("barrier_divergence", line, other_line),
+                ("barrier_divergence", line, other_line, other == main),
             )
 
     def out_of_bounds(self, found: list[OutOfBounds]) -> None:

@@ -1,4 +1,9 @@
-"""Compile a playground file: check it against the subset, rewrite its kernel, and keep the result."""
+"""Compile a playground file: check it against the subset, rewrite its kernel, and keep the result.
+
+Both functions are compiled from trees the checks built (the rewritten kernel, the rebuilt `launch`),
+never from the student's own nodes, and with `dont_inherit=True`: no `__future__` flag of this module
+(`annotations` would leave an annotation unevaluated) changes what a student's code means.
+"""
 
 from __future__ import annotations
 
@@ -16,8 +21,7 @@ def compile_program(source: str) -> Program:
     generator = rewriter.rewrite(checked.kernel)
     module = ast.Module(body=[generator], type_ignores=[])
     ast.fix_missing_locations(module)
-    LaunchChecker().check(checked.launch)
-    launch_module = ast.Module(body=[checked.launch], type_ignores=[])
+    launch_module = ast.Module(body=[LaunchChecker().check(checked.launch)], type_ignores=[])
     return Program(
         source=source,
         constants=dict(checked.constants),
@@ -26,6 +30,6 @@ def compile_program(source: str) -> Program:
         statements=tuple(rewriter.statements),
         allocations=tuple(rewriter.allocations),
         barriers=frozenset(rewriter.barriers),
-        kernel_code=compile(module, "<kernel>", "exec"),
-        launch_code=compile(launch_module, "<kernel>", "exec"),
+        kernel_code=compile(module, "<kernel>", "exec", dont_inherit=True),
+        launch_code=compile(launch_module, "<kernel>", "exec", dont_inherit=True),
     )

@@ -1,4 +1,8 @@
-"""An interval's warp instructions, one record per (access, occurrence, warp), for the playground's table.
+"""An interval's warp instructions, one record per (access, row, warp), for the playground's table.
+
+A row of an access holds the lanes that executed its site in one iteration of
+the loops around it (pysim.play.analysis: lockstep), so one (row, warp) is one
+warp-wide instruction with its active lanes.
 
 Each record says how many lanes take part and what the instruction costs: the
 32-byte sectors of a global access (`pysim.core.sectors`) or the conflict degree
@@ -27,7 +31,7 @@ class WarpInstruction:
 
     access: Access
     lines: tuple[int, ...]  # source lines of the subscripts it comes from
-    occurrence: int  # which execution of the statement (a row of the access)
+    occurrence: int  # the row of the access: which iteration of the site's loops (in execution order)
     warp: int
     active: int  # lanes that take part
     count: int

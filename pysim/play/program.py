@@ -30,18 +30,23 @@ class Site:
     col: int
     op: str  # load | store
     array: str  # the name the kernel uses
-    fma_operand: bool = False  # a factor of an `acc += x * y` (a register read when x is a local array)
+    fma_operand: bool = False  # a factor of a multiply-add (a register read when x is a local array)
+    atomic: bool = False  # part of a cuda.atomic.* read-modify-write (no race: the hardware serialises it)
 
 
 @dataclass(frozen=True)
 class Statement:
-    """One statement of the kernel: its line, what it is, and whether it is a multiply-add."""
+    """One statement of the kernel: its line, what it is, and how many multiply-adds it holds."""
 
     number: int
     line: int
     end_line: int
-    kind: str  # assign | augassign | if | for | while | barrier | return | ...
-    fma: bool = False
+    kind: str  # assign | augassign | atomic | if | for | next | while | barrier | return | ...
+    fma: int = 0  # float products added in it (SPEC §2 `fma`): `acc += a*b + c*d` holds 2
+    # The loops it is inside, outermost first, each named by its iteration statement: a `for`'s "next"
+    # (recorded at the top of every iteration) or the `while` itself (whose test is evaluated every
+    # iteration, so a `while` and a "next" list themselves). The analysis groups lanes by iteration.
+    loops: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,18 @@
 """Graded playground puzzles: from a copy kernel to 2D register tiling.
 
-Each puzzle has starter code (a playground file in `starters/`), a goal, hints,
-a hidden reference solution (a playground file in `solutions/`) and a checker: the kernel must store the right
-C with no diagnostics at every size, and stay within budgets measured by pysim
-(global loads, sectors per request, bank conflicts, shared loads per FMA).
-Budgets are written as functions of M, N and K, with a label for the page.
+Each puzzle has starter code (a playground file in `starters/`), a goal, hints
+and a checker: the kernel must store the right C with no diagnostics at every
+size, load every element of A (and B) it needs, and stay within budgets
+measured by pysim (global loads, sectors per request, bank conflicts, shared
+loads per FMA). Budgets are written as functions of M, N and K, with a label
+for the page.
+
+A grade cannot be passed without computing: every run of a grade draws fresh
+operands (`pysim.core.matrices.fresh_operands`, from the operating system's
+randomness, out of the kernel's reach) and compares C with NumPy's answer for
+them, so a kernel that rebuilds TileLab's public operands from their hash
+fails. The reference solutions (`solutions/`, one per puzzle) are test data:
+the site's build leaves them out, and nothing here reads them.
 """
 
 from __future__ import annotations
@@ -16,15 +24,17 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core.matrices import fresh_operands
+from ..core.trace import Step
 from . import RunResult, run
 from .compiler import compile_program
 from .program import ProgramError
 
 # Kernel files read as text, never imported (they import numba, and a starter is unfinished on purpose).
-SOLUTIONS = Path(__file__).parent / "solutions"
 STARTERS = Path(__file__).parent / "starters"
 FREE_PLAY_FILE = "free_play.py"  # the editor's code when no puzzle is picked
 Size = tuple[int, int, int]
+Operands = Callable[[int, int, int], tuple[np.ndarray, np.ndarray]]
 
 
 def starter_text(name: str) -> str:
@@ -69,50 +79,59 @@ class Grade:
         }
 
 
+class LoadedElements:
+    """Which elements of A and B a run loaded from global memory, read from each interval's warp instructions
+    (`run(observe=...)`): a kernel that stores the right C without loading its inputs computed nothing."""
+
+    def __init__(self, params: tuple[str, str, str], A: np.ndarray, B: np.ndarray) -> None:
+        self.roles = {"A": params[0], "B": params[1]}
+        self.masks: dict[str, np.ndarray] = {params[0]: np.zeros(A.shape, bool), params[1]: np.zeros(B.shape, bool)}
+
+    def add(self, step: Step) -> None:
+        for access in step.accesses:
+            mask = self.masks.get(access.array)
+            if mask is None or access.space != "global" or access.op != "load":
+                continue
+            rows, cols = access.rows[access.active], access.cols[access.active]
+            for offset in range(access.width):  # a vector load moves `width` neighbouring words
+                inside = (rows >= 0) & (rows < mask.shape[0]) & (cols + offset >= 0) & (cols + offset < mask.shape[1])
+                mask[rows[inside], cols[inside] + offset] = True
+
+    def missing(self, role: str) -> np.ndarray:
+        """(row, col) of every element of A or B (`role`) that no thread loaded."""
+        return np.argwhere(~self.masks[self.roles[role]])
+
+
 @dataclass(frozen=True)
 class Puzzle:
     key: str
     title: str
     goal: str
-    starter_file: str  # in starters/; "" for a puzzle that continues from the previous one's solution
-    solution_file: str
+    starter_file: str  # in starters/
+    solution_file: str  # in solutions/: for the tests only (the site's build leaves that folder out)
     hints: tuple[str, ...]
-    sizes: tuple[Size, ...]  # correctness, no diagnostics and every budget
+    sizes: tuple[Size, ...]  # correctness, loads, no diagnostics and every budget
     budgets: tuple[Budget, ...] = ()
-    edge_sizes: tuple[Size, ...] = ()  # correctness and no diagnostics only (sizes that break tile alignment)
+    edge_sizes: tuple[Size, ...] = ()  # correctness, loads and no diagnostics (sizes that break tile alignment)
     expected: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None  # None: A @ B
     expected_label: str = "A @ B"
+    reads: tuple[str, ...] = ("A", "B")  # the inputs every element of which the answer depends on
     square: bool = False  # M = N = K (transpose)
     notes: tuple[str, ...] = field(default=())
 
-    @property
-    def starter(self) -> str:
-        """The starter code ("" when the puzzle continues from the previous one; see starter_for)."""
-        return starter_text(self.starter_file) if self.starter_file else ""
-
-    def expected_shape(self, M: int, N: int, K: int) -> tuple[int, ...]:
-        """The shape of the answer C is compared with (a puzzle may compare C with A or Aᵀ)."""
-        if self.expected is None:
-            return (M, N)
-        return tuple(np.shape(self.expected(np.zeros((M, K), np.float32), np.zeros((K, N), np.float32))))
-
-    def solution(self) -> str:
-        """The hidden reference solution (a playground file)."""
-        return (SOLUTIONS / self.solution_file).read_text(encoding="utf-8")
-
-    def run(self, source: str, size: Size, **options) -> RunResult:
-        return run(source, *size, expected=self.expected, **options)
-
-    def grade(self, source: str) -> Grade:
-        """Run `source` at every size and check correctness, diagnostics and budgets."""
+    def grade(self, source: str, draw: Operands = fresh_operands) -> Grade:
+        """Run `source` at every size, each time on operands from `draw` (fresh and secret unless a test
+        says otherwise), and check correctness, loads, diagnostics and budgets."""
         try:
             program = compile_program(source)
         except ProgramError as error:
             return Grade(self.key, False, (), str(error))
         checks: list[CheckResult] = []
         for size in (*self.sizes, *self.edge_sizes):
+            A, B = draw(*size)
+            loaded = LoadedElements(program.params, A, B)
             try:
-                result = run(program, *size, expected=self.expected, keep=False)
+                result = run(program, *size, A=A, B=B, expected=self.expected, keep=False, observe=loaded.add)
             except ProgramError as error:
                 return Grade(self.key, False, tuple(checks), str(error))
             checks.append(
@@ -125,6 +144,7 @@ class Puzzle:
                     "" if result.c_matches else f"{result.mismatches} element(s) differ",
                 )
             )
+            checks.append(self.loads_check(loaded, size))
             problems = result.diagnostics
             checks.append(
                 CheckResult(
@@ -141,6 +161,25 @@ class Puzzle:
                     value, limit = budget.measure(result), budget.limit(*size)
                     checks.append(CheckResult(budget.label, size, value, limit, value <= limit))
         return Grade(self.key, all(check.passed for check in checks), tuple(checks))
+
+    def loads_check(self, loaded: LoadedElements, size: Size) -> CheckResult:
+        """Every element of the inputs the answer depends on was loaded by some thread."""
+        missing = {role: loaded.missing(role) for role in self.reads}
+        total = sum(len(cells) for cells in missing.values())
+        detail = ""
+        for role, cells in missing.items():
+            if len(cells):
+                row, col = cells[0]
+                detail = f"{role}[{row}, {col}] was never loaded" + (f" ({total - 1} more)" if total > 1 else "")
+                break
+        return CheckResult(
+            f"C is computed from loaded values: every element of {' and '.join(self.reads)} is loaded",
+            size,
+            total,
+            0,
+            total == 0,
+            detail,
+        )
 
 
 # --- budgets ------------------------------------------------------------------------------------------
@@ -211,6 +250,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         edge_sizes=((5, 7, 7),),
         expected=_copied,
         expected_label="A",
+        reads=("A",),
         notes=("Sizes have K = N, so A and C have the same shape.",),
     ),
     Puzzle(
@@ -222,7 +262,13 @@ PUZZLES: tuple[Puzzle, ...] = (
         (
             "C[row, col] = sum over k of A[row, k] * B[k, col].",
             "Return early (or skip the work) when row ≥ M or col ≥ N: the last blocks stick out of C.",
-            "Accumulate in a local variable and store C once at the end.",
+            # Numba types 0.0 as float64 (https://numba.readthedocs.io/en/stable/reference/types.html); FP64 add
+            # and FMA run at 2 results per clock per SM against FP32's 128 on compute capability 8.6 and 8.9 (CUDA
+            # C++ Programming Guide, "Arithmetic Instructions", throughput table).
+            "Accumulate in a local variable that starts as float32(0.0), and store C once at the end. "
+            "Under Numba a plain 0.0 is a float64: the sum becomes a float64, and every += converts the float32 "
+            "product and adds in double precision, which compute capability 8.6 and 8.9 GPUs (GA10x, AD10x) run at "
+            "1/64 of the float32 rate, instead of one float32 FMA.",
         ),
         sizes=((16, 16, 16), (13, 7, 5)),
         budgets=(
@@ -273,8 +319,16 @@ PUZZLES: tuple[Puzzle, ...] = (
         "smem_tiled.py",
         "smem_tiled.py",
         (
-            "Guard each load: tileA[ty, tx] = A[row, c] if row < M and c < K else 0.0.",
-            "Every thread must still reach every cuda.syncthreads(): do not return early before the loop.",
+            "Guard each load: tileA[ty, tx] = A[row, c] if row < M and c < K else float32(0.0).",
+            # PTX ISA, bar/barrier: "causes executing thread to wait for non-exited threads of all other warps";
+            # exit: "If the exiting threads are holding up the barrier, the barrier is released." CUDA C++
+            # Programming Guide, __syncthreads(): allowed in conditional code "only if the conditional evaluates
+            # identically across the entire thread block, otherwise the code execution is likely to hang or
+            # produce unintended side effects".
+            "Do not return early before the loop. The GPU would not hang: a barrier waits only for the threads "
+            "that have not exited. But a thread that left never loads its elements of the tiles, so the others "
+            "multiply whatever those words held. What can hang or misbehave is threads of one block waiting at "
+            "different cuda.syncthreads() calls.",
             "Guard the final store to C.",
         ),
         sizes=((19, 23, 13), (9, 17, 30)),
@@ -297,14 +351,15 @@ PUZZLES: tuple[Puzzle, ...] = (
         edge_sizes=((7, 7, 7),),
         expected=_transposed,
         expected_label="Aᵀ",
+        reads=("A",),
         square=True,
     ),
     Puzzle(
         "transpose_padded",
         "7. Transpose without bank conflicts",
-        "Keep the coalesced transpose and remove its bank conflicts: reading a column of a 32×32 tile "
-        "asks one bank for 32 words.",
-        "",  # starts from the student's puzzle-6 solution (the page offers it); see starter_for
+        "Start from your puzzle-6 kernel: keep the coalesced transpose and remove its bank conflicts: reading "
+        "a column of a 32×32 tile asks one bank for 32 words.",
+        "transpose.py",  # puzzle 6's starter: the student brings their own puzzle-6 kernel
         "transpose_padded.py",
         (
             "Bank = word index mod 32. In a 32-wide tile, tile[0, c], tile[1, c], ... are 32 words apart.",
@@ -315,6 +370,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         edge_sizes=((7, 7, 7),),
         expected=_transposed,
         expected_label="Aᵀ",
+        reads=("A",),
         square=True,
     ),
     Puzzle(
@@ -363,7 +419,7 @@ PUZZLES: tuple[Puzzle, ...] = (
         (
             "Per dotIdx: regM[i] = As[ty·TM + i, dotIdx] for each i, regN[j] = Bs[dotIdx, tx·TN + j] for each j.",
             "Then threadResults[i·TN + j] += regM[i] * regN[j] for every (i, j): registers only.",
-            "Initialise threadResults to 0: local arrays start with garbage (NaN in the playground).",
+            "Initialise threadResults with float32(0.0): local arrays start with garbage (NaN in the playground).",
         ),
         sizes=((32, 32, 32),),
         budgets=(loads_with_reuse(32), shared_loads_per_fma(1, 2)),
@@ -379,8 +435,5 @@ PUZZLE_BY_KEY = {puzzle.key: puzzle for puzzle in PUZZLES}
 
 
 def starter_for(puzzle: Puzzle) -> str:
-    """The starter code; a puzzle that continues the previous one starts from its reference solution."""
-    if puzzle.starter:
-        return puzzle.starter
-    before = PUZZLES[PUZZLES.index(puzzle) - 1]
-    return before.solution()
+    """The puzzle's starter code."""
+    return starter_text(puzzle.starter_file)

@@ -7,10 +7,16 @@ The body is checked against the subset as it is rewritten (refusals name the lin
 - every array subscript becomes a call into the runtime (`pysim.play.runtime`)
   that checks the index and records the access: a *site* number names the
   subscript (and whether it loads or stores), so a warp instruction can later
-  be identified as (site, per-thread occurrence);
+  be identified as (site, iteration of the loops around it);
 - every statement first records a *statement event* (its number), which gives
-  the per-thread line stepping and the step budget; loop bodies begin with a
-  budget check, so a runaway loop stops;
+  the per-thread line stepping and the step budget; every loop iteration begins
+  with a budget check and records the loop's iteration statement (a `for`'s
+  "next", a `while`'s test), so a runaway loop stops and lanes group by iteration;
+- arithmetic follows Numba's types (`pysim.play.numba_types`): an operation typed
+  float32 is rounded to float32 (`_pl_f32`), an integer variable is checked to fit in
+  64 bits (`_pl_int`), and tuples exist only to be unpacked;
+- `cuda.atomic.add/max/min` become runtime calls that load and store the element
+  (both sites `atomic`);
 - `cuda.threadIdx.x` etc. become plain variables set per thread, and
   `cuda.shared.array` / `cuda.local.array` become runtime allocations whose
   constant shapes are known before the run (so shared-memory size is checked
@@ -20,9 +26,12 @@ The body is checked against the subset as it is rewritten (refusals name the lin
 from __future__ import annotations
 
 import ast
-import re
+import math
 
+from ..core.constants import WORD_BYTES
+from .numba_types import FLOATS, NumbaTypes
 from .program import Allocation, ProgramError, Site, Statement
+from .runtime import ATOMIC_OPERATIONS, LOCAL_LIMIT_BYTES
 from .subset import (
     BINARY_OPS,
     CALLABLE_BUILTINS,
@@ -36,6 +45,7 @@ from .subset import (
     describe,
     fail,
     is_docstring,
+    refuse_call,
 )
 
 
@@ -55,27 +65,9 @@ def _event(number: int, node: ast.AST) -> ast.stmt:
     return ast.copy_location(ast.Expr(_call("_pl_e", _num(number))), node)
 
 
-def _same(a: ast.AST, b: ast.AST) -> bool:
-    """The same expression, whether read or written (`acc` in `acc = acc + x * y`)."""
-    strip = re.compile(r",? ?ctx=\w+\(\)")
-    return strip.sub("", ast.dump(a)) == strip.sub("", ast.dump(b))
-
-
-def _is_product(node: ast.expr) -> bool:
-    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult)
-
-
-def _fma_product(node: ast.stmt) -> ast.BinOp | None:
-    """The product of a multiply-add statement (`acc += x * y`, `acc = acc + x * y`, `acc = x * y + acc`)."""
-    if isinstance(node, ast.AugAssign):
-        return node.value if isinstance(node.op, ast.Add) and _is_product(node.value) else None  # type: ignore[return-value]
-    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-        value = node.value
-        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            for acc, product in ((value.left, value.right), (value.right, value.left)):
-                if _same(acc, node.targets[0]) and _is_product(product):
-                    return product  # type: ignore[return-value]
-    return None
+def _is_atomic(node: ast.AST) -> bool:
+    """`cuda.atomic.<anything>(...)`."""
+    return isinstance(node, ast.Call) and (attribute_chain(node.func) or [])[:2] == ["cuda", "atomic"]
 
 
 class KernelRewriter:
@@ -89,9 +81,12 @@ class KernelRewriter:
         self.allocations: list[Allocation] = []
         self.barriers: set[int] = set()
         self._fma_factors: set[int] = set()  # id() of factor nodes of multiply-adds
-        self._loop_depth = 0
+        self.types = NumbaTypes(evaluator.constants, ())  # replaced by rewrite(), which knows the parameters
+        self._loops: list[int] = []  # iteration statements of the loops being rewritten (Statement.loops)
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
+        self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args])
+        self.types.infer(function.body)
         body = self.block(function.body, docstring_allowed=True)
         # A generator even without a barrier: `return` then an unreachable `yield`.
         body += [ast.Return(value=None), ast.Expr(ast.Yield(value=_num(-1)))]
@@ -117,9 +112,10 @@ class KernelRewriter:
             out.extend(self.statement(statement))
         return out or [ast.Pass()]
 
-    def _new_statement(self, node: ast.stmt, kind: str, fma: bool = False) -> int:
+    def _new_statement(self, node: ast.stmt, kind: str, fma: int = 0) -> int:
         number = len(self.statements)
-        self.statements.append(Statement(number, node.lineno, node.end_lineno or node.lineno, kind, fma))
+        line, end = node.lineno, node.end_lineno or node.lineno
+        self.statements.append(Statement(number, line, end, kind, fma, tuple(self._loops)))
         return number
 
     def _tick(self, node: ast.AST) -> ast.stmt:
@@ -139,13 +135,21 @@ class KernelRewriter:
                 return [_event(number, node), ast.copy_location(ast.Expr(ast.Yield(value=_num(number))), node)]
             if is_docstring(node):
                 raise fail(node, "a string here does nothing; use a # comment")
-            raise fail(node, "an expression on its own does nothing here (only cuda.syncthreads() may stand alone)")
+            if _is_atomic(node.value):
+                number = self._new_statement(node, "atomic", self._multiply_adds(node))
+                return [_event(number, node), ast.copy_location(ast.Expr(self.atomic(node.value)), node)]  # type: ignore[arg-type]
+            if isinstance(node.value, ast.Call):
+                refuse_call(node.value)
+            raise fail(
+                node,
+                "an expression on its own does nothing here (only cuda.syncthreads() and cuda.atomic.* may stand alone)",
+            )
         if isinstance(node, ast.Assign):
             return self.assign(node)
         if isinstance(node, ast.AugAssign):
             return self.augassign(node)
         if isinstance(node, ast.If):
-            number = self._new_statement(node, "if")
+            number = self._new_statement(node, "if", self._multiply_adds(node))
             test = self.expr(node.test)
             body = self.block(node.body)
             orelse = self.block(node.orelse) if node.orelse else []
@@ -157,17 +161,17 @@ class KernelRewriter:
             # so the test's loads belong to the while line, evaluated once per iteration.
             if node.orelse:
                 raise fail(node, "while ... else is not part of the kernel subset")
-            number = self._new_statement(node, "while")
+            self._loops.append(len(self.statements))  # the while's test is evaluated in every iteration
+            number = self._new_statement(node, "while", self._multiply_adds(node))
             test = self.expr(node.test)
-            self._loop_depth += 1
             leave = ast.copy_location(
                 ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test), body=[ast.Break()], orelse=[]), node
             )
             body = [self._tick(node), _event(number, node), leave, *self.block(node.body)]
-            self._loop_depth -= 1
+            self._loops.pop()
             return [ast.copy_location(ast.While(test=ast.Constant(value=True), body=body, orelse=[]), node)]
         if isinstance(node, (ast.Break, ast.Continue)):
-            if not self._loop_depth:
+            if not self._loops:
                 raise fail(node, f"{type(node).__name__.lower()} outside a loop")
             number = self._new_statement(node, type(node).__name__.lower())
             return [_event(number, node), node]
@@ -197,9 +201,12 @@ class KernelRewriter:
             raise fail(node, "a for loop must run over range(...) (1 to 3 arguments)")
         number = self._new_statement(node, "for")
         args = [self.expr(arg) for arg in iterator.args]
-        self._loop_depth += 1
-        body = [self._tick(node), *self.block(node.body)]
-        self._loop_depth -= 1
+        # "next" marks the top of every iteration, so lanes can be grouped by iteration (lockstep) and a
+        # loop whose body records nothing still grows the stream the step budget counts.
+        self._loops.append(len(self.statements))
+        head = self._new_statement(node, "next")
+        body = [self._tick(node), _event(head, node), *self.block(node.body)]
+        self._loops.pop()
         loop = ast.For(
             target=ast.Name(id=node.target.id, ctx=ast.Store()),
             iter=ast.copy_location(_call("range", *args), iterator),
@@ -218,10 +225,10 @@ class KernelRewriter:
             call = _call("_pl_shared" if allocation.space == "shared" else "_pl_local", _num(allocation.number))
             assign = ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())], value=call)  # type: ignore[attr-defined]
             return [_event(number, node), ast.copy_location(assign, node)]
-        product = _fma_product(node)
-        if product is not None:
-            self._mark_factors([product.left, product.right])
-        number = self._new_statement(node, "assign", product is not None)
+        atomic = _is_atomic(value)
+        number = self._new_statement(node, "atomic" if atomic else "assign", self._multiply_adds(node))
+        if atomic and not isinstance(target, ast.Name):
+            raise fail(node, "keep the old value of an atomic in a variable: old = cuda.atomic.add(...)")
         if isinstance(target, ast.Subscript):
             array, indices = self.subscript_parts(target)
             site = self.new_site(target, "store", array)
@@ -235,7 +242,32 @@ class KernelRewriter:
             )
             return [_event(number, node), ast.copy_location(ast.Expr(call), node)]
         new_target = self.store_target(target)
-        return [_event(number, node), ast.copy_location(ast.Assign(targets=[new_target], value=self.expr(value)), node)]
+        if atomic:
+            new_value = self.atomic(value)  # type: ignore[arg-type]
+        elif isinstance(target, ast.Tuple):
+            new_value = self.unpacked(target, value)
+        else:
+            new_value = self.bounded(value, self.expr(value))
+        return [_event(number, node), ast.copy_location(ast.Assign(targets=[new_target], value=new_value), node)]
+
+    def bounded(self, node: ast.expr, value: ast.expr) -> ast.expr:
+        """`value` (the rewritten `node`), checked to fit in 64 bits when it may be an integer: a variable
+        never holds more, so `x = x * x` cannot grow without end (Numba's int64 would wrap instead)."""
+        return value if self.types.of(node) in FLOATS else _call("_pl_int", value)
+
+    def unpacked(self, target: ast.Tuple, value: ast.expr) -> ast.expr:
+        """The right side of `a, b = ...`: a tuple of as many values, `X.shape` or `cuda.grid(2)`. Tuples live
+        only here (and in shapes), so none can grow: `t = t + t` has no tuple to start from."""
+        if isinstance(value, ast.Tuple):
+            if len(value.elts) != len(target.elts):
+                raise fail(value, f"{len(target.elts)} names but {len(value.elts)} values")
+            items = [self.bounded(item, self.expr(item)) for item in value.elts]
+            return ast.copy_location(ast.Tuple(elts=items, ctx=ast.Load()), value)
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            return ast.copy_location(self.shape(value), value)
+        if isinstance(value, ast.Call) and attribute_chain(value.func) == ["cuda", "grid"]:
+            return ast.copy_location(self.call(value, unpacking=True), value)
+        raise fail(value, "unpack a tuple of values, X.shape or cuda.grid(2): `M, K = A.shape`")
 
     def store_target(self, target: ast.expr) -> ast.expr:
         if isinstance(target, ast.Name):
@@ -255,16 +287,10 @@ class KernelRewriter:
     def augassign(self, node: ast.AugAssign) -> list[ast.stmt]:
         if not isinstance(node.op, BINARY_OPS) or isinstance(node.op, (ast.Pow, ast.LShift)):
             raise fail(node, "this augmented operator is not part of the kernel subset (write x = x ** y)")
-        product = _fma_product(node)
-        if product is not None:
-            self._mark_factors([product.left, product.right])
-        number = self._new_statement(node, "augassign", product is not None)
+        number = self._new_statement(node, "augassign", self._multiply_adds(node))
         if isinstance(node.target, ast.Name):
             self.check_assignable(node.target)
-            new = ast.AugAssign(
-                target=ast.Name(id=node.target.id, ctx=ast.Store()), op=node.op, value=self.expr(node.value)
-            )
-            return [_event(number, node), ast.copy_location(new, node)]
+            return [_event(number, node), ast.copy_location(self.name_update(node, node.target.id), node)]
         if not isinstance(node.target, ast.Subscript):
             raise fail(node, "`+=` needs a variable or an array element on the left")
         # X[i, j] += v  ->  _pl_k0 = i; _pl_k1 = j; st(X, k0, k1, ld(X, k0, k1) + v): indices evaluated once.
@@ -285,9 +311,24 @@ class KernelRewriter:
         out.append(ast.copy_location(ast.Expr(call), node))
         return out
 
-    def _mark_factors(self, factors: list[ast.expr]) -> None:
-        for factor in factors:
-            self._fma_factors.add(id(factor))
+    def name_update(self, node: ast.AugAssign, name: str) -> ast.stmt:
+        """`name op= v`: rounded to float32 (`x = f32(x op v)`) or checked to fit in 64 bits
+        (`x = int(x op v)`) as its type asks; a float64 stays `x op= v`."""
+        value = self.expr(node.value)
+        kind = self.types.of(node)
+        if kind in FLOATS and not self.types.rounds(node, node.op):
+            return ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=node.op, value=value)
+        result = ast.BinOp(left=_name(name), op=node.op, right=value)
+        wrapped = _call("_pl_f32" if kind in FLOATS else "_pl_int", result)
+        return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=wrapped)
+
+    def _multiply_adds(self, node: ast.stmt) -> int:
+        """How many multiply-adds `node` holds (its Statement's `fma`); their factors are register reads
+        when they are local-array elements."""
+        products = self.types.multiply_adds(node)
+        for product in products:
+            self._fma_factors.update((id(product.left), id(product.right)))
+        return len(products)
 
     # allocations
     def allocation(self, value: ast.expr, target: ast.expr) -> Allocation | None:
@@ -326,6 +367,14 @@ class KernelRewriter:
         if any(extent > 1 << 20 for extent in shape):
             raise fail(value, f"the shape {shape} is too large")
         space = "shared" if chain[1] == "shared" else "register"
+        if space == "register":
+            local_bytes = WORD_BYTES * (math.prod(shape) + sum(a.words for a in self.allocations if a.space == space))
+            if local_bytes > LOCAL_LIMIT_BYTES:
+                raise fail(
+                    value,
+                    f"the kernel's local arrays hold {local_bytes:,} bytes per thread; "
+                    f"CUDA allows at most {LOCAL_LIMIT_BYTES:,} (512 KB)",
+                )
         allocation = Allocation(len(self.allocations), value.lineno, target.id, space, tuple(shape))
         self.allocations.append(allocation)
         return allocation
@@ -353,10 +402,10 @@ class KernelRewriter:
             raise fail(node, f"{value.id!r} is not an array")
         return value.id, indices
 
-    def new_site(self, node: ast.expr, op: str, array: str) -> int:
+    def new_site(self, node: ast.expr, op: str, array: str, atomic: bool = False) -> int:
         number = len(self.sites)
         fma_operand = id(node) in self._fma_factors
-        self.sites.append(Site(number, node.lineno, node.col_offset, op, array, fma_operand))
+        self.sites.append(Site(number, node.lineno, node.col_offset, op, array, fma_operand, atomic))
         return number
 
     def expr(self, node: ast.expr) -> ast.expr:
@@ -380,8 +429,11 @@ class KernelRewriter:
                 raise fail(node, "this operator is not part of the kernel subset")
             if isinstance(node.op, (ast.Pow, ast.LShift)):  # guarded: 10 ** 10 ** 9 would freeze the page
                 name = "_pl_pow" if isinstance(node.op, ast.Pow) else "_pl_lshift"
-                return _call(name, self.expr(node.left), self.expr(node.right))
-            return ast.BinOp(left=self.expr(node.left), op=node.op, right=self.expr(node.right))
+                new: ast.expr = _call(name, self.expr(node.left), self.expr(node.right))
+            else:
+                new = ast.BinOp(left=self.expr(node.left), op=node.op, right=self.expr(node.right))
+            # float32 op float32 is rounded to float32 as the GPU does (Python computed it in float64)
+            return _call("_pl_f32", new) if self.types.rounds(node, node.op) else new
         if isinstance(node, ast.UnaryOp):
             if not isinstance(node.op, UNARY_OPS):
                 raise fail(node, "this operator is not part of the kernel subset")
@@ -397,14 +449,14 @@ class KernelRewriter:
         if isinstance(node, ast.IfExp):
             return ast.IfExp(test=self.expr(node.test), body=self.expr(node.body), orelse=self.expr(node.orelse))
         if isinstance(node, ast.Tuple):
-            return ast.Tuple(elts=[self.expr(item) for item in node.elts], ctx=ast.Load())
+            raise fail(node, "a tuple is only for unpacking (`a, b = x, y`) and for shapes")
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
         if isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
                 if isinstance(node.slice, (ast.Tuple, ast.Slice)):
                     raise fail(node, "index .shape with one number: A.shape[0]")
-                return ast.Subscript(value=self.attribute(node.value), slice=self.expr(node.slice), ctx=ast.Load())
+                return ast.Subscript(value=self.shape(node.value), slice=self.expr(node.slice), ctx=ast.Load())
             array, indices = self.subscript_parts(node)
             site = self.new_site(node, "load", array)
             return _call(
@@ -420,19 +472,49 @@ class KernelRewriter:
             if chain[2] not in ("x", "y"):
                 raise fail(node, f"cuda.{chain[1]}.{chain[2]}: the playground's blocks and grids are 2-D (.x and .y)")
             return _name(SPECIALS[chain[1]][chain[2] == "y"])
-        if chain and len(chain) == 2 and chain[1] == "shape" and chain[0] != "cuda":
-            check_name(node, chain[0])
-            return ast.Attribute(value=_name(chain[0]), attr="shape", ctx=ast.Load())
+        if node.attr == "shape":
+            self.shape(node)  # refuses what is not an array's shape
+            raise fail(
+                node, f"{'.'.join(chain or [])} is a tuple: unpack it (`M, K = A.shape`) or index it (A.shape[0])"
+            )
         shown = ".".join(chain) if chain else f"….{node.attr}"
         raise fail(node, f"{shown} is not part of the kernel subset (SPEC §5)")
 
-    def call(self, node: ast.Call) -> ast.expr:
+    def shape(self, node: ast.Attribute) -> ast.expr:
+        """`X.shape` of a named array."""
+        chain = attribute_chain(node)
+        if not (chain and len(chain) == 2 and chain[1] == "shape" and chain[0] != "cuda"):
+            raise fail(node, f"{'.'.join(chain) if chain else '….shape'} is not part of the kernel subset (SPEC §5)")
+        check_name(node, chain[0])
+        return ast.Attribute(value=_name(chain[0]), attr="shape", ctx=ast.Load())
+
+    def atomic(self, node: ast.Call) -> ast.expr:
+        """`cuda.atomic.add(X, (i, j), v)` (or max, min; a 1-D X takes one index): one read-modify-write that
+        no other thread can split, recorded as a load and a store of the element, both sites `atomic`."""
+        how = (attribute_chain(node.func) or [])[-1]
+        if how not in ATOMIC_OPERATIONS:
+            raise fail(node, f"cuda.atomic.{how} is not in the playground (cuda.atomic.add, max and min are)")
+        if node.keywords or len(node.args) != 3 or not isinstance(node.args[0], ast.Name):
+            raise fail(node, f"cuda.atomic.{how} takes (array, index, value), e.g. cuda.atomic.{how}(C, (row, col), x)")
+        array, index, value = node.args
+        indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        if not 1 <= len(indices) <= 2 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
+            raise fail(node, f"cuda.atomic.{how} takes one index for a 1-D array or (row, col) for a 2-D one")
+        check_name(node, array.id)  # type: ignore[attr-defined]
+        name = array.id  # type: ignore[attr-defined]
+        load, store = self.new_site(node, "load", name, atomic=True), self.new_site(node, "store", name, atomic=True)
+        arguments = [_name("_pl_e"), _name(name), _num(load), _num(store), _num(ATOMIC_OPERATIONS.index(how))]
+        return _call(f"_pl_at{len(indices)}", *arguments, *[self.expr(i) for i in indices], self.expr(value))
+
+    def call(self, node: ast.Call, unpacking: bool = False) -> ast.expr:
         if node.keywords:
             raise fail(node, "keyword arguments are not part of the kernel subset here")
         chain = attribute_chain(node.func)
         if chain == ["cuda", "grid"]:
             if len(node.args) != 1 or not (isinstance(node.args[0], ast.Constant) and node.args[0].value in (1, 2)):
                 raise fail(node, "cuda.grid takes the number of dimensions: cuda.grid(1) or cuda.grid(2)")
+            if node.args[0].value == 2 and not unpacking:
+                raise fail(node, "cuda.grid(2) is a tuple: unpack it, `col, row = cuda.grid(2)`")
             x = ast.BinOp(
                 left=ast.BinOp(left=_name("_pl_bx"), op=ast.Mult(), right=_name("_pl_bdx")),
                 op=ast.Add(),
@@ -452,6 +534,16 @@ class KernelRewriter:
             )
         if chain == ["cuda", "syncthreads"]:
             raise fail(node, "cuda.syncthreads() must stand on a line of its own")
+        if _is_atomic(node):
+            raise fail(node, "an atomic stands on a line of its own, or as `old = cuda.atomic.add(...)`")
+        if isinstance(node.func, ast.Name) and node.func.id == "len":
+            # Numba's len() of an array is its first extent
+            if len(node.args) != 1 or not isinstance(node.args[0], ast.Name):
+                raise fail(node, "len takes one array: len(A) is A.shape[0]")
+            check_name(node, node.args[0].id)
+            shape = ast.Attribute(value=_name(node.args[0].id), attr="shape", ctx=ast.Load())
+            return ast.Subscript(value=shape, slice=_num(0), ctx=ast.Load())
+        refuse_call(node)
         if isinstance(node.func, ast.Name) and node.func.id in CALLABLE_BUILTINS:
             name = node.func.id
             if name == "range":

@@ -10,11 +10,17 @@ Every access appends one tuple `(site, array, word, value)` to the thread's
 stream, and every statement its number, so one list per thread records both
 what the thread did (for stepping) and what it touched (for counting). Arrays
 hold float32 (`array('f')`: a store rounds to float32, as on the GPU); scalar
-arithmetic between loads and stores happens in Python floats.
+arithmetic between loads and stores happens in Python floats, rounded to float32
+after every operation Numba types float32 (`pysim.play.numba_types`).
 
-Out-of-bounds accesses are not performed: the runtime reports them (line,
-thread, block) and a load returns 0. Python errors stop the run with the
-student's line; so does the step budget.
+Indices follow Numba: a negative index within the extent wraps (`A[-1, 0]` is the
+last row), as NumPy's does. Out-of-bounds accesses are not performed: the runtime
+reports them (line, thread, block); a load returns 0 but is recorded at the address
+it asked for, so it is counted as issued (the GPU issues it). Python errors stop
+the run with the student's line; so does the step budget, which counts every
+statement, access and loop iteration, every block and every thread started.
+Integers stay within 64 bits (a variable that would leave ±2**63 stops the run:
+Numba's int64 would wrap silently).
 """
 
 from __future__ import annotations
@@ -34,11 +40,22 @@ from .program import Program, ProgramError
 OutOfBounds = tuple[int, int, tuple[int, int], str, tuple[Any, ...], tuple[int, ...]]
 
 THREAD_LIMIT = 1024  # threads per block on every device TileLab models
-GRID_LIMIT = 65535  # blocks along one grid dimension (CUDA's y limit; kept for x too)
+# Blocks along gridDim.x and gridDim.y, and local memory per thread: the CUDA C++ Programming Guide,
+# "Technical Specifications per Compute Capability" (every compute capability from 7.5 to 12.0):
+# "Maximum x -dimension of a grid of thread blocks 2^31-1", "Maximum y- or z-dimension ... 65535",
+# "Maximum amount of local memory per thread 512 KB".
+# https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#features-and-technical-specifications
+GRID_LIMITS = (2**31 - 1, 65535)
+LOCAL_LIMIT_BYTES = 512 * 1024
 SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory per block (pysim.hardware.devices.STATIC_SHARED_KB)
+# Threads of one launch, all blocks: each is simulated one by one (262,144 empty ones take about 2 s of
+# CPython), and a 512×512 one-thread-per-element launch, twice the playground form's largest size, fits.
+TOTAL_THREAD_LIMIT = 1 << 18
+INT_LIMIT = 1 << 63  # integers live in [-2**63, 2**63), Numba's int64
+ATOMIC_OPERATIONS = ("add", "max", "min")  # cuda.atomic.<name>, numbered as the runtime's `how`
 NAN = float("nan")
 _F32 = array("f", [0.0])
-POW_LIMIT = 1 << 16  # largest integer exponent / shift the kernel may use
+FLUSH_BELOW = 2.0**-126  # smallest normal float32: a global atomic add flushes what lies below to zero
 
 
 class StepBudgetError(Exception):
@@ -74,9 +91,18 @@ def _dims(value: Any, what: str) -> tuple[int, int]:
     return (items[0], items[1] if len(items) == 2 else 1)
 
 
+def launch_int(value: Any) -> Any:
+    """`value`, refused when it is an integer past ±INT_LIMIT: launch()'s arithmetic goes through it (the
+    compiler wraps each operation in `_pl_int`), so a chain of `x = x * x` cannot freeze the page."""
+    if value.__class__ is int and not -INT_LIMIT <= value < INT_LIMIT:
+        raise OverflowError(f"an integer of {value.bit_length():,} bits does not fit in 64 bits (±2**63)")
+    return value
+
+
 def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
     """Call the file's `launch(M, N, K)` and check the shape it asks for (ProgramError if it cannot run)."""
     namespace: dict[str, Any] = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "int": int}
+    namespace["_pl_int"] = launch_int
     namespace.update(program.constants)
     exec(program.launch_code, namespace)
     try:
@@ -93,9 +119,19 @@ def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
             0,
             f"launch({M}, {N}, {K}) asks for {launch.threads:,} threads per block; a block holds at most {THREAD_LIMIT:,}",
         )
-    if max(launch.grid) > GRID_LIMIT:
+    for axis, size, limit in zip("xy", launch.grid, GRID_LIMITS):
+        if size > limit:
+            raise ProgramError(
+                0,
+                f"launch({M}, {N}, {K}) asks for a grid of {launch.grid}: gridDim.{axis} = {size:,}, "
+                f"but CUDA allows at most {limit:,}",
+            )
+    if launch.threads * launch.blocks > TOTAL_THREAD_LIMIT:
         raise ProgramError(
-            0, f"launch({M}, {N}, {K}) asks for a grid of {launch.grid}; at most {GRID_LIMIT} per dimension"
+            0,
+            f"launch({M}, {N}, {K}) asks for {launch.threads * launch.blocks:,} threads in all "
+            f"({launch.blocks:,} blocks of {launch.threads:,}); the playground simulates at most "
+            f"{TOTAL_THREAD_LIMIT:,}, one by one",
         )
     shared = program.shared_bytes()
     if shared > SHARED_LIMIT_BYTES:
@@ -150,8 +186,10 @@ class Runtime:
         self.executed = 0  # steps (statements + accesses) of finished thread-intervals
         self.stream: list = []  # the running thread's stream
         self.allow = max_steps  # the running thread may grow its stream to this length
+        self.charged = 0  # steps the running thread spent beyond its stream (local arrays it filled)
         self.thread = 0
         self.block = (0, 0)
+        self.interval = 0  # the running block's barrier interval (pysim.play.memory reads it)
         self.shared: dict[int, Array] = {}
         self.out_of_bounds: list[OutOfBounds] = []
         self._local_templates = {
@@ -178,6 +216,11 @@ class Runtime:
 
         def local(number: int) -> Array:
             a = allocations[number]
+            # Filling it costs a step per word: a fresh large local array in every iteration stays bounded.
+            rt.charged += a.words
+            rt.allow -= a.words
+            if len(rt.stream) > rt.allow:
+                raise StepBudgetError
             return Array(a.name, "register", 3 + number, a.shape, array("f", templates[number]))
 
         def tick() -> None:
@@ -200,8 +243,17 @@ class Runtime:
                 if not isinstance(item, (int, float)):
                     raise KernelError(f"an index of {X.name} must be a whole number (got {item!r})")
             rt.out_of_bounds.append((site, rt.thread, rt.block, X.name, index, X.shape))
+            if rt.program.sites[site].op == "load" and all(isinstance(item, int) for item in index):
+                # The GPU issues the load at the address the index asks for: record it there, so it is
+                # counted (loads, sectors, banks) as issued. An address before the array's start is only
+                # reported (the analysis reserves negative words for "no access").
+                word = index[0] * X.ld + index[1] if len(index) == 2 else index[0]
+                if word >= 0:
+                    e((site, X.number, word, 0.0))
             return 0.0
 
+        # Each access first tries the in-bounds case (the fast path), then Numba's wraparound of a
+        # negative index within the extent (A[-1, 0] is A[M - 1, 0]), then reports it out of bounds.
         def ld2(e: Callable, X: Any, site: int, i: Any, j: Any) -> float:
             try:
                 if 0 <= i < X.rows and 0 <= j < X.cols:
@@ -209,6 +261,8 @@ class Runtime:
                     v = X.data[w]
                     e((site, X.number, w, v))
                     return v
+                if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
+                    return ld2(e, X, site, i % X.rows, j % X.cols)
             except (AttributeError, TypeError):
                 pass
             return outside(e, X, site, (i, j))
@@ -219,6 +273,8 @@ class Runtime:
                     v = X.data[i]
                     e((site, X.number, i, v))
                     return v
+                if -X.n1 <= i < 0:
+                    return ld1(e, X, site, i % X.n1)
             except (AttributeError, TypeError):
                 pass
             return outside(e, X, site, (i,))
@@ -231,6 +287,8 @@ class Runtime:
                     data[w] = v
                     e((site, X.number, w, data[w]))
                     return
+                if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
+                    return st2(e, X, site, i % X.rows, j % X.cols, v)
             except (AttributeError, TypeError, OverflowError):
                 _check_value(X, v)
             outside(e, X, site, (i, j))
@@ -242,23 +300,35 @@ class Runtime:
                     data[i] = v
                     e((site, X.number, i, data[i]))
                     return
+                if -X.n1 <= i < 0:
+                    return st1(e, X, site, i % X.n1, v)
             except (AttributeError, TypeError, OverflowError):
                 _check_value(X, v)
             outside(e, X, site, (i,))
+
+        def at2(e: Callable, X: Any, load: int, store: int, how: int, i: Any, j: Any, v: Any) -> float:
+            old = ld2(e, X, load, i, j)
+            st2(e, X, store, i, j, _combine(X, how, old, f32(v)))
+            return old
+
+        def at1(e: Callable, X: Any, load: int, store: int, how: int, i: Any, v: Any) -> float:
+            old = ld1(e, X, load, i)
+            st1(e, X, store, i, _combine(X, how, old, f32(v)))
+            return old
 
         def f32(x: Any) -> float:
             _F32[0] = x
             return _F32[0]
 
         def pow_(a: Any, b: Any) -> Any:
-            if isinstance(b, int) and abs(b) > POW_LIMIT and isinstance(a, int) and abs(a) > 1:
-                raise KernelError(f"{a} ** {b} is too large")
-            return a**b
+            if past_64_bits(True, a, b):
+                raise KernelError(f"{a} ** {b} does not fit in 64 bits (±2**63)")
+            return launch_int(a**b)
 
         def lshift(a: Any, b: Any) -> Any:
-            if isinstance(b, int) and b > POW_LIMIT:
-                raise KernelError(f"{a} << {b} is too large")
-            return a << b
+            if past_64_bits(False, a, b):
+                raise KernelError(f"{a} << {b} does not fit in 64 bits (±2**63)")
+            return launch_int(a << b)
 
         namespace: dict[str, Any] = {
             "__builtins__": {},
@@ -278,9 +348,39 @@ class Runtime:
             "_pl_ld2": ld2,
             "_pl_st1": st1,
             "_pl_st2": st2,
+            "_pl_at1": at1,
+            "_pl_at2": at2,
+            "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
         }
         namespace.update(self.program.constants)
         return namespace
+
+
+def past_64_bits(power: bool, a: Any, b: Any) -> bool:
+    """Whether `a ** b` (power) or `a << b` of whole numbers would pass 2**63, from bit lengths alone: decided
+    before computing, since 3 ** 65536 has 100,000 bits (squaring it again freezes the page) and 1 << 10**8
+    takes seconds."""
+    if not (isinstance(a, int) and isinstance(b, int) and a and b > 0):
+        return False
+    if power:
+        return abs(a) > 1 and (abs(a).bit_length() - 1) * b >= 64
+    return abs(a).bit_length() + b > 64
+
+
+def _combine(X: Any, how: int, old: float, v: float) -> float:
+    """The value an atomic leaves (ATOMIC_OPERATIONS[how]); the store rounds it to float32. A float add on
+    global memory flushes denormals to zero, inputs and result ("atomic single-precision floating-point adds
+    on global memory always operate in flush-to-zero mode", CUDA C++ Programming Guide, Floating-Point
+    Standard); max and min are Python's, as in Numba's simulator."""
+    if how == 1:
+        return max(old, v)
+    if how == 2:
+        return min(old, v)
+    if not (isinstance(X, Array) and X.space == "global"):
+        return old + v
+    old, v = (0.0 if abs(x) < FLUSH_BELOW else x for x in (old, v))
+    total = old + v
+    return math.copysign(0.0, total) if abs(total) < FLUSH_BELOW else total
 
 
 def _check_value(X: Any, v: Any) -> None:
@@ -331,6 +431,10 @@ def schedule(
     statements = program.statements
     for by in range(gdy):
         for bx in range(gdx):
+            # Starting a block and each of its threads costs a step, so a launch of empty threads is bounded too.
+            runtime.executed += 1 + len(threads)
+            if runtime.executed > runtime.max_steps:
+                return Stop("step_budget", 0, 0, (bx, by), f"stopped after {runtime.max_steps:,} steps")
             runtime.new_block((bx, by))
             streams: list[list] = [[] for _ in threads]
             generators = [
@@ -340,6 +444,7 @@ def schedule(
             live = list(range(len(threads)))
             number = 0
             while live:
+                runtime.interval = number
                 waiting: dict[int, int] = {}
                 finished: list[int] = []
                 starts = [len(streams[t]) for t in live]
@@ -348,6 +453,7 @@ def schedule(
                     stream = streams[t]
                     runtime.stream, runtime.thread = stream, t
                     runtime.allow = runtime.max_steps - runtime.executed + start
+                    runtime.charged = 0
                     try:
                         waiting[t] = next(generators[t])
                     except StopIteration:
@@ -357,7 +463,7 @@ def schedule(
                         stop = Stop("step_budget", line, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
                     except Exception as error:  # noqa: BLE001 - the student's code may fail in any way
                         stop = Stop("error", error_line(error), t, (bx, by), f"{type(error).__name__}: {error}")
-                    runtime.executed += len(stream) - start
+                    runtime.executed += len(stream) - start + runtime.charged
                     if stop is None and runtime.executed > runtime.max_steps:
                         stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
                     if stop is not None:

@@ -9,7 +9,7 @@
 // A failed response (404) goes to the original, which rejects, and the boot guard names the file.
 (function () {
   "use strict";
-  var wasm = window.WebAssembly;
+  var wasm = self.WebAssembly; // self: the page's window, or the playground's worker (site/playworker.js)
   if (!wasm || !wasm.instantiateStreaming) return;
   var WASM_TYPE = "application/wasm";
   var instantiateStreaming = wasm.instantiateStreaming;
@@ -39,5 +39,5 @@
       });
     };
   }
-  window.tilelabWasmShim = true; // lets tests see the shim is in place
+  self.tilelabWasmShim = true; // lets tests see the shim is in place
 })();

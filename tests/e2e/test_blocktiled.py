@@ -84,8 +84,18 @@ def test_warp_tile_subtiles_and_the_followed_patch(app):
     go(app, link("warptile", sizes, thread="5,0", step=index))
     grid = section(app, "warptile").locator("[data-testid=grid-C]")
     assert grid.locator(".cell.warp-tile").count() == min(p.WM, p.M) * min(p.WN, p.N)
-    assert grid.locator(".cell.sub-now").count() == p.WSUBM * p.WSUBN
-    now = grid.locator(".cell.sub-now.followed")
+    # The striped box covers subtile (1, 1) of warp 0 exactly, as drawn: from its first cell to its last.
+    box, first, last = grid.evaluate(
+        """(grid, [r0, c0, r1, c1]) => [
+          grid.querySelector('[data-testid=region-sub-now]'),
+          grid.querySelector(`.cell[data-r='${r0}'][data-c='${c0}']`),
+          grid.querySelector(`.cell[data-r='${r1}'][data-c='${c1}']`),
+        ].map((element) => element.getBoundingClientRect().toJSON())""",
+        [p.WSUBM, p.WSUBN, 2 * p.WSUBM - 1, 2 * p.WSUBN - 1],
+    )
+    assert abs(box["left"] - first["left"]) < 1 and abs(box["top"] - first["top"]) < 1
+    assert abs(box["right"] - last["right"]) < 1 and abs(box["bottom"] - last["bottom"]) < 1
+    now = grid.locator(".cell.followed")
     assert now.count() == p.TM * p.TN, "the followed thread's patch in the subtile computed now"
     # Lane 5 of one warp: patch column 5·TN of every subtile, here subtile (1, 1).
     cols = {int(now.nth(i).get_attribute("data-c")) for i in range(now.count())}

@@ -51,7 +51,7 @@ TEXT_OVERFLOW = """() => {
   const root = document.documentElement;
   if (root.scrollWidth > root.clientWidth + 1) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
   const scrolls = el => { const s = getComputedStyle(el).overflowX; return s === 'auto' || s === 'scroll'; };
-  const reachable = el => el.tabIndex >= 0 || el.querySelector('a, button, input, select, textarea, [tabindex]');
+  const reachable = el => el.tabIndex >= 0 || el.querySelector('a, button, input, select, textarea, summary, [tabindex]');
   for (const el of document.querySelectorAll('main *, header *')) {
     if (!el.checkVisibility() || el.closest('.sr-only, .katex-mathml, svg')) continue;
     const style = getComputedStyle(el);
@@ -102,11 +102,21 @@ CELL_OVERFLOW = """() => {
 CONTROLS_REACHABLE = """() => {
   const problems = [];
   const width = document.documentElement.scrollWidth;
+  // A control inside a box that scrolls sideways (a wide table) is reached by scrolling that box:
+  // the box must be on the page, the control need not be.
+  const scroller = (el) => {
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      const overflow = getComputedStyle(box).overflowX;
+      if ((overflow === 'auto' || overflow === 'scroll') && box.scrollWidth > box.clientWidth) return box;
+    }
+    return null;
+  };
   for (const el of document.querySelectorAll('main button, main input, main select, main a[href]')) {
     if (!el.checkVisibility()) continue;
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height) problems.push(`a ${el.tagName.toLowerCase()} has no size`);
-    if (box.left < -1 || box.left + window.scrollX > width) problems.push(`${el.textContent || el.dataset.testid} is off the page`);
+    const place = (scroller(el) || el).getBoundingClientRect();
+    if (place.left < -1 || place.left + window.scrollX > width) problems.push(`${el.textContent || el.dataset.testid} is off the page`);
   }
   return problems;
 }"""

@@ -4,6 +4,7 @@ import pytest
 from timetext import bound_times, durations
 
 from e2e.conftest import go, url_has, view
+from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import HierarchyParams
 from pysim.lessons.formulas import naive_loads, tiled_loads
 from pysim.lessons.ladder import measured_seconds
@@ -92,7 +93,11 @@ STEP_LINK = "#/hierarchy?N=1024&T=16&step=4"
 
 
 def step_top(page) -> float:
-    return page.evaluate("document.querySelector('[data-testid=walk-step-4]').getBoundingClientRect().top")
+    """How far below the walkthrough's sticky bar (its form and Back/Next) step 4 starts, in px."""
+    return page.evaluate(
+        """() => document.querySelector('[data-testid=walk-step-4]').getBoundingClientRect().top
+          - Math.max(0, document.querySelector('[data-part=walk-bar]').getBoundingClientRect().bottom)"""
+    )
 
 
 def test_step_link_scrolls_to_the_step(visit):
@@ -153,7 +158,11 @@ def test_the_prose_reads_without_python(visit):
     visit.page.goto(visit.server.url + "#/hierarchy")
     visit.page.wait_for_timeout(500)
     text = visit.page.locator("#view-hierarchy").inner_text()
-    assert "2,147,483,648" in text and "134,217,728" in text and "Numbers shown for N = 1,024, T = 16" in text
+    assert "2,147,483,648" in text and "134,217,728" in text
+    # The numbers are the pre-rendered defaults' (tools/build/prerender.py), and the form says which.
+    view = visit.page.locator("#view-hierarchy")
+    assert view.locator("[data-testid=input-N]").input_value() == "1024"
+    assert view.locator("[data-testid=input-T]").input_value() == "16"
     for step in range(8):
         assert visit.page.locator(f"[data-testid=walk-step-{step}] h2").is_visible()
 
@@ -187,7 +196,7 @@ def test_quiz_marks_right_and_wrong(app):
     quiz.locator("[data-testid=quiz-bank]").fill("16")
     quiz.locator("[data-testid=quiz-bank-check]").click()
     feedback = quiz.locator("[data-testid=quiz-bank-feedback]")
-    assert feedback.get_attribute("class") == "feedback wrong" and "32" in feedback.inner_text()
+    assert feedback.get_attribute("class") == "feedback wrong" and "32" not in feedback.inner_text()  # see test_quiz
     quiz.locator("[data-testid=quiz-naive]").fill("<img src=x onerror=alert(1)>")
     quiz.locator("[data-testid=quiz-naive-check]").click()
     assert "whole number" in quiz.locator("[data-testid=quiz-naive-feedback]").inner_text()
@@ -254,6 +263,24 @@ def test_a_tile_that_cannot_launch_prints_no_speed(app):
     why = section(app).locator("[data-testid=no-time]")
     assert why.is_visible() and "cannot launch" in why.inner_text() and "1,089 threads per block" in why.inner_text()
     assert "gives no time" in section(app).locator("[data-testid=wall-message]").inner_text()
+    step5 = section(app).locator("[data-testid=walk-step-5]").inner_text()  # no traffic for a kernel that cannot run
+    assert not section(app).locator("[data-testid=no-reuse]").is_visible() and "would reach DRAM" not in step5
+    assert "not a run" in why.inner_text()
     go(app, "#/hierarchy?N=100&T=32&step=5")  # one smaller, and the times come back
     assert section(app).locator("[data-testid=time-bound]").is_visible()
+    assert section(app).locator("[data-testid=no-reuse]").is_visible()
     assert not section(app).locator("[data-testid=no-time]").is_visible()
+
+
+@pytest.mark.parametrize("device", ["a100", "h200", "t4"])
+def test_each_latency_links_its_source_or_says_it_is_an_assumption(app, device):
+    go(app, f"#/hierarchy?N=1024&T=16&device={device}&step=0")
+    d = DEVICES[device]
+    for field in ("latency_register", "latency_shared", "latency_l2", "latency_global"):
+        figure, link = getattr(d, field), section(app).locator(f"[data-source={field}]")
+        if not figure.source.startswith("https://"):  # a modelled assumption
+            assert link.get_attribute("href") is None and link.inner_text() == "none: a modelled assumption"
+        else:
+            assert link.get_attribute("href") == figure.source and link.inner_text() == "source"
+    text = section(app).locator("[data-testid=walk-step-0]").inner_text()
+    assert "ticks of arithmetic" not in text and "other warps" in text and "four places" in text

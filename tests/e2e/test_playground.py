@@ -75,6 +75,11 @@ def press_run(page) -> None:
     )
 
 
+def shown(page, interval: int, thread: int) -> None:
+    """Wait until the stepping draws `interval` following `thread` (it asks the worker for each interval)."""
+    page.wait_for_selector(f"#view-playground .stepping[data-shown='{interval}:{thread}']", timeout=RUN_TIMEOUT_MS)
+
+
 def counters(page) -> dict[str, int]:
     return {name: int(by_testid(page, f"counter-{name}").get_attribute("data-value")) for name in COUNTERS}
 
@@ -133,8 +138,9 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
     wait_for_editor(page)
     press_run(page)
     result = run(source, 16, 16, 16)
-    assert section(page).locator(".position").inner_text() == f"step 1 of {len(result.intervals)}"
+    assert section(page).locator(".position").inner_text() == f"step 0 of {len(result.intervals) - 1}"
     by_testid(page, "step").click()
+    shown(page, 1, 0)
     interval = result.intervals[1]
     highlighted = section(page).locator(".code .line.executing")
     assert sorted(int(highlighted.nth(i).get_attribute("data-line")) for i in range(highlighted.count())) == sorted(
@@ -142,6 +148,7 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
     )
     assert f"line {interval.barrier_lines[0]}" in by_testid(page, "interval-focus").inner_text()
     by_testid(page, "thread").select_option("9")  # thread (1, 1) of an 8×8 block
+    shown(page, 1, 9)
     rows = by_testid(page, "thread-steps").locator("tbody tr")
     steps = interval.thread_steps(9)
     assert rows.count() == len(steps)
@@ -154,7 +161,7 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
     # Keyboard: → steps when the focus is outside the editor.
     section(page).locator("h1").click()
     page.keyboard.press("ArrowRight")
-    assert section(page).locator(".position").inner_text() == f"step 3 of {len(result.intervals)}"
+    assert section(page).locator(".position").inner_text() == f"step 2 of {len(result.intervals) - 1}"
 
 
 def test_a_shared_link_fills_the_editor_and_runs_nothing_until_run(visit):

@@ -240,15 +240,17 @@ def test_early_exit_is_incomplete_then_relaunch_restores_and_passes(browser, lms
     assert progress(sco)[:2] == ("0", str(len(keys)))
     assert sco.evaluate("tilelabScore.counted()") == keys
 
-    answer(sco, "naive", "2,147,483,648")  # right (N = 1024: 2N³)
+    answer(sco, "naive", "268,435,456")  # right (the quiz asks at N = 512 when the form's is 1024: 2N³)
     answer(sco, "tiled", "1")  # wrong
+    answer(sco, "tiled", "33,554,432")  # a right second try: accepted, but the first answer counts
+    assert sco.locator("[data-testid=quiz-tiled-feedback]").get_attribute("class") == "feedback right"
     answer(sco, "naive", "5")  # practice: the first answer counts
     stored = page.evaluate("stored()")
     assert stored["cmi.core.lesson_status"] == "incomplete"
     assert stored["cmi.core.score.raw"] == ""  # withheld until every counted question is answered
     assert stored["cmi.core.exit"] == "suspend"
     assert json.loads(stored["cmi.suspend_data"])["a"] == {
-        "hierarchy:naive": [1, "2,147,483,648"],
+        "hierarchy:naive": [1, "268,435,456"],
         "hierarchy:tiled": [0, "1"],
     }
     assert progress(sco)[:2] == ("2", str(len(keys)))
@@ -266,7 +268,7 @@ def test_early_exit_is_incomplete_then_relaunch_restores_and_passes(browser, lms
 
     # The student comes back: the answers are on screen again and still count once.
     context, page, sco, errors = open_lms(browser, lms, earlier=returning)
-    assert sco.locator("[data-testid=quiz-naive]").input_value() == "2,147,483,648"
+    assert sco.locator("[data-testid=quiz-naive]").input_value() == "268,435,456"
     assert sco.locator("[data-testid=quiz-tiled-feedback]").get_attribute("class") == "feedback wrong"
     assert sco.evaluate("tilelabScore.answer('hierarchy:tiled', true, 0, '0')") is False
     assert progress(sco)[:2] == ("2", str(len(keys)))

@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from app.core.urlstate import ROUTES as ALL_ROUTES
 from e2e.conftest import go, url_has
+from pysim import KERNELS, SmemParams, Trace
 
 ROUTES = ["#/", "#/tiling", "#/register", "#/hierarchy"]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -56,10 +58,11 @@ def test_static_content_is_readable_without_python(visit):
 
 
 # When the route's section was first reported as the largest paint, and when each runtime
-# download started.
+# download started. An element gone from the page (null, or not connected) was the pre-rendered view's, which Python
+# replaced in place (site/boot.js takeOver): nothing else is removed before the view is ready.
 PAINT_THEN_DOWNLOADS = """() => new Promise(resolve => new PerformanceObserver(list => {
     const section = document.querySelector('main > section:not([hidden])');
-    const painted = list.getEntries().find(e => e.element && section.contains(e.element));
+    const painted = list.getEntries().find(e => !e.element || !e.element.isConnected || section.contains(e.element));
     const runtime = performance.getEntriesByType('resource').filter(e => /[/]pyodide[/]|[/]pyscript[/]/.test(e.name));
     resolve({paint: painted ? painted.startTime : null, downloads: runtime.map(e => e.startTime)});
 }).observe({type: 'largest-contentful-paint', buffered: true}))"""
@@ -146,3 +149,141 @@ def test_python_exception_during_start_is_reported(visit):
         assert "Python error" in message and "boom at start" in message
     finally:
         visit.server.extra.clear()
+
+
+# --- one step numbering, a way in, sharing (issue 23) -----------------------------------------------
+def test_steps_count_from_zero_in_the_address_and_on_the_page(app):
+    last = len(Trace(KERNELS["smem"], SmemParams(M=4, N=4, K=8, T=2))) - 1
+    tiling = app.page.locator("#view-tiling")
+    prompt = tiling.locator("[data-testid=step-prompt]")
+    for step in (0, 3, last):
+        go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={step}")
+        assert tiling.locator(".position").inner_text() == f"step {step} of {last}"
+        assert prompt.is_visible() == (step == 0)  # the first-step prompt, gone once stepped
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
+    tiling.locator("h1").click()
+    app.page.keyboard.press("ArrowRight")
+    assert url_has(app.page, "step=1")
+    assert tiling.locator(".position").inner_text() == f"step 1 of {last}" and not prompt.is_visible()
+    walk = app.page.locator("#view-hierarchy")
+    for step in (0, 4, 7):
+        go(app, f"#/hierarchy?step={step}")
+        assert walk.locator(".position").inner_text() == f"step {step} of 7"
+        assert walk.locator(f"[data-testid=walk-step-{step}]").get_attribute("aria-current") == "step"
+
+
+def test_the_verify_badge_says_what_it_checks_and_how_far_c_has_filled(app):
+    trace = Trace(KERNELS["smem"], SmemParams(M=4, N=4, K=8, T=2))
+    badge = app.page.locator("#view-tiling [data-testid=verify]")
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
+    app.page.wait_for_function("document.querySelector('#view-tiling [data-testid=verify]').dataset.value === 'ok'")
+    text = badge.inner_text()
+    assert "Final C, checked ahead: all 16 values the threads will store equal NumPy's A @ B" in text
+    assert "So far 0 of 16 values are stored" in text
+    middle = next(s.index for s in trace if s.phase == "store" and s.block_number == 1)
+    go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={middle}")
+    filling = trace.filling(middle)
+    assert badge.get_attribute("data-stored") == str(filling.stored) == "8"
+    assert "So far 8 of 16 values are stored, all equal to NumPy's" in badge.inner_text()
+    go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={len(trace) - 1}")
+    assert badge.inner_text() == "✓ C verified: the 16 values the threads stored equal NumPy's A @ B."
+
+
+def test_every_mark_of_the_tiling_view_has_a_legend_entry(app):
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=2")
+    tiling = app.page.locator("#view-tiling")
+    marks = set(
+        app.page.evaluate(
+            """() => [...document.querySelectorAll('#view-tiling .cell')]
+            .flatMap(cell => [...cell.classList]).filter(c => c !== 'cell')"""
+        )
+    )
+    keyed = set(
+        app.page.evaluate(
+            """() => [...document.querySelectorAll('#view-tiling .legend .swatch')]
+            .flatMap(s => [...s.classList]).filter(c => c !== 'swatch')"""
+        )
+    )
+    assert "followed-line" in marks and marks <= keyed, marks - keyed
+    assert tiling.locator(".legend .swatch.followed-line").count() == 2
+
+
+def test_home_has_a_start_here_path_the_navigation_follows(app):
+    go(app, "#/")
+    path = app.page.locator("[data-testid=start-here] a").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))"
+    )
+    assert path[:3] == ["#/hierarchy", "#/tiling", "#/register"]
+    nav = app.page.locator(".site-header nav a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+    assert nav[1:] == list(dict.fromkeys(path))  # Home, then the path's order
+    assert app.page.locator("[data-testid=course] details").count() == 1  # the course instructions, on the site
+
+
+def test_every_route_has_a_share_button_and_a_title_of_its_own(app):
+    titles = set()
+    for route in ALL_ROUTES:
+        go(app, "#" + route)
+        section = app.page.locator("main > section:not([hidden])")
+        assert section.locator("[data-testid=share]").count() == 1, route
+        titles.add(app.page.title())
+    assert len(titles) == len(ALL_ROUTES)
+
+
+def test_each_route_and_state_has_its_own_title(app):
+    go(app, "#/tiling?M=6&N=6&K=9&T=3&step=2")
+    assert app.page.title() == "Shared-memory tiling · M=N=6, K=9, T=3, device=a100 · TileLab"
+    go(app, "#/hierarchy?N=1000&T=16&step=4")
+    assert app.page.title().startswith("Memory hierarchy · N=1000, T=16")
+    go(app, "#/")
+    assert app.page.title() == "TileLab — SGEMM, one thread at a time"
+
+
+def test_share_gives_the_address_and_an_iframe_snippet_with_the_toggles(app):
+    app.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app.server.url)
+    go(app, "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14&quiz=1")
+    state = "#/tiling?M=6&N=6&K=9&T=3&device=a100&thread=1,2&step=14"
+    page = app.page
+    share = page.locator("#view-tiling [data-testid=share]")
+    share.focus()
+    page.keyboard.press("Enter")
+    dialog = page.locator("[data-testid=share-dialog]")
+    assert dialog.is_visible()
+    address, snippet = page.locator("[data-testid=share-address]"), page.locator("[data-testid=share-snippet]")
+    base = app.server.url.rstrip("/") + "/"
+    assert address.input_value() == base + state
+    assert f'src="{base}{state.replace("&", "&amp;")}&amp;embed=1"' in snippet.input_value()
+    assert page.evaluate("document.activeElement.dataset.testid") == "share-address"
+    page.locator("[data-testid=share-lock]").check()
+    page.locator("[data-testid=share-quiz]").check()
+    assert address.input_value().endswith(state + "&lock=1&quiz=1")
+    assert "embed=1&amp;lock=1&amp;quiz=1" in snippet.input_value()
+    page.locator("[data-testid=copy-snippet]").click()
+    page.wait_for_function("document.querySelector('[data-testid=share-status]').textContent === 'Copied.'")
+    assert page.evaluate("navigator.clipboard.readText()") == snippet.input_value()
+    # While it is open the view's keys do nothing; Escape closes it and gives the focus back.
+    page.keyboard.press("ArrowRight")
+    assert url_has(page, "step=14")
+    page.keyboard.press("Escape")
+    assert not dialog.is_visible()
+    assert page.evaluate("document.activeElement.dataset.testid") == "share"
+
+
+def test_an_embed_links_to_the_same_state_in_a_full_page(app):
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=2&embed=1&lock=1")
+    link = app.page.locator("[data-testid=open-full]")
+    assert link.is_visible() and link.get_attribute("target") == "_blank"
+    state = "#/tiling?M=4&N=4&K=8&T=2&device=a100&thread=0,0&step=2"
+    assert link.get_attribute("href") == app.server.url.rstrip("/") + "/" + state
+    assert not app.page.locator("#view-tiling [data-testid=share]").is_visible()
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=2")
+    assert not link.is_visible()
+
+
+def test_axe_finds_nothing_serious_in_the_share_dialog(app):
+    go(app, "#/register")
+    app.page.locator("#view-register [data-testid=share]").click()
+    app.page.evaluate(AXE.read_text())
+    result = app.page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [v["id"] for v in result["violations"] if v["impact"] in ("serious", "critical")]
+    app.page.keyboard.press("Escape")
+    assert bad == []

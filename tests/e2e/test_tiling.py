@@ -109,7 +109,7 @@ def test_play_advances_at_the_chosen_speed(app):
 
 def test_tab_reaches_controls_with_a_visible_focus_ring(app):
     go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
-    assert tiling(app).locator(".position").inner_text().startswith("step 1 of")
+    assert tiling(app).locator(".position").inner_text().startswith("step 0 of")
     app.page.locator("#view-tiling h1").click()
     for _ in range(60):
         app.page.keyboard.press("Tab")
@@ -120,7 +120,7 @@ def test_tab_reaches_controls_with_a_visible_focus_ring(app):
     outline = app.page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert outline == "solid"
     app.page.keyboard.press("Enter")
-    app.page.wait_for_function("document.querySelector('#view-tiling .position').textContent.startsWith('step 2 of')")
+    app.page.wait_for_function("document.querySelector('#view-tiling .position').textContent.startsWith('step 1 of')")
     assert url_has(app.page, "step=1")
 
 
@@ -198,7 +198,7 @@ def test_bank_analysis_shows_broadcast_and_distinct_banks(app):
     a = tiling(app).locator("[data-testid=bank-tileA]")
     b = tiling(app).locator("[data-testid=bank-tileB]")
     assert a.get_attribute("data-degree") == "1" and "broadcast" in a.inner_text()
-    assert b.get_attribute("data-degree") == "1" and "8 bank(s)" in b.inner_text()
+    assert b.get_attribute("data-degree") == "1" and "8 banks" in b.inner_text()
 
 
 def test_math_panel_uses_the_current_numbers(app):

@@ -5,6 +5,8 @@
     python build.py --serve --port 9000
     python build.py --no-service-worker   # a copy that registers no service worker (LMS packages)
     python build.py --scorm [--scorm-url URL] [--scorm-route ROUTE] [--scorm-counts quiz,checkpoints[,puzzles]]
+                                    # ... and the course packages, in dist-scorm/ and linked from dist/
+    python build.py --scorm --serve # what `make serve` runs
 
 Standard library only. The output works offline and from any sub-path
 (GitHub Pages serves it from /<repo>/), so every URL in it is relative.
@@ -30,7 +32,9 @@ def argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-service-worker", action="store_true", help="register no service worker (e.g. for LMS packages)"
     )
-    parser.add_argument("--scorm", action="store_true", help="write SCORM 1.2 course packages into dist-scorm/")
+    parser.add_argument(
+        "--scorm", action="store_true", help="also write SCORM 1.2 course packages into dist-scorm/ and beside the site"
+    )
     parser.add_argument("--scorm-url", help="with --scorm: the hosted copy the link package frames")
     parser.add_argument("--scorm-route", default=scorm.DEFAULT_ROUTE, help="with --scorm: the route a package opens")
     parser.add_argument(
@@ -43,10 +47,14 @@ def argument_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = argument_parser().parse_args(argv)
-    if args.scorm:
-        return scorm.run(args.scorm_url, args.scorm_route, args.scorm_counts)
     try:
-        out = build(args.out, service_worker=not args.no_service_worker)
+        # The packages first (each builds its own copy of the site), then the site that links to them.
+        packages = (
+            scorm.build_packages(url=args.scorm_url, route=args.scorm_route, counts=args.scorm_counts)
+            if args.scorm
+            else []
+        )
+        out = build(args.out, service_worker=not args.no_service_worker, packages=packages)
     except BuildError as error:
         return report(error)
     if args.serve:

@@ -21,9 +21,16 @@ def sri(hex_digest: str) -> str:
     return "sha256-" + base64.b64encode(bytes.fromhex(hex_digest)).decode()
 
 
-def copy_tree(source: Path, target: Path, pattern: str = "*", skip_suffixes: tuple[str, ...] = ()) -> None:
+def copy_tree(
+    source: Path, target: Path, pattern: str = "*", skip_suffixes: tuple[str, ...] = (), skip_dirs: tuple[str, ...] = ()
+) -> None:
+    """Copy the files under `source` that match `pattern` into `target`, leaving out `__pycache__`, the
+    `skip_suffixes` and every folder of `skip_dirs` (paths relative to `source`, e.g. "play/solutions")."""
+    skipped = [source / folder for folder in skip_dirs]
     for path in sorted(source.rglob(pattern)):
         if path.is_dir() or "__pycache__" in path.parts or path.suffix in skip_suffixes:
+            continue
+        if any(path.is_relative_to(folder) for folder in skipped):
             continue
         destination = target / path.relative_to(source)
         destination.parent.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from types import ModuleType
 from urllib.parse import urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
-from tools.build.errors import BuildError, report
+from tools.build.errors import BuildError
 from tools.build.manifest import write_manifest
 from tools.build.paths import NODE_MODULES, ROOT, SITE, VENDOR_WHEELS
 from tools.build.site import build
@@ -353,12 +353,3 @@ def build_packages(
         print(f"scorm: {path} ({path.stat().st_size:,} bytes)")
     print(f"scorm: the full package needs an upload limit of {readme_figures(made[0].stat().st_size, 0)['limit']}")
     return made
-
-
-def run(url: str | None, route: str, counts: str | None = None) -> int:
-    """`python build.py --scorm`: build both packages; exit status 1 with one line on failure."""
-    try:
-        build_packages(url=url, route=route, counts=counts)
-    except BuildError as error:
-        return report(error)
-    return 0

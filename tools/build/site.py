@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from tools.build.errors import BuildError
@@ -28,6 +29,7 @@ from tools.build.paths import (
     SITE_PACKAGES,
     VENDOR_WHEELS,
 )
+from tools.build.prerender import prerender
 from tools.build.runtime import compile_bytecode, copy_runtime, ensure_node_modules, lock_hashes, verify_wheels
 
 # Our Python packages travel as one zip archive, which PyScript unpacks into Python's working
@@ -75,12 +77,27 @@ def include_partials(page: Path, partials: Path) -> None:
     page.write_text(expand(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
-def copy_site(out: Path) -> None:
-    """The page (with its partials included), its assets, and the simulator."""
+# `<!-- package: NAME.zip -->...<!-- /package -->` in the page: a course package's download link,
+# kept only when this build offers that package, so no build links to a zip it does not have.
+PACKAGE_LINK = re.compile(r"<!--\s*package:\s*([a-z0-9_.-]+\.zip)\s*-->(.*?)<!--\s*/package\s*-->", re.S)
+
+
+def offer_packages(page: Path, offered: set[str]) -> None:
+    """Keep the download links of the `offered` package names and drop the others, markers included."""
+    html = page.read_text(encoding="utf-8")
+    page.write_text(
+        PACKAGE_LINK.sub(lambda match: match.group(2) if match.group(1) in offered else "", html), encoding="utf-8"
+    )
+
+
+def copy_site(out: Path, packages: Sequence[Path] = ()) -> None:
+    """The page (with its partials included and links to the `packages` it offers), its assets, and the simulator."""
     copy_tree(SITE, out)
     include_partials(out / "index.html", out / PARTIALS)
+    offer_packages(out / "index.html", {package.name for package in packages})
     shutil.rmtree(out / PARTIALS, ignore_errors=True)
-    copy_tree(PYSIM, out / "pysim", pattern="*.py")
+    # The puzzles' reference solutions are test data: shipped, they would hand every student the answers.
+    copy_tree(PYSIM, out / "pysim", pattern="*.py", skip_dirs=("play/solutions",))
 
 
 def pack_python(out: Path) -> None:
@@ -155,11 +172,13 @@ def build(
     wheel_dir: Path = VENDOR_WHEELS,
     npm: bool = True,
     service_worker: bool = True,
+    packages: Sequence[Path] = (),
 ) -> Path:
     """Build the site into `out` and return it.
 
     service_worker=False builds a copy that registers no service worker (for packages
-    played inside an LMS)."""
+    played inside an LMS). `packages` (course zips) are copied beside the page, which links
+    to them; the service worker does not precache them (a download, not part of the app)."""
     if npm:
         ensure_node_modules()
     lock_file = PYODIDE_DIR / "pyodide-lock.json"
@@ -170,7 +189,8 @@ def build(
     if out.exists():
         shutil.rmtree(out)
     copy_runtime(out, wheels)
-    copy_site(out)
+    copy_site(out, packages)
+    prerender(out / "index.html")
     check_origins(out)
     pack_python(out)
     compile_bytecode(out, next(wheel for wheel in wheels if wheel.name.startswith("numpy-")))
@@ -181,6 +201,8 @@ def build(
     if not service_worker:
         disable_service_worker(out)
     entries = write_manifest(out, service_worker)
+    for package in packages:
+        shutil.copy2(package, out / package.name)
     total = sum(entry["bytes"] for entry in entries)
     print(f"build: {out} ({len(entries)} files, {total / 1e6:.1f} MB)")
     return out

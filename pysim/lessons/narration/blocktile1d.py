@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.trace import Step
+from ...core.words import count, plural
 from ...hardware.blocktile_params import Blocktile1DParams
 from ...kernels import k05_blocktile1d as kernel
 from . import tiled
@@ -28,7 +29,7 @@ def describe(step: Step, p: Blocktile1DParams, thread: int) -> str:
         value = step.registers["threadResults"][thread, i]
         return f"threadResults[{i}] += As[{row * p.TM + i}][{step.k}]·tmpB = {a:g}·{tmp:g} → {value:g}"
     stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
-    return f"stores {stored} of its {p.TM} results to C"
+    return f"stores {stored} of its {count(p.TM, 'result')} to C"
 
 
 def position(step: Step, p: Blocktile1DParams) -> str:
@@ -43,7 +44,7 @@ def narrate(step: Step, p: Blocktile1DParams, thread: int) -> str:
 def phase_detail(step: Step, p: Blocktile1DParams) -> str:
     """What the whole block is doing in this step."""
     if step.phase == "setup":
-        return f"Setup: {p.threads} threads each take {p.TM} rows of one column of the {p.BM}×{p.BN} tile."
+        return f"Setup: {count(p.threads, 'thread')} {plural(p.threads, 'takes', 'each take')} {count(p.TM, 'row')} of one column of the {p.BM}×{p.BN} tile."
     if step.phase == "barrier":
         return tiled.barrier_detail(step, kernel.SYNC_LOADED)
     if step.phase == "load":

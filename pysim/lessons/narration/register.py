@@ -7,6 +7,7 @@ import numpy as np
 
 from ...core.trace import Step
 from ...core.warps import INACTIVE
+from ...core.words import count, plural
 from ...hardware.params import RegisterParams
 from ...kernels import k03_register_tiled as kernel
 
@@ -26,7 +27,7 @@ def describe(step: Step, p: RegisterParams, thread: int) -> str:
         ]
         zeros = int(np.count_nonzero(tile.zero_fill[:, thread]))
         text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
-        return text + (f" and writes {zeros} zero(s) (edge)" if zeros else "")
+        return text + (f" and writes {count(zeros, 'zero')} (edge)" if zeros else "")
     if step.lines == kernel.LOAD_M:
         return f"regM = As[{ty * p.TM}..{ty * p.TM + p.TM - 1}][{step.k}] = {_values(step.registers['regM'][thread])}"
     if step.lines == kernel.LOAD_N:
@@ -37,7 +38,7 @@ def describe(step: Step, p: RegisterParams, thread: int) -> str:
         value = step.registers["threadResults"][thread, i, j]
         return f"Res[{i},{j}] += regM[{i}]·regN[{j}] = {step.registers['regM'][thread, i]:g}·{step.registers['regN'][thread, j]:g} → {value:g}"
     stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
-    return f"stores {stored} of its {p.TM * p.TN} results to C"
+    return f"stores {stored} of its {count(p.TM * p.TN, 'result')} to C"
 
 
 def _values(row: np.ndarray) -> str:
@@ -65,9 +66,7 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
     """What the whole block is doing in this step."""
     n = p.threads
     if step.phase == "setup":
-        return (
-            f"Setup: {n} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
-        )
+        return f"Setup: {count(n, 'thread')} {plural(n, 'takes', 'each take')} a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
     if step.phase == "barrier":
         if step.lines == kernel.SYNC_LOADED:
             return "Barrier: As and Bs must be complete before any thread reads them."
@@ -77,17 +76,19 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
         loaded = int(np.count_nonzero(source.active))
         zeros = len(tile.zero_cells())
         passes = source.rows.shape[0]
-        text = f"Cooperative load: {n} threads copy {loaded} elements of {source.array} into {tile.array} in {passes} pass(es)"
-        return text + (f"; {zeros} cells outside {source.array} get 0 (edge)." if zeros else ".")
-    if step.lines == kernel.LOAD_M:
-        return f"dotIdx={step.k}: each thread copies {p.TM} values of column {step.k} of As into regM ({p.TM} shared reads)."
-    if step.lines == kernel.LOAD_N:
-        return (
-            f"dotIdx={step.k}: each thread copies {p.TN} values of row {step.k} of Bs into regN ({p.TN} shared reads)."
+        text = f"Cooperative load: {count(n, 'thread')} {plural(n, 'copies', 'copy')} {count(loaded, 'element')} of {source.array} into {tile.array} in {count(passes, 'pass', 'passes')}"
+        return text + (
+            f"; {count(zeros, 'cell')} outside {source.array} {plural(zeros, 'gets', 'get')} 0 (edge)."
+            if zeros
+            else "."
         )
+    if step.lines == kernel.LOAD_M:
+        return f"dotIdx={step.k}: each thread copies {count(p.TM, 'value')} of column {step.k} of As into regM ({count(p.TM, 'shared read')})."
+    if step.lines == kernel.LOAD_N:
+        return f"dotIdx={step.k}: each thread copies {count(p.TN, 'value')} of row {step.k} of Bs into regN ({count(p.TN, 'shared read')})."
     if step.phase == "compute":
         assert step.pair is not None  # every compute step names its (i, j)
         i, j = step.pair
         return f"Outer product, dotIdx={step.k}: every thread adds regM[{i}]·regN[{j}] to Res[{i},{j}], from registers only."
     stored = int(np.count_nonzero(step.accesses[0].active))
-    return f"Store: the threads write {stored} results from registers to C (elements outside C are skipped)."
+    return f"Store: the threads write {count(stored, 'result')} from registers to C (elements outside C are skipped)."

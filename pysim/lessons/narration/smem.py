@@ -9,6 +9,7 @@ import numpy as np
 
 from ...core.trace import Cell, Step
 from ...core.warps import INACTIVE
+from ...core.words import count, plural
 from ...hardware.params import SmemParams
 from ...kernels import k02_smem_tiled as kernel
 
@@ -118,7 +119,7 @@ def phase_detail(step: Step, p: SmemParams) -> str:
     """What the whole block is doing in this step."""
     threads = p.T * p.T
     if step.phase == "setup":
-        return f"Setup: each of the {threads} threads computes which element of C it owns; partialSum starts at 0."
+        return f"Setup: each of the {count(threads, 'thread')} computes which element of C it owns; partialSum starts at 0."
     if step.phase == "barrier":
         if step.lines == kernel.SYNC_LOADED:
             return "Barrier: no thread may read the tiles until every thread has written its element."
@@ -127,12 +128,16 @@ def phase_detail(step: Step, p: SmemParams) -> str:
         source, tile = step.accesses
         zeros = len(tile.zero_cells())
         loaded = int(np.count_nonzero(source.active))
-        text = f"Cooperative load: {loaded} threads each copy one element of {source.array} from global memory into {tile.array}"
-        return text + (f"; {zeros} threads outside {source.array} write 0 instead (edge tile)." if zeros else ".")
+        text = f"Cooperative load: {count(loaded, 'thread')} {plural(loaded, 'copies', 'each copy')} one element of {source.array} from global memory into {tile.array}"
+        return text + (
+            f"; {count(zeros, 'thread')} outside {source.array} {plural(zeros, 'writes', 'write')} 0 instead (edge tile)."
+            if zeros
+            else "."
+        )
     if step.phase == "compute":
         return (
             f"Compute, k={step.k}: every thread reads tileA[ty][{step.k}] and tileB[{step.k}][tx] from shared memory "
-            f"and adds their product to partialSum ({threads} FMAs)."
+            f"and adds their product to partialSum ({count(threads, 'FMA')})."
         )
     stored = int(np.count_nonzero(step.accesses[0].active))
-    return f"Store: {stored} threads write partialSum to C; threads outside C write nothing."
+    return f"Store: {count(stored, 'thread')} {plural(stored, 'writes', 'write')} partialSum to C; threads outside C write nothing."

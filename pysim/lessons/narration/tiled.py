@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.trace import Access, Step
 from ...core.warps import INACTIVE
+from ...core.words import count, plural
 
 
 def position(step: Step, BK: int, tiles: int, inner_names: tuple[str, ...]) -> str:
@@ -39,7 +40,7 @@ def describe_load(step: Step, thread: int) -> str:
     ]
     zeros = len([c for c in tile.zero_cells() if c in tile.cells(thread)])
     text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
-    return text + (f" and writes {zeros} zero(s) (edge)" if zeros else "")
+    return text + (f" and writes {count(zeros, 'zero')} (edge)" if zeros else "")
 
 
 def load_detail(step: Step, threads: int) -> str:
@@ -47,12 +48,14 @@ def load_detail(step: Step, threads: int) -> str:
     source, tile = step.accesses
     zeros = len(tile.zero_cells())
     text = (
-        f"Load: {threads} threads copy {source.elements} elements of {source.array} into {tile.array}"
-        f"{_vector(source)}, {source.rows.shape[0]} load instruction(s) per thread"
+        f"Load: {count(threads, 'thread')} {plural(threads, 'copies', 'copy')} {count(source.elements, 'element')} of {source.array} into {tile.array}"
+        f"{_vector(source)}, {count(source.rows.shape[0], 'load instruction')} per thread"
     )
     if tile.array == "As" and tile.rows.shape[0] > source.rows.shape[0]:
         text += "; As is stored transposed (As[k][m]), one store per float"
-    return text + (f"; {zeros} cells outside {source.array} get 0 (edge)." if zeros else ".")
+    return text + (
+        f"; {count(zeros, 'cell')} outside {source.array} {plural(zeros, 'gets', 'get')} 0 (edge)." if zeros else "."
+    )
 
 
 def barrier_detail(step: Step, sync_loaded: tuple[int, ...]) -> str:
@@ -64,6 +67,6 @@ def barrier_detail(step: Step, sync_loaded: tuple[int, ...]) -> str:
 def store_detail(step: Step) -> str:
     store = step.accesses[0]
     return (
-        f"Store: the threads write {store.elements} results from registers to C{_vector(store)} "
+        f"Store: the threads write {count(store.elements, 'result')} from registers to C{_vector(store)} "
         f"(elements outside C are skipped)."
     )

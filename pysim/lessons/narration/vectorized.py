@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.trace import Step
+from ...core.words import count, plural
 from ...hardware.blocktile_params import VectorizedParams
 from ...kernels import k06_vectorized as kernel
 from . import tiled
@@ -32,7 +33,7 @@ def describe(step: Step, p: VectorizedParams, thread: int) -> str:
         row = step.registers["threadResults"][thread, i]
         return f"Res[{i},0..{p.TN - 1}] += regM[{i}]·regN → {tiled.values(row)}"
     stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
-    return f"stores {stored} float4s of its {p.TM * p.TN} results to C"
+    return f"stores {count(stored, 'float4')} of its {count(p.TM * p.TN, 'result')} to C"
 
 
 def position(step: Step, p: VectorizedParams) -> str:
@@ -47,7 +48,7 @@ def narrate(step: Step, p: VectorizedParams, thread: int) -> str:
 def phase_detail(step: Step, p: VectorizedParams) -> str:
     """What the whole block is doing in this step."""
     if step.phase == "setup":
-        return f"Setup: {p.threads} threads each take a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile."
+        return f"Setup: {count(p.threads, 'thread')} {plural(p.threads, 'takes', 'each take')} a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile."
     if step.phase == "barrier":
         return tiled.barrier_detail(step, kernel.SYNC_LOADED)
     if step.phase == "load":
@@ -55,10 +56,10 @@ def phase_detail(step: Step, p: VectorizedParams) -> str:
     if step.lines in (kernel.LOAD_M, kernel.LOAD_N):
         access = step.accesses[0]
         length = p.TM if access.array == "As" else p.TN
-        kind = "128-bit loads (LDS.128)" if access.width > 1 else "32-bit loads"
+        kind = "128-bit load" if access.width > 1 else "32-bit load"
         return (
-            f"dotIdx={step.k}: each thread reads {length} consecutive values of row {step.k} of {access.array} "
-            f"with {access.rows.shape[0]} {kind}."
+            f"dotIdx={step.k}: each thread reads {count(length, 'consecutive value')} of row {step.k} of {access.array} "
+            f"with {count(access.rows.shape[0], kind)}{' (LDS.128)' if access.width > 1 else ''}."
         )
     if step.phase == "compute":
         (i,) = step.inner

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.trace import Step
+from ...core.words import count, plural
 from ...hardware.blocktile_params import WarptileParams
 from ...kernels import k07_warptile as kernel
 from . import tiled
@@ -26,7 +27,7 @@ def describe(step: Step, p: WarptileParams, thread: int) -> str:
         sub_m, sub_n = step.inner
         return f"adds the {p.TM}×{p.TN} outer product of subtile ({sub_m},{sub_n}) to its results"
     stored = int(np.count_nonzero(step.accesses[0].active[:, thread]))
-    return f"stores {stored} float4s of its {p.WMITER * p.TM * p.WNITER * p.TN} results to C"
+    return f"stores {count(stored, 'float4')} of its {count(p.WMITER * p.TM * p.WNITER * p.TN, 'result')} to C"
 
 
 def position(step: Step, p: WarptileParams) -> str:
@@ -42,7 +43,7 @@ def phase_detail(step: Step, p: WarptileParams) -> str:
     """What the whole block is doing in this step."""
     if step.phase == "setup":
         return (
-            f"Setup: {p.threads // 32} warps each take a {p.WM}×{p.WN} warp tile, computed as "
+            f"Setup: {count(p.threads // 32, 'warp')} {plural(p.threads // 32, 'takes', 'each take')} a {p.WM}×{p.WN} warp tile, computed as "
             f"{p.WMITER}×{p.WNITER} subtiles of {p.WSUBM}×{p.WSUBN}."
         )
     if step.phase == "barrier":
@@ -52,11 +53,11 @@ def phase_detail(step: Step, p: WarptileParams) -> str:
     if step.lines in (kernel.LOAD_M, kernel.LOAD_N):
         access = step.accesses[0]
         kind = "128-bit" if access.width > 1 else "32-bit"
-        return f"dotIdx={step.k}: each thread fills its registers from {access.array} with {access.rows.shape[0]} {kind} loads."
+        return f"dotIdx={step.k}: each thread fills its registers from {access.array} with {count(access.rows.shape[0], kind + ' load')}."
     if step.phase == "compute":
         sub_m, sub_n = step.inner
         return (
             f"Warp-tile outer product, dotIdx={step.k}, subtile ({sub_m},{sub_n}): "
-            f"every thread performs {p.TM * p.TN} FMAs from registers."
+            f"every thread performs {count(p.TM * p.TN, 'FMA')} from registers."
         )
     return tiled.store_detail(step)

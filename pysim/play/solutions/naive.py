@@ -6,7 +6,7 @@ threads of a warp read neighbouring elements of B (coalesced) and one element
 of A (a broadcast).
 """
 
-from numba import cuda
+from numba import cuda, float32
 
 T = 4  # block = T × T threads
 
@@ -19,7 +19,7 @@ def kernel(A, B, C):
     N = B.shape[1]
     if row >= M or col >= N:
         return  # threads outside C leave at once
-    total = 0.0
+    total = float32(0.0)
     for k in range(K):
         total += A[row, k] * B[k, col]
     C[row, col] = total

@@ -6,7 +6,7 @@ With the roles swapped (row from threadIdx.x) each warp load of A touches 32
 sectors.
 """
 
-from numba import cuda
+from numba import cuda, float32
 
 BX = 32
 BY = 8
@@ -16,7 +16,7 @@ BY = 8
 def kernel(A, B, C):
     col, row = cuda.grid(2)
     if row < C.shape[0] and col < C.shape[1]:
-        total = 0.0
+        total = float32(0.0)
         for k in range(A.shape[1]):
             total += A[row, k] * B[k, col]
         C[row, col] = total

@@ -25,16 +25,16 @@ def kernel(A, B, C):
     tx = tid % BN  # the column of the block tile this thread computes
     ty = tid // BN  # which TM rows of it
     for i in range(TM):
-        threadResults[i] = 0.0
+        threadResults[i] = float32(0.0)
     for bkIdx in range(0, K, BK):
         for i in range(tid, BM * BK, THREADS):
             r = cuda.blockIdx.y * BM + i // BK
             c = bkIdx + i % BK
-            As[i // BK, i % BK] = A[r, c] if r < M and c < K else 0.0
+            As[i // BK, i % BK] = A[r, c] if r < M and c < K else float32(0.0)
         for i in range(tid, BK * BN, THREADS):
             r = bkIdx + i // BN
             c = cuda.blockIdx.x * BN + i % BN
-            Bs[i // BN, i % BN] = B[r, c] if r < K and c < N else 0.0
+            Bs[i // BN, i % BN] = B[r, c] if r < K and c < N else float32(0.0)
         cuda.syncthreads()
         for dotIdx in range(BK):
             b = Bs[dotIdx, tx]  # one shared read, reused TM times

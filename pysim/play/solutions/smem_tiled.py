@@ -20,12 +20,12 @@ def kernel(A, B, C):
     globalCol = cuda.blockIdx.x * T + tx
     M, K = A.shape
     N = B.shape[1]
-    partialSum = 0.0
+    partialSum = float32(0.0)
     for tileIdx in range((K + T - 1) // T):
         tileColA = tileIdx * T + tx
         tileRowB = tileIdx * T + ty
-        tileA[ty, tx] = A[globalRow, tileColA] if globalRow < M and tileColA < K else 0.0
-        tileB[ty, tx] = B[tileRowB, globalCol] if tileRowB < K and globalCol < N else 0.0
+        tileA[ty, tx] = A[globalRow, tileColA] if globalRow < M and tileColA < K else float32(0.0)
+        tileB[ty, tx] = B[tileRowB, globalCol] if tileRowB < K and globalCol < N else float32(0.0)
         cuda.syncthreads()  # the whole tile must be loaded before anyone reads it
         for k in range(T):
             partialSum += tileA[ty, k] * tileB[k, tx]

@@ -19,7 +19,7 @@ def kernel(A, B, C):
     n = A.shape[0]
     x = cuda.blockIdx.x * TILE + tx
     y = cuda.blockIdx.y * TILE + ty
-    tile[ty, tx] = A[y, x] if x < n and y < n else 0.0  # a warp reads a row
+    tile[ty, tx] = A[y, x] if x < n and y < n else float32(0.0)  # a warp reads a row
     cuda.syncthreads()
     x = cuda.blockIdx.y * TILE + tx
     y = cuda.blockIdx.x * TILE + ty

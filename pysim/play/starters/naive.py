@@ -1,6 +1,6 @@
 """Naive SGEMM: one thread computes one element of C = A @ B."""
 
-from numba import cuda
+from numba import cuda, float32
 
 T = 8
 

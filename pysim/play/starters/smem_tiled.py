@@ -15,7 +15,7 @@ def kernel(A, B, C):
     col = cuda.blockIdx.x * T + tx
     M, K = A.shape
     N = B.shape[1]
-    partialSum = 0.0
+    partialSum = float32(0.0)
     for tileIdx in range((K + T - 1) // T):
         # TODO: each thread copies one element of A and one of B into the tiles (0 outside the matrix),
         # waits for the others, adds its T products, and waits again before the next tile

@@ -9,8 +9,9 @@ import pyodide_js
 from pyodide.ffi import create_proxy
 from pyscript import document, window
 
-from .dom import by_id, on
-from .urlstate import VIEWS, format_hash, parse_hash
+from ..widgets.share import ShareDialog
+from .dom import by_id, h, on
+from .urlstate import VIEWS, Route, format_hash, open_in_full_hash, page_title, parse_hash
 
 TYPING = ("INPUT", "SELECT", "TEXTAREA")
 # Chromium ignores history updates beyond about 200 per 10 s (and then hash
@@ -33,9 +34,38 @@ class Shell:
         self.address_written_at = -ADDRESS_INTERVAL_MS
         self.address_timer = None
         self.flush_proxy = create_proxy(self.write_address)
+        self.share = ShareDialog(self.view_name)
+        self.add_share_buttons()
+        # Inside a course's frame (embed=1, CSS shows it only there): the same state in a full page, new tab.
+        self.open_full = h(
+            "a", "open-full", "Open in TileLab ↗", href="#/", target="_blank", rel="noopener", data_testid="open-full"
+        )
+        by_id("main").appendChild(self.open_full)
         on(window, "hashchange", lambda event: self.route_changed())
         on(document, "keydown", self.key)
         on(document, "click", self.link_clicked)
+
+    def view_name(self, path: str) -> str:
+        """A route's short name, as the navigation names it (the page title, the embed snippet's title)."""
+        link = document.querySelector(f'.site-header a[data-nav="{path}"]')
+        return str(link.textContent).strip() if link is not None else "TileLab"
+
+    def add_share_buttons(self) -> None:
+        """A Share button under each view's heading; it opens the one dialog for the state on screen."""
+        headings = document.querySelectorAll("main > section[data-route] > h1")
+        for i in range(headings.length):
+            button = h("button", "share-button", "Share", type="button", data_testid="share", aria_haspopup="dialog")
+            on(button, "click", partial(self.open_share, button))
+            headings.item(i).insertAdjacentElement("afterend", button)
+
+    def open_share(self, button, event) -> None:
+        self.share.open(parse_hash(self.pending_address or str(window.location.hash)), button)
+
+    def state_shown(self, route: Route) -> None:
+        """The address changed (a link, or a view writing its state): title, embed link and Share follow."""
+        document.title = page_title(self.view_name(route.path), route)
+        self.open_full.href = str(window.location.href).partition("#")[0] + open_in_full_hash(route)
+        self.share.update(route)
 
     def view(self, path: str):
         if path not in self.views and path in self.specs:
@@ -65,10 +95,12 @@ class Shell:
         if target and target != current and parse_hash(target).path == parse_hash(current).path:
             window.history.replaceState(None, "", target)
             self.address_written_at = window.performance.now()
+            self.state_shown(parse_hash(target))
 
     def route_changed(self) -> None:
         route = parse_hash(str(window.location.hash))
         document.documentElement.classList.toggle("lock", route.params.get("lock") == "1")
+        self.state_shown(route)
         view = self.view(route.path)
         if view is not None:
             view.activate(route.params)
@@ -90,7 +122,7 @@ class Shell:
 
     def key(self, event) -> None:
         target = event.target
-        if event.ctrlKey or event.metaKey or event.altKey or target.tagName in TYPING:
+        if self.share.element.open or event.ctrlKey or event.metaKey or event.altKey or target.tagName in TYPING:
             return
         if target.tagName == "BUTTON" and event.key in (" ", "Enter"):
             return  # the browser clicks the focused button

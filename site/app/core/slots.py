@@ -3,11 +3,16 @@
 A slot is an element with `data-slot="name"`; the page ships it holding the
 default sizes' value and `data-default`, so the text reads correctly before
 Python starts. Filling writes text only (never markup) and drops `data-default`.
+
+A noun beside a number slot agrees with it: `<span data-noun="name" data-one="bank"
+data-many="banks">` reads "bank" when the slot `name` holds 1 (pysim.core.words.plural).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+from pysim.core.words import plural
 
 
 def fill(root, values: Mapping[str, object]) -> None:
@@ -23,6 +28,13 @@ def fill(root, values: Mapping[str, object]) -> None:
             node.removeAttribute("data-default")
             if isinstance(value, int) and not isinstance(value, bool):
                 node.setAttribute("data-value", str(value))
+        if isinstance(value, int) and not isinstance(value, bool):
+            nouns = root.querySelectorAll(f'[data-noun="{name}"]')
+            for i in range(nouns.length):
+                node = nouns.item(i)
+                word = plural(value, str(node.getAttribute("data-one")), str(node.getAttribute("data-many")))
+                if node.textContent != word:
+                    node.textContent = word
 
 
 def show(root, selector: str, visible: bool) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from html import escape
 from urllib.parse import parse_qsl, urlencode
 
 
@@ -45,6 +46,7 @@ STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
 # quiz=1: prediction checkpoints (app.widgets.checkpoint); relay: the link package's nonce (site/scorm/score.js
 # relays answers only to the parent that echoes it), kept so that a reload inside the package still relays.
 SHELL_KEYS = ("embed", "lock", "quiz", "relay")
+HOME_TITLE = "TileLab — SGEMM, one thread at a time"  # also index.html's <title>, shown before Python runs
 MAX_VALUE_CHARS = 200
 # Values allowed to be longer: the playground's compressed code (app.views.codeurl reads at most 16,000).
 LONG_VALUE_CHARS = {"code": 20_000}
@@ -82,3 +84,54 @@ def format_hash(path: str, params: Mapping[str, str]) -> str:
 def pick(params: Mapping[str, str], names: tuple[str, ...]) -> dict[str, str]:
     """The subset of `params` a view understands."""
     return {name: params[name] for name in names if name in params}
+
+
+# --- sharing a state (the Share dialog, "open in TileLab", the page title) -------------------------
+# The toggles a teacher may add to a shared address; `relay` belongs to one course package's frame.
+SHARE_KEYS = ("embed", "lock", "quiz")
+# Where the reader is inside a state, not which state: left out of the page title.
+POSITION_KEYS = ("thread", "step", "code")
+MAX_TITLE_CHARS = 120
+
+
+def shared_hash(route: Route, toggles: tuple[str, ...] = ()) -> str:
+    """The address of `route`'s state with none of the shell's keys but the chosen `toggles` (each =1)."""
+    params = {key: value for key, value in route.params.items() if key not in SHELL_KEYS}
+    return format_hash(route.path, {**params, **{key: "1" for key in SHARE_KEYS if key in toggles}})
+
+
+def open_in_full_hash(route: Route) -> str:
+    """Inside an embed: the same state in a full page, without embed, lock or the package's relay."""
+    return shared_hash(route, ("quiz",) if route.params.get("quiz") == "1" else ())
+
+
+def iframe_snippet(url: str, title: str) -> str:
+    """The `<iframe>` a teacher pastes into a course page (README "Embedding in a course").
+
+    The url's query is urlencoded by `format_hash`, and both values are escaped again here, so no
+    address can close the attribute."""
+    return (
+        f'<iframe src="{escape(url)}"\n        title="{escape(title)}" width="100%" height="800" loading="lazy"\n'
+        '        sandbox="allow-scripts allow-same-origin"></iframe>'
+    )
+
+
+def page_title(view_name: str, route: Route) -> str:
+    """The tab's title for a route and its state: "Shared-memory tiling · M=N=K=32, T=8 · TileLab".
+
+    Neighbouring parameters with one value share it (M=N=K=32); the followed thread, the step and the
+    playground's code are left out (they change as the reader works, the title names the state)."""
+    if route.path == "/":
+        return HOME_TITLE
+    groups: list[tuple[list[str], str]] = []
+    for key, value in route.params.items():
+        if key in SHELL_KEYS or key in POSITION_KEYS:
+            continue
+        if groups and groups[-1][1] == value:
+            groups[-1][0].append(key)
+        else:
+            groups.append(([key], value))
+    state = ", ".join("=".join([*keys, value]) for keys, value in groups)
+    if len(state) > MAX_TITLE_CHARS:
+        state = state[: MAX_TITLE_CHARS - 1] + "…"
+    return " · ".join(part for part in (view_name, state, "TileLab") if part)

@@ -148,23 +148,32 @@ class BlocktiledView(SteppingView):
             for cell, cls in outlined(groups, "vec").items():
                 add_marks(marks[array], (cell,), cls)
         self.more_marks(step, marks)
-        for name in ("A", "B"):
-            self.grids[name].show(None, marks[name])
-        for name in ("As", "Bs"):
-            self.grids[name].show(step.shared[name], marks[name])
-        self.grids["C"].show(self.trace.c_after(step.index), marks["C"])
+        regions = self.regions(step)
+        values = {**step.shared, "C": self.trace.c_after(step.index)}  # A and B never change
+        for name, grid in self.grids.items():
+            grid.show(values.get(name), marks[name], regions.get(name))
         self.render_monitor(step)
 
     def more_marks(self, step, marks: dict[str, dict]) -> None:
         """A route's own marks (the warp tiles of #/warptile)."""
 
+    def regions(self, step) -> dict[str, dict[str, tuple]]:
+        """A route's own rectangles drawn over a grid's cells, per grid: {class: cells}."""
+        return {}
+
     def render_monitor(self, step) -> None:
-        regs = step.registers
-        for thread in self.monitor_rows:
+        threads = list(self.monitor_rows)
+        # Each register array's listed values for the listed threads, as Python floats in one go
+        # (a NumPy scalar per value would cost more than the rest of the step).
+        values = [
+            np.reshape(step.registers[name], (len(step.registers[name]), -1))[threads, :count].tolist()
+            for name, count in self.monitor_values.items()
+        ]
+        for row, thread in enumerate(threads):
             tx, ty = self.kernel.thread_xy(self.params, thread)
             texts = [f"({tx},{ty})", self.words.describe(step, self.params, thread)]
-            for name, count in self.monitor_values.items():
-                texts += [fmt(v) for v in np.reshape(regs[name][thread], -1)[:count]]
+            for listed in values:
+                texts += map(fmt, listed[row])
             self.update_monitor_row(thread, texts)
 
 
@@ -182,7 +191,7 @@ class VectorizedView(BlocktiledView):
 
 WARP_KEY = (
     ("warp-tile", "the followed thread's warp tile (dashed outline, corner flags)"),
-    ("sub-now", "the subtile computed now (striped; dotted outlines split the subtiles)"),
+    ("sub-now", "the subtile computed now (striped box; dotted outlines split the subtiles)"),
 )
 
 
@@ -219,8 +228,11 @@ class WarptileView(BlocktiledView):
                     for cell, cls in outlined(groups, kind).items():
                         add_marks(base, (cell,), cls)
                 self.grids[array].set_base({cell: cls.strip() for cell, cls in base.items()})
-        for array, parts in regions.items():
-            add_marks(marks[array], parts["now"], "sub-now")
+
+    def regions(self, step) -> dict[str, dict[str, tuple]]:
+        """The subtile computed now, one striped box per grid."""
+        regions = k07_warptile.warp_regions(self.params, step, self.thread)
+        return {array: {"sub-now": parts["now"]} for array, parts in regions.items()}
 
     def grid_cells(self, array: str) -> list[tuple[int, int]]:
         rows, cols = self.grids[array].shape

@@ -12,8 +12,9 @@ import base64
 import binascii
 import zlib
 
+from pysim.play.subset import MAX_SOURCE_BYTES  # a playground file is a page of code; more is a mistake or an attack
+
 KEY = "code"  # the address parameter
-MAX_SOURCE_BYTES = 32 * 1024  # a playground file is a page of code; more is a mistake or an attack
 MAX_LINK_CHARS = 16_000  # encoded; MAX_SOURCE_BYTES of Python compress far below this
 ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 

@@ -9,20 +9,23 @@ from __future__ import annotations
 from pyodide.ffi import create_proxy
 from pyscript import window
 
+from pysim.core import words as wording
 from pysim.core.banks import ACCESS_KINDS
 from pysim.core.constants import NUM_BANKS
 from pysim.hardware.params import HierarchyParams, ParamError, parse_int
-from pysim.lessons.walkthrough import QUIZ_N, QUIZ_T, SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz
+from pysim.lessons.walkthrough import SWEEP_MAX_T, Walkthrough, bank_picture, check, quiz, quiz_example
 
 from ..core import slots
-from ..core.dom import on, svg
+from ..core.dom import h, on, svg
 from ..core.score import walkthrough_key
+from ..core.tries import Reply, after_try, feedback_class, shown
 from ..widgets import charts
 from ..widgets.chartmath import text_width
 from ..widgets.checkpoint import shared_book
 from ..widgets.form import ParamForm
 
 STEPS = 8
+ASSUMED_TEXT = "none: a modelled assumption"  # the Source cell of a latency no published statement gives
 WIDTH = 560  # every picture's viewBox width (the partial reserves the same boxes)
 LEVELS = (
     ("Registers", "latency_register", "register"),
@@ -40,7 +43,7 @@ def count(value: float) -> int | str:
 
 def slot_values(w: Walkthrough) -> dict[str, object]:
     d = w.device
-    example = Walkthrough(HierarchyParams(N=QUIZ_N, T=QUIZ_T, device=d.key))
+    example = quiz_example(w.params)
     values: dict[str, object] = {
         "N": w.N,
         "T": w.T,
@@ -73,8 +76,9 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         "t1-barriers": Walkthrough(HierarchyParams(N=w.N, T=1, device=d.key)).barriers_per_block,
         "bank-before": bank_picture(0, "column").degree,
         "bank-after": bank_picture(1, "column").degree,
-        "quiz-N": QUIZ_N,
-        "quiz-T": QUIZ_T,
+        "quiz-N": example.N,
+        "quiz-T": example.T,
+        "quiz-naive": example.naive_total,
         "quiz-tiles": example.tiles_per_row,
         "quiz-tiled": example.exact_tiled,
     }
@@ -85,6 +89,15 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
     return values
 
 
+def latency_sources(w: Walkthrough) -> list[tuple[str, str | None, str]]:
+    """(field, link or None, link text) for the ladder table's Source column: a modelled assumption has no link."""
+    rows = []
+    for _, field, _ in LEVELS:
+        figure = getattr(w.device, field)
+        rows.append((field, None, ASSUMED_TEXT) if figure.assumed else (field, figure.source, "source"))
+    return rows
+
+
 def cases(w: Walkthrough) -> dict[str, bool]:
     """Which alternative sentences (data-when) apply."""
     chosen = w.fit
@@ -93,6 +106,7 @@ def cases(w: Walkthrough) -> dict[str, bool]:
         "edge": not w.divides and not w.capped,
         "capped": w.capped,
         "timed": w.timing.timed,
+        "traffic": bool(w.no_reuse_text),
         "untimed": not w.timing.timed,
         "fits": chosen.wall is None,
         "wall": chosen.wall is not None,
@@ -115,20 +129,20 @@ def cell(x: float, y: float, size: float, cls: str):
 
 
 def ladder_picture(w: Walkthrough):
-    """Step 0: one bar per storage place, length proportional to its modelled latency (linear scale)."""
+    """Step 0: one bar per storage place, length proportional to the latency the model uses (linear scale)."""
     d = w.device
     drawing = charts.picture(WIDTH, 210, f"Distance ladder for the {d.name}, drawn to scale")
     figures = [(name, getattr(d, field).value) for name, field, _ in LEVELS]
     longest = max(v for _, v in figures)
     x0 = 120
     room = WIDTH - x0 - text_width(f"≈ {longest:g} cycles") - 16
-    drawing.appendChild(text("distance from the thread (modelled latency, to scale) →", x0, 16, cls="caption"))
+    drawing.appendChild(text("distance from the thread (latency in the model, to scale) →", x0, 16, cls="caption"))
     for i, (name, value) in enumerate(figures):
         y = 30 + i * 44
         length = max(value / longest * room, 3)
         drawing.appendChild(text(name, 4, y + 19))
         drawing.appendChild(svg("rect", "shelf", x=str(x0), y=str(y), width=f"{length:.1f}", height="28", rx="3"))
-        drawing.appendChild(text(f"≈ {value:g} cycles", x0 + length + 6, y + 19))
+        drawing.appendChild(text(f"≈ {value:g} {wording.plural(value, 'cycle')}", x0 + length + 6, y + 19))
     return drawing
 
 
@@ -202,7 +216,9 @@ def tile_picture(w: Walkthrough):
         y = 40 + j * 22
         drawing.appendChild(svg("circle", "point", cx="470", cy=f"{y}", r="6"))
         drawing.appendChild(arrow(322, 95, 460, y, "short"))
-    drawing.appendChild(text(f"each value used by {w.reuse:,} threads", 550, 196, "end", "caption"))
+    drawing.appendChild(
+        text(f"each value used by up to {wording.count(w.reuse, 'thread')}", 550, 196, "end", "caption")
+    )
     return drawing
 
 
@@ -225,7 +241,9 @@ def reuse_picture(w: Walkthrough):
         drawing.appendChild(cell(x + (step - 16) / 2, 130, 16, "row-hot"))
         drawing.appendChild(arrow(WIDTH / 2, 62, x + step / 2 - 1, 126, "short"))
     more = f", {uses} drawn" if uses < w.reuse else ""
-    drawing.appendChild(text(f"a row of C: 1 load → {w.reuse:,} uses{more}", WIDTH / 2, 168, "middle", "caption"))
+    drawing.appendChild(
+        text(f"a row of C: 1 load → {wording.count(w.reuse, 'use')}{more}", WIDTH / 2, 168, "middle", "caption")
+    )
     return drawing
 
 
@@ -244,7 +262,7 @@ def bars_picture(w: Walkthrough):
     )
 
 
-def lanes_picture(drawing, report, x0: float, panel: float, caption: str):
+def bank_panel(drawing, report, x0: float, panel: float, caption: str):
     """Step 6, one panel: every word the warp asks for, stacked in its bank's column."""
     width = panel / NUM_BANKS
     for bank, words in enumerate(report.words_per_bank):
@@ -269,14 +287,14 @@ def lanes_picture(drawing, report, x0: float, panel: float, caption: str):
 def banks_before_after_picture():
     before, after = bank_picture(0, "column"), bank_picture(1, "column")
     drawing = charts.picture(WIDTH, 200, "A warp reads a column: 32×32 tile against 32×33 tile")
-    lanes_picture(drawing, before, 10, 260, f"32×32: {before.degree}-way conflict")
-    lanes_picture(drawing, after, 290, 260, "32×33: no conflict" if after.degree <= 1 else f"32×33: {after.degree}-way")
+    bank_panel(drawing, before, 10, 260, f"32×32: {before.degree}-way conflict")
+    bank_panel(drawing, after, 290, 260, "32×33: no conflict" if after.degree <= 1 else f"32×33: {after.degree}-way")
     return drawing
 
 
 def banks_picture(report):
     """Step 6, explorer: one bar per bank, height and label = different words it serves."""
-    drawing = charts.picture(WIDTH, 170, f"32 banks; the busiest serves {report.degree} words")
+    drawing = charts.picture(WIDTH, 170, f"32 banks; the busiest serves {wording.count(report.degree, 'word')}")
     width = (WIDTH - 20) / NUM_BANKS
     tallest = max(report.degree, 1)
     for bank, words in enumerate(report.words_per_bank):
@@ -330,6 +348,7 @@ class HierarchyView:
         self.pad = 0
         self.access = "column"
         self.answers: dict[str, object] = {}
+        self.tries: dict[str, int] = {}  # numeric tries per question since the sizes last changed
         self.form = ParamForm(HierarchyParams, self.apply, legend="Problem (N×N matrices, T×T tiles)")
         self.part("form").appendChild(self.form.element)
         self.prev = self.find('[data-testid="prev"]')
@@ -344,7 +363,19 @@ class HierarchyView:
         on(self.access_select, "change", lambda e: self.set_banks(self.pad, str(self.access_select.value)))
         forms = container.querySelectorAll("form[data-quiz]")
         for i in range(forms.length):
-            on(forms.item(i), "submit", self.mark)
+            form = forms.item(i)
+            on(form, "submit", self.mark)
+            # Offered after a wrong first try, beside Check (so Tab reaches it next).
+            show = h(
+                "button",
+                "show-answer",
+                "Show the answer",
+                type="button",
+                hidden="",
+                data_testid=f"quiz-{form.dataset.quiz}-show",
+            )
+            form.querySelector("div").appendChild(show)
+            on(show, "click", lambda event, form=form: self.reply(form, None, shown(self.answer_text(form))))
         for control in (self.prev, self.next, self.pad_select, self.access_select):
             control.disabled = False
         for i in range(forms.length):
@@ -398,8 +429,13 @@ class HierarchyView:
         speed.setAttribute("data-value", f"{w.reduction:.6f}")
         for testid, name, value in w.timing.attributes():
             self.find(f'[data-testid="{testid}"]').setAttribute(name, value)
-        for _, field, _ in LEVELS:
-            self.find(f'[data-source="{field}"]').setAttribute("href", getattr(w.device, field).source)
+        for field, href, label in latency_sources(w):
+            link = self.find(f'[data-source="{field}"]')
+            link.textContent = label
+            if href is None:
+                link.removeAttribute("href")
+            else:
+                link.setAttribute("href", href)
         self.part("defaults-note").setAttribute("data-filled", "")  # keeps its line: nothing below jumps
         for name, drawing in (
             ("ladder", ladder_picture(w)),
@@ -452,7 +488,9 @@ class HierarchyView:
 
     def scroll_to_step(self) -> None:
         # This document only: scrollIntoView would also scroll a course page that embeds us in a frame.
-        window.scrollTo(0, self.sections[self.step].getBoundingClientRect().top + window.scrollY - 8)
+        # The step lands just below the sticky bar (its form and Back/Next, or on a phone Back/Next alone).
+        bar = max(self.part("walk-bar").offsetHeight, self.find(".steps-nav").offsetHeight)
+        window.scrollTo(0, self.sections[self.step].getBoundingClientRect().top + window.scrollY - bar - 8)
 
     def write_address(self) -> None:
         values = self.params.as_strings() | {"step": str(self.step)}
@@ -469,12 +507,14 @@ class HierarchyView:
 
     # --- the quiz ------------------------------------------------------------
     def reset_quiz(self) -> None:
+        self.tries = {}
         forms = self.root.querySelectorAll("form[data-quiz]")
         for i in range(forms.length):
             feedback = forms.item(i).querySelector(".feedback")
             feedback.textContent = ""
             feedback.className = "feedback"
             forms.item(i).querySelector(".explain").setAttribute("hidden", "")
+            forms.item(i).querySelector(".show-answer").setAttribute("hidden", "")
             recorded = shared_book().recorded(walkthrough_key(str(forms.item(i).dataset.quiz)))
             if recorded is not None:  # answered in an earlier session of a course package: show it again
                 forms.item(i).querySelector("input").value = recorded.text
@@ -482,18 +522,27 @@ class HierarchyView:
                 feedback.className = "feedback right" if recorded.correct else "feedback wrong"
                 forms.item(i).querySelector(".explain").removeAttribute("hidden")
 
+    def answer_text(self, form) -> str:
+        return f"{self.answers[str(form.dataset.quiz)].answer:,}"
+
     def mark(self, event) -> None:
-        """Enter in the box or the Check button: pysim marks the answer; the page's explanation is revealed."""
+        """Enter in the box or the Check button: pysim marks the answer; a wrong first try may try again."""
         event.preventDefault()
         form = event.currentTarget
-        right, verdict = check(self.answers[str(form.dataset.quiz)], str(form.querySelector("input").value))
-        if right is not None:  # the first answer counts toward a course package's score
-            shared_book().record(walkthrough_key(str(form.dataset.quiz)), right, str(form.querySelector("input").value))
+        key, text = str(form.dataset.quiz), str(form.querySelector("input").value)
+        right, verdict = check(self.answers[key], text)
+        if right is None:  # not a number: not a try, and what was shown stays
+            feedback = form.querySelector(".feedback")
+            feedback.textContent = verdict
+            feedback.className = "feedback"
+            return
+        shared_book().record(walkthrough_key(key), right, text)  # kept only if it is the first answer
+        self.tries[key] = self.tries.get(key, 0) + 1
+        self.reply(form, right, after_try(right, self.tries[key], self.answer_text(form)))
+
+    def reply(self, form, right: bool | None, reply: Reply) -> None:
         feedback = form.querySelector(".feedback")
-        feedback.textContent = verdict
-        feedback.className = "feedback right" if right else "feedback wrong"
-        explain = form.querySelector(".explain")
-        if right is None:
-            explain.setAttribute("hidden", "")
-        else:
-            explain.removeAttribute("hidden")
+        feedback.textContent = reply.verdict
+        feedback.className = feedback_class(right)
+        slots.show(form, ".explain", reply.reveal)
+        slots.show(form, ".show-answer", reply.offer)

@@ -28,7 +28,7 @@ from ..widgets.charts import label, picture
 from ..widgets.form import ParamForm
 
 CHART_W, CHART_H = 640, 380
-LEFT, RIGHT, TOP, BOTTOM = 78, 16, 20, 44
+LEFT, RIGHT, TOP, BOTTOM = 88, 16, 20, 44  # LEFT: room for the widest axis label, "100 GFLOP/s"
 SOL_W, SOL_NAME, SOL_ROW, SOL_BAR = 520, 220, 22, 14  # speed-of-light bars: width, name column, row, bar height
 
 
@@ -64,13 +64,20 @@ class LadderView:
         self.steps = h("ul", "ladder-steps", data_testid="ladder-steps")
         self.sol = h("div", "speed-of-light", data_testid="speed-of-light")
         container.textContent = ""
+        # Picture first: the roofline right under the form, its numbered key beside it on a wide screen
+        # (css/tilelab.css); the table, whose row headings stay in view as it scrolls, after it.
+        roofline = h(
+            "section",
+            "roofline-panel",
+            children=[h("h2", "", "Roofline"), self.chart, h("div", "", children=[self.chart_key, self.chart_note])],
+        )
         for part in (
             h("div", "toolbar", children=[self.form.element]),
+            roofline,
             self.device_note,
             scroller,
             h("section", "", children=[h("h2", "", "Why each step is faster (the model's reading)"), self.steps]),
             h("section", "", children=[h("h2", "", "Speed of light, per kernel"), self.sol]),
-            h("section", "", children=[h("h2", "", "Roofline"), self.chart, self.chart_key, self.chart_note]),
         ):
             container.appendChild(part)
         self.head.appendChild(h("th", "", "Kernel", scope="col"))

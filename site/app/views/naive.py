@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pysim.core import lanes
 from pysim.hardware.params import NaiveParams
-from pysim.kernels import KERNELS, k01_naive
+from pysim.kernels import KERNELS
 
-from ..core import slots
 from ..core.dom import h
 from ..widgets.components import code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.warp_pictures import WarpPicture
+from . import naive_explain
 from .stepping import SteppingView
 
 GRIDS = ("A", "B", "C")
@@ -54,7 +54,12 @@ class NaiveView(SteppingView):
                 ),
             ]
         )
-        key = legend((("followed", "the followed thread's operands"),))
+        key = legend(
+            (
+                ("followed-line", "outlined: the followed thread's row of A and column of B"),
+                ("followed", "the values it uses now"),
+            )
+        )
         self.warp_title = h("h2", "", "The followed thread's warp")
         self.warp_note = h("p", "hint", "", data_testid="warp-note")
         self.pictures = [WarpPicture("sectors-A", "A"), WarpPicture("sectors-B", "B"), WarpPicture("sectors-C", "C")]
@@ -85,15 +90,7 @@ class NaiveView(SteppingView):
         )
         self.grid_a.show(self.trace.A, {})
         self.grid_b.show(self.trace.B, {})
-        values: dict[str, object] = {"M": p.M, "N": p.N, "K": p.K, "T": p.T}
-        for name in ("col", "row"):
-            run = k01_naive.coalescing(p, name)
-            values |= {
-                f"{name}_sectors": run.sectors,
-                f"{name}_requests": run.requests,
-                f"{name}_per_request": run.per_request_text,
-            }
-        slots.fill(self.explained, values)
+        naive_explain.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:
         return ("", "", "num")

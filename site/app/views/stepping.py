@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from types import ModuleType
 
+from pyodide.ffi import to_js
 from pyscript import window
 
 from pysim.core.trace import Trace
@@ -73,18 +74,20 @@ class SteppingView:
             data_testid="dashboard",
             children=[self.counters.board, self.player.element, self.checkpoints.element, self.focus],
         )
+        # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
+        # column beside the stage, whose pictures start right under the form; on a narrow one the
+        # column's parts flow around the stage's, the pictures right after the step controls.
+        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration])
+        toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button])
         for part in (
-            h("div", "toolbar", children=[self.form.element, follow, self.counts_button]),
-            dashboard,
-            self.counters.note,
-            self.counts_note,
-            self.narration,
-            self.stage,
+            h("div", "stepping-layout", children=[toolbar, self.side, self.stage]),
             self.device_panel.element,
         ):
             container.appendChild(part)
         self.build_panels(self.stage)
         self.stage.appendChild(self.verify.element)
+        self.code_panel = self.code.element.parentElement  # the subclass put it beside its memory panel
+        self.side.appendChild(self.code_panel)
 
     # Subclasses fill these in.
     def build_panels(self, stage) -> None:
@@ -172,6 +175,7 @@ class SteppingView:
         self.counts_only = False
         self.counts_note.setAttribute("hidden", "")
         self.stage.removeAttribute("hidden")
+        self.code_panel.removeAttribute("hidden")
         self.player.element.removeAttribute("hidden")
         self.params = params
         self.trace = Trace(self.kernel, params)
@@ -201,6 +205,7 @@ class SteppingView:
         self.counters.show(self.kernel.counters(params))
         self.show_bound(params)
         self.stage.setAttribute("hidden", "")
+        self.code_panel.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")
         self.focus.textContent = ""
         self.narration.textContent = ""
@@ -288,15 +293,25 @@ class SteppingView:
             self.update_monitor_row(thread, [target, action, fmt(step.registers[accumulator][thread])])
 
     def update_monitor_row(self, thread: int, texts: list[str]) -> None:
-        """Write the changed cells of one monitor row and mark the followed thread's row."""
-        row, cells, shown = self.monitor_rows[thread]
+        """Note the changed cells of one monitor row (written by flush_monitor) and mark the followed
+        thread's row."""
+        row, first, shown = self.monitor_rows[thread]
         for i, text in enumerate(texts):
             if shown[i] != text:
-                cells[i + 1].textContent = text
+                self.monitor_writes[first + i] = text
                 shown[i] = text
         followed = "followed" if thread == self.thread else ""
-        if row.className != followed:
+        if shown[-1] != followed:  # the row's class, kept here: reading it from the page costs a call
             row.className = followed
+            shown[-1] = followed
+
+    def flush_monitor(self) -> None:
+        """Write the step's changed monitor cells in one call into the page (site/gridpaint.js): a
+        block's registers change at every step, and one call per cell would cost more than the step."""
+        if self.monitor_writes:
+            cells = list(self.monitor_writes)
+            window.tilelabUpdate(self.monitor_cells, to_js(cells), to_js([self.monitor_writes[i] for i in cells]))
+            self.monitor_writes = {}
 
     def monitor_label(self, thread: int) -> str:
         """A monitor row's heading."""
@@ -308,14 +323,17 @@ class SteppingView:
 
     def load_thread(self) -> None:
         """The followed thread changed: rebuild the monitor rows (its warp, for big blocks)."""
-        self.monitor_rows = {}
+        self.monitor_rows = {}  # thread -> (row, its first data cell in monitor_cells, texts shown + class)
+        self.monitor_writes: dict[int, str] = {}  # monitor_cells index -> text, until flush_monitor
         self.monitor_body.textContent = ""
+        data_cells = []
         for thread in self.monitor_threads():
-            cells = [h("th", "", self.monitor_label(thread), scope="row")]
-            cells += [h("td", cls) for cls in self.monitor_columns()]
-            row = h("tr", "", children=cells)
+            cells = [h("td", cls) for cls in self.monitor_columns()]
+            row = h("tr", "", children=[h("th", "", self.monitor_label(thread), scope="row"), *cells])
             self.monitor_body.appendChild(row)
-            self.monitor_rows[thread] = (row, cells, [""] * (len(cells) - 1))
+            self.monitor_rows[thread] = (row, len(data_cells), [""] * (len(cells) + 1))
+            data_cells += cells
+        self.monitor_cells = to_js(data_cells)
 
     def show_step(self, index: int) -> None:
         target = self.checkpoints.stop_at(index)
@@ -324,11 +342,27 @@ class SteppingView:
             return
         step = self.trace[index]
         self.counters.show(step.counters)
+        moved = step.lines != self.code.current
         self.code.highlight(step.lines)
         self.narration.textContent = self.words.narrate(step, self.params, self.thread)
         self.render(step)
+        self.flush_monitor()
+        if moved:
+            self.follow_listing()
+        self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)
         self.checkpoints.show(index)
         self.write_address()
+
+    def follow_listing(self) -> None:
+        """Scroll the listing's own box (never the page, which may be a course page's frame) so that
+        the executing line is in view; a listing that fits its box is left alone."""
+        if not self.code.current:
+            return
+        listing = self.code.element
+        line = self.code.lines[self.code.current[0] - 1]
+        top = line.offsetTop  # .code is positioned (css/tilelab.css), so this is within the listing
+        if top < listing.scrollTop or top + line.offsetHeight > listing.scrollTop + listing.clientHeight:
+            listing.scrollTop = max(0, top - listing.clientHeight // 3)
 
     def write_address(self) -> None:
         if self.params is None:

@@ -54,7 +54,12 @@ class TilingView(SteppingView):
         # Arrows need cell positions, which need layout: draw them once per frame, not once per step.
         self.arrow_frame = None
         self.arrow_proxy = create_proxy(self.draw_arrows)
-        key = legend((("followed", "the followed thread's operands"),))
+        key = legend(
+            (
+                ("followed-line", "outlined: the followed thread's row of tileA and column of tileB"),
+                ("followed", "the values it uses now"),
+            )
+        )
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_body = h("tbody", "")
         head = h(

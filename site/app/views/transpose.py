@@ -9,11 +9,11 @@ from __future__ import annotations
 from pysim.core import lanes
 from pysim.kernels import KERNELS, k04_transpose
 
-from ..core import slots
 from ..core.dom import h
 from ..widgets.components import ACCESS_MARKS, add_marks, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.warp_pictures import WarpPicture
+from . import transpose_explain
 from .stepping import SteppingView
 
 GRIDS = ("A", "tile", "C")
@@ -130,22 +130,7 @@ class TransposeView(SteppingView):
         self.grid_c.resize(p.n, p.n, f"Matrix C = Aᵀ ({p.n} × {p.n})", self.trace.expected.max())
         self.grid_a.show(self.trace.A, {})
         self.padding = k04_transpose.padding_cells(p)
-        values: dict[str, object] = {"n": p.n, "T": p.TILE}
-        for choice in k04_transpose.pad_choices(p):
-            values |= {
-                f"stride_{choice.pad}": choice.stride,
-                f"write_{choice.pad}": choice.write_degree,
-                f"read_{choice.pad}": choice.read_degree,
-                f"cycles_{choice.pad}": choice.run_cycles,
-            }
-        slots.fill(self.explained, values)
-        rows = self.explained.querySelectorAll('[data-testid^="pad-"]')
-        for i in range(rows.length):
-            row = rows.item(i)
-            if row.getAttribute("data-testid") == f"pad-{p.pad}":
-                row.setAttribute("aria-current", "true")
-            else:
-                row.removeAttribute("aria-current")
+        transpose_explain.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:
         return ("",)

@@ -2,8 +2,10 @@
 
 pysim.lessons.checkpoints computes the questions and answers for the sizes on screen; this module
 shows one when the view reaches its step, stops playback there, and, until it is answered
-(or skipped), brings the view back to it whenever a step would jump past it. Answers go to
-the shared ScoreBook (app.core.score), which reports them to a course package's LMS.
+(or skipped), brings the view back to it whenever a step would jump past it. A wrong first
+prediction keeps the answer hidden and offers a second try or "Show the answer" (app.core.tries).
+Answers go to the shared ScoreBook (app.core.score), which keeps the first and reports it to a
+course package's LMS.
 
 Off unless the page is a course package (<html data-quiz="on">) or the address has quiz=1.
 """
@@ -18,6 +20,7 @@ from pysim.lessons.checkpoints import Checkpoint, check, checkpoints
 
 from ..core.dom import h, on
 from ..core.score import ScoreBook, quiz_on
+from ..core.tries import Reply, after_try, feedback_class, shown
 
 
 @cache
@@ -37,6 +40,7 @@ class Checkpoints:
         self.skipped: set[str] = set()
         self.shown_index: int | None = None  # the step on screen, None right after a load
         self.current: Checkpoint | None = None
+        self.tries = 0  # numeric tries at the current checkpoint
         prefix = f"{kernel.NAME}-checkpoint"
         self.prompt = h("label", "checkpoint-prompt", "", for_=f"{prefix}-input", data_testid="checkpoint-prompt")
         self.input = h(
@@ -50,6 +54,9 @@ class Checkpoints:
         )
         self.check_button = h("button", "", "Check", type="submit", data_testid="checkpoint-check")
         self.skip_button = h("button", "", "Skip", type="button", data_testid="checkpoint-skip")
+        self.show_button = h(
+            "button", "show-answer", "Show the answer", type="button", hidden="", data_testid="checkpoint-show"
+        )
         self.feedback = h("p", "feedback", "", data_testid="checkpoint-feedback")
         self.explain = h("p", "explain", "", hidden="", data_testid="checkpoint-explain")
         # One polite live region announces the question when it appears, then the verdict.
@@ -64,7 +71,11 @@ class Checkpoints:
             children=[
                 h("strong", "checkpoint-title", "Predict before you step on"),
                 self.prompt,
-                h("div", "checkpoint-row", children=[self.input, self.check_button, self.skip_button]),
+                h(
+                    "div",
+                    "checkpoint-row",
+                    children=[self.input, self.check_button, self.show_button, self.skip_button],
+                ),
                 self.feedback,
                 self.explain,
                 self.status,
@@ -72,6 +83,7 @@ class Checkpoints:
         )
         on(self.element, "submit", self.submit)
         on(self.skip_button, "click", lambda event: self.skip())
+        on(self.show_button, "click", lambda event: self.show_answer())
 
     # --- state -----------------------------------------------------------------
     def enable(self, raw: dict[str, str], params, trace) -> None:
@@ -113,18 +125,16 @@ class Checkpoints:
         if checkpoint == self.current:
             return
         self.current = checkpoint
+        self.tries = 0
         self.prompt.textContent = checkpoint.prompt
         self.input.value = ""
-        self.feedback.textContent = ""
-        self.feedback.className = "feedback"
-        self.explain.setAttribute("hidden", "")
+        self.reply(None, Reply("", False, False))
         self.element.removeAttribute("hidden")
         recorded = shared_book().recorded(checkpoint.key)
         if recorded is not None:
             self.input.value = recorded.text
-            self.reveal(
-                recorded.correct, "Your recorded prediction: " + ("right." if recorded.correct else "not right.")
-            )
+            verdict = "Your recorded prediction: " + ("right." if recorded.correct else "not right.")
+            self.reply(recorded.correct, Reply(verdict, True, False))
             self.status.textContent = "Checkpoint (already answered): " + checkpoint.prompt
             return
         if self.open(checkpoint):
@@ -135,11 +145,17 @@ class Checkpoints:
         self.current = None
         self.element.setAttribute("hidden", "")
 
-    def reveal(self, right: bool, verdict: str) -> None:
-        self.feedback.textContent = verdict
-        self.feedback.className = "feedback right" if right else "feedback wrong"
-        self.explain.textContent = self.current.explanation
-        self.explain.removeAttribute("hidden")
+    def reply(self, right: bool | None, reply: Reply) -> None:
+        """Show a verdict; the answer and its reasoning only when `reply.reveal`."""
+        self.feedback.textContent = reply.verdict
+        self.feedback.className = feedback_class(right)
+        self.explain.textContent = self.current.explanation if reply.reveal and self.current else ""
+        for element, visible in ((self.explain, reply.reveal), (self.show_button, reply.offer)):
+            if visible:
+                element.removeAttribute("hidden")
+            else:
+                element.setAttribute("hidden", "")
+        self.status.textContent = f"{reply.verdict} {self.explain.textContent}".strip()
 
     def submit(self, event) -> None:
         event.preventDefault()
@@ -153,11 +169,13 @@ class Checkpoints:
             self.feedback.className = "feedback"
             self.status.textContent = verdict
             return
-        counted = shared_book().record(checkpoint.key, right, text)
-        if not counted:
-            verdict += " (Practice: your first prediction is the one that counts.)"
-        self.reveal(right, verdict)
-        self.status.textContent = f"{verdict} {checkpoint.explanation}"
+        shared_book().record(checkpoint.key, right, text)  # kept only if it is the first prediction
+        self.tries += 1
+        self.reply(right, after_try(right, self.tries, checkpoint.answer_text))
+
+    def show_answer(self) -> None:
+        if self.current is not None:
+            self.reply(None, shown(self.current.answer_text))
 
     def skip(self) -> None:
         if self.current is not None:

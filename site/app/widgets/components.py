@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pysim.core.counters import COUNTER_LABELS, Counters
+from pysim.core.trace import Filling
+from pysim.core.words import count, plural
 
 from ..core.dom import h, svg, thousands
 
@@ -25,6 +27,7 @@ COUNTER_NOTES = {
     "global_sectors": "32-byte sectors touched by warp-wide global loads, summed over the load instructions",
     "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
     "shared_wavefronts": "passes the shared-memory accesses took: one per conflict-free 32-bit warp access, more for conflicts and for 64- and 128-bit accesses (served 16 and 8 lanes at a time)",
+    "atomics": "atomic read-modify-writes (cuda.atomic.add, max, min) executed, one per thread per call; each also counts as one load and one store of its element",
 }
 
 
@@ -37,13 +40,16 @@ class CounterBoard:
             "p",
             "hint counter-note",
             "“Global loads” counts element loads from global memory; the L2 cache may serve some of them, "
-            "so they are not DRAM reads. Hover a counter for its definition.",
+            "so they are not DRAM reads. Tap or click a counter's name for its definition.",
         )
         self.values: dict[str, object] = {}
         self.shown: dict[str, int] = {}
         for name in names:
             value = h("dd", "counter-value", "0", data_testid=f"counter-{name}", data_value="0")
-            title = h("dt", "counter-name", COUNTER_LABELS[name], title=COUNTER_NOTES[name])
+            # The definition opens on tap (a phone has no hover) as well as on hover.
+            label = h("summary", "", COUNTER_LABELS[name], title=COUNTER_NOTES[name])
+            opens = h("details", "", children=[label, h("span", "definition", COUNTER_NOTES[name])])
+            title = h("dt", "counter-name", children=[opens])
             self.board.appendChild(h("div", "counter", children=[title, value]))
             self.values[name] = value
 
@@ -101,27 +107,73 @@ def add_marks(marks: dict[tuple[int, int], str], cells: Iterable[tuple[int, int]
 
 
 class VerifyBadge:
-    """data-testid="verify": "pending" while the threads' stores are being simulated, then "ok" when
-    the C they stored equals NumPy's answer, "mismatch" when it does not."""
+    """data-testid="verify": the check of the final C, and how C has filled by the step on screen.
+
+    data-value is the check of the whole run (SPEC §3): "pending" while the threads' stores are being
+    simulated, then "ok" when the C they store equals NumPy's answer, "mismatch" when it does not. The
+    text says what is checked and when: before the last step, the final C (checked ahead) beside the
+    values stored so far; at the last step, the C the threads stored."""
 
     def __init__(self) -> None:
         self.element = h("p", "verify", "C not checked yet", data_testid="verify", data_value="pending")
+        self.expected = "A @ B"
+        self.elements = 0
+        self.mismatches: int | None = None  # None while the final C is being simulated
+        self.simulated = ""
+        self.filling: Filling | None = None
+        self.at_end = False
 
     def pending(self, done: int, total: int) -> None:
+        self.mismatches = None
+        self.simulated = f"{done:,} of {count(total, 'block')} simulated"
         self.element.setAttribute("data-value", "pending")
-        self.element.textContent = f"Checking C: {done:,} of {total:,} blocks simulated…"
-        self.element.className = "verify"
+        self._write()
 
     def show(self, mismatches: int, elements: int, expected: str) -> None:
-        ok = mismatches == 0
-        self.element.setAttribute("data-value", "ok" if ok else "mismatch")
+        self.mismatches, self.elements, self.expected = mismatches, elements, expected
+        self.element.setAttribute("data-value", "ok" if mismatches == 0 else "mismatch")
         self.element.setAttribute("data-mismatches", str(mismatches))
-        self.element.textContent = (
-            f"✓ C verified: the {elements:,} values the threads stored equal NumPy's {expected}"
-            if ok
-            else f"✗ C is wrong: {mismatches:,} of {elements:,} stored values differ from NumPy's {expected} (or were never stored)"
-        )
-        self.element.className = "verify ok" if ok else "verify bad"
+        self._write()
+
+    def step(self, filling: Filling, at_end: bool) -> None:
+        """The step on screen changed: say how much of C is stored by now (pysim's count)."""
+        self.filling, self.at_end = filling, at_end
+        self.element.setAttribute("data-stored", str(filling.stored))
+        self.element.setAttribute("data-matching", str(filling.matching))
+        self._write()
+
+    def _write(self) -> None:
+        text, state = self._final()
+        if self.filling is not None and not self.at_end:
+            text += " " + self._so_far(self.filling)
+        self.element.textContent = text
+        self.element.className = f"verify {state}".strip()
+
+    def _final(self) -> tuple[str, str]:
+        if self.mismatches is None:
+            return f"Checking the final C: {self.simulated}…", ""
+        values, expected = count(self.elements, "value"), f"NumPy's {self.expected}"
+        if self.mismatches == 0 and self.at_end:
+            return (
+                f"✓ C verified: the {values} the threads stored {plural(self.elements, 'equals', 'equal')} {expected}.",
+                "ok",
+            )
+        if self.mismatches == 0:
+            every = "the" if self.elements == 1 else "all"
+            will = plural(self.elements, "equals", "equal")
+            return f"✓ Final C, checked ahead: {every} {values} the threads will store {will} {expected}.", "ok"
+        wrong = f"{self.mismatches:,} of {values}"
+        if self.at_end:
+            return f"✗ C is wrong: {wrong} differ from {expected} or were never stored.", "bad"
+        return f"✗ Final C, checked ahead: {wrong} will differ from {expected} or never be stored.", "bad"
+
+    def _so_far(self, filling: Filling) -> str:
+        stored = f"So far {filling.stored:,} of {count(filling.elements, 'value')} {plural(filling.stored, 'is', 'are')} stored"
+        if filling.stored == 0:
+            return stored + "."
+        if filling.matching == filling.stored:
+            return f"{stored}, {'equal' if filling.stored == 1 else 'all equal'} to NumPy's."
+        return f"{stored}, {filling.matching:,} of them equal to NumPy's."
 
 
 class ArrowLayer:
@@ -192,7 +244,11 @@ MEMORY_KEY = (
     ("zero-fill", "zero-filled (edge)"),
     ("s-read", "read from shared memory this step"),
 )
-RESULT_KEY = (("c-store", "stored to C"), ("in-tile", "current block tile / slice"))
+RESULT_KEY = (
+    ("c-store", "stored to C"),
+    ("in-tile", "current block tile / slice"),
+    ("followed-line", "outlined: the followed thread's cells of C"),
+)
 
 
 def legend(view_entries: tuple[tuple[str, str], ...]):

@@ -63,7 +63,9 @@ class DevicePanel:
             self.estimate.setAttribute("hidden", "")
 
     def _facts(self, device: Device) -> None:
-        self.caption.textContent = f"{device.name}: published figures, each with its source"
+        self.caption.textContent = (
+            f"{device.name}: published figures, each with its source; notes say which are computed or borrowed"
+        )
         clear(self.rows)
         for fact in device.facts():
             link = h("a", "", fact.source_name, href=fact.source, rel="noopener noreferrer", target="_blank")

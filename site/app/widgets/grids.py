@@ -11,7 +11,7 @@ keys move a cursor whose cell is described in a live region, Enter follows it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from pyodide.ffi import to_js
@@ -19,17 +19,17 @@ from pyscript import document, window
 
 from ..core.dom import Listeners, fmt, h, set_number_markup
 from .cellmarkup import cells_markup
-from .components import MEMORY_KEY, RESULT_KEY
+from .components import MEMORY_KEY, RESULT_KEY, add_marks
 
 # Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
 CANVAS_ABOVE_CELLS = 1024
 CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells plus 1px
-REWRITE_ABOVE_CELLS = 128  # an element grid with more changed cells than this is rewritten as one string
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 MARK_WORDS = dict(
     (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
 )
 OnClick = Callable[[int, int], None]
+Cell = tuple[int, int]
 
 
 class MatrixGrid:
@@ -96,6 +96,7 @@ class MatrixGrid:
         for i, cls in self.base.items():
             self.classes[i] = cls
             self.surface.mark(i, cls)
+            self.marks.pop(i, None)  # drawn without its mark now: the next show adds it again
         self.surface.flush(set(self.base))
 
     def label_cell(self, row: int, col: int, label: str) -> None:
@@ -114,8 +115,21 @@ class MatrixGrid:
         marks = [MARK_WORDS[cls] for cls in self.classes.get(index, "").split() if cls in MARK_WORDS]
         return f"{self.name}[{row}][{col}] = {value}" + (f": {', '.join(marks)}" if marks else "")
 
-    def show(self, values: np.ndarray | None, marks: dict[tuple[int, int], str]) -> None:
-        """Draw changed values (NaN shows blank) and each marked cell's classes."""
+    def show(
+        self,
+        values: np.ndarray | None,
+        marks: dict[tuple[int, int], str],
+        regions: dict[str, Sequence[Cell]] | None = None,
+    ) -> None:
+        """Draw changed values (NaN shows blank), each marked cell's classes, and each of `regions`
+        (a class and a rectangle of cells): on an element grid one box over the cells, so moving it
+        restyles one element instead of every cell it leaves and enters; on a canvas the cells' class."""
+        if regions and self.is_canvas:
+            marks = dict(marks)
+            for kind, cells in regions.items():
+                add_marks(marks, cells, kind)
+        elif regions:
+            self.dom.regions(regions)
         changed: set[int] = set()
         if values is not None:
             flat = np.asarray(values, dtype=np.float64).reshape(-1)[: self.values.size]
@@ -126,9 +140,14 @@ class MatrixGrid:
                 self.surface.text(int(i), fmt(flat[i]))
         rows, cols = self.shape
         wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < rows and c < cols}
-        # Only cells marked now or at the last step can change: a step costs its marks, not the grid's size.
-        for i in set(self.marks) | set(wanted):
-            cls = " ".join(part for part in (self.base.get(i, ""), wanted.get(i, "")) if part)
+        # Only cells whose marks differ from the last step's can change (set_base forgets the marks of
+        # the cells it redraws): a step costs its changes, not the grid's size or its marks'.
+        old = self.marks
+        for i in old.keys() | wanted.keys():
+            mark = wanted.get(i, "")
+            if old.get(i, "") == mark:
+                continue
+            cls = f"{self.base.get(i, '')} {mark}".strip()
             if self.classes.get(i, "") != cls:
                 changed.add(i)
                 self.classes[i] = cls
@@ -137,8 +156,16 @@ class MatrixGrid:
         self.surface.flush(changed)
 
 
+def grid_area(cells: Sequence[Cell]) -> str:
+    """CSS grid-area of the smallest rectangle of cells holding `cells` ("" for none)."""
+    if not cells:
+        return ""
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return f"{min(rows) + 1} / {min(cols) + 1} / {max(rows) + 2} / {max(cols) + 2}"
+
+
 class DomCells:
-    """One <span class="cell"> per cell; a step that changes many cells rewrites them in one go."""
+    """One <span class="cell"> per cell, written from markup on resize and updated in place each step."""
 
     def __init__(self, grid: MatrixGrid) -> None:
         self.grid = grid
@@ -146,17 +173,34 @@ class DomCells:
         self.cells: dict[int, object] = {}  # element of each cell, fetched when first needed
         self.pending_text: dict[int, str] = {}
         self.pending_class: dict[int, str] = {}
+        self.boxes: dict[str, object] = {}  # each region's box, placed on the grid's tracks after the cells
+        self.areas: dict[str, str] = {}  # each box's grid-area now ("" hidden)
 
     def resize(self, rows: int, cols: int, caption: str) -> None:
         self.element.setAttribute("aria-label", caption)
         self.element.style.setProperty("--cols", str(cols))
         self._rewrite()
 
+    def regions(self, regions: dict[str, Sequence[Cell]]) -> None:
+        """One box per region over the smallest rectangle of cells holding it (hidden when it has none)."""
+        for kind, cells in regions.items():
+            area = grid_area(cells)
+            if self.areas.get(kind) == area:
+                continue
+            if kind not in self.boxes:
+                self.boxes[kind] = h("span", f"region {kind}", aria_hidden="true", data_testid=f"region-{kind}")
+                self.element.appendChild(self.boxes[kind])
+            box = self.boxes[kind]
+            box.hidden = not area
+            box.style.gridArea = area
+            self.areas[kind] = area
+
     def _rewrite(self) -> None:
         grid = self.grid
         texts = [fmt(value) for value in grid.values]
         set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels))
         self.cells = {}
+        self.boxes, self.areas = {}, {}  # the markup replaced them: the next regions add them again
         self.pending_text, self.pending_class = {}, {}
 
     def _cell(self, index: int):
@@ -174,13 +218,17 @@ class DomCells:
         self.pending_class[index] = cls
 
     def flush(self, changed: set[int]) -> None:
-        if len(changed) > REWRITE_ABOVE_CELLS:
-            self._rewrite()
-            return
-        for index, text in self.pending_text.items():
-            self._cell(index).textContent = text
-        for index, cls in self.pending_class.items():
-            self._cell(index).className = f"cell {cls}".strip()
+        """Write the pending texts and classes in one call into the page (site/gridpaint.js)."""
+        indices = sorted(self.pending_text.keys() | self.pending_class.keys())
+        if indices:
+            window.tilelabUpdate(
+                self.element.children,
+                to_js(indices),
+                to_js([self.pending_text.get(i) for i in indices]),
+                to_js(
+                    [None if i not in self.pending_class else f"cell {self.pending_class[i]}".strip() for i in indices]
+                ),
+            )
         self.pending_text, self.pending_class = {}, {}
 
     def rect(self, row: int, col: int) -> tuple[float, float, float, float]:

@@ -47,6 +47,13 @@ class Player:
         self.listeners.on(self.speed_input, "input", self._speed_changed)
         speed = h("label", "speed", children=[h("span", "", "Speed"), self.speed_input, self.speed_output])
         self.position = h("span", "position", "", aria_live="off")
+        # A way in for a first visit: said only at step 0, so it is gone once the reader has stepped.
+        self.prompt = h(
+            "span",
+            "step-prompt",
+            "Press Step ▶ (or →) to run the next step, or ▶ Play to run them in turn.",
+            data_testid="step-prompt",
+        )
         self.element = h(
             "div",
             "player",
@@ -61,6 +68,7 @@ class Player:
                 self.end_button,
                 speed,
                 self.position,
+                self.prompt,
             ],
         )
 
@@ -76,7 +84,10 @@ class Player:
 
     def go(self, index: int) -> None:
         self.index = max(0, min(index, self.length - 1))
-        self.position.textContent = f"step {self.index + 1} of {self.length}"
+        # Steps count from 0 in the address, on the page and in the walkthrough (docs/GLOSSARY.md):
+        # "step 3 of 91" is step=3, and 91 is the last step.
+        self.position.textContent = f"step {self.index} of {self.length - 1}"
+        self.prompt.hidden = self.index > 0
         self.prev_button.disabled = self.index == 0
         at_end = self.index == self.length - 1
         self.step_button.disabled = self.end_button.disabled = self.block_button.disabled = at_end

@@ -11,7 +11,9 @@ from .texts import size_text
 class PuzzleCard:
     """Shows one puzzle (or hides itself in free play) and the grade of the last check."""
 
-    def __init__(self, load_starter: Callable[[], None]) -> None:
+    def __init__(self, load_starter: Callable[[], None], holds_edits: Callable[[], bool]) -> None:
+        self.load_starter = load_starter
+        self.holds_edits = holds_edits
         self.puzzle = None
         self.hints_shown = 0
         self.listeners = Listeners()
@@ -21,7 +23,23 @@ class PuzzleCard:
         self.key = h("p", "hint", "")
         self.budget_list = h("ul", "budgets", data_testid="puzzle-budgets")
         self.starter_button = h("button", "", "Load the starter code", type="button", data_testid="load-starter")
-        self.listeners.on(self.starter_button, "click", lambda event: load_starter())
+        self.listeners.on(self.starter_button, "click", lambda event: self.starter_asked())
+        # Asked in the page, not with confirm(): a course's sandboxed frame may refuse dialogs.
+        self.replace_button = h("button", "", "Replace my code", type="button", data_testid="replace-code")
+        self.keep_button = h("button", "primary", "Keep my code", type="button", data_testid="keep-code")
+        self.listeners.on(self.replace_button, "click", lambda event: self.answered(True))
+        self.listeners.on(self.keep_button, "click", lambda event: self.answered(False))
+        self.confirm = h(
+            "div",
+            "confirm-replace",
+            role="group",
+            data_testid="confirm-starter",
+            hidden="",
+            children=[
+                h("p", "", "The starter code replaces everything in the editor; your edits are lost."),
+                h("div", "card-buttons", children=[self.keep_button, self.replace_button]),
+            ],
+        )
         self.hint_button = h("button", "", "Show a hint", type="button", data_testid="hint")
         self.listeners.on(self.hint_button, "click", lambda event: self.reveal_hint())
         self.hint_list = h("ol", "hints", data_testid="hints", aria_live="polite")
@@ -53,6 +71,7 @@ class PuzzleCard:
                 self.notes,
                 self.key,
                 h("div", "card-buttons", children=[self.starter_button, self.hint_button]),
+                self.confirm,
                 self.hint_list,
                 self.grade_line,
                 self.checks,
@@ -62,6 +81,7 @@ class PuzzleCard:
     def show(self, puzzle) -> None:
         """A new puzzle (None: free play, the card hides); the grade starts unchecked."""
         self.puzzle = puzzle
+        self.confirm.setAttribute("hidden", "")
         self.hints_shown = 0
         self.hint_list.textContent = ""
         self.checks_body.textContent = ""
@@ -90,6 +110,19 @@ class PuzzleCard:
         self.hint_button.disabled = not puzzle.hints
         self.hint_button.textContent = f"Show a hint (0 of {len(puzzle.hints)})"
 
+    def starter_asked(self) -> None:
+        if self.holds_edits():
+            self.confirm.removeAttribute("hidden")
+            self.keep_button.focus()
+        else:
+            self.load_starter()
+
+    def answered(self, replace: bool) -> None:
+        self.confirm.setAttribute("hidden", "")
+        if replace:
+            self.load_starter()
+        self.starter_button.focus()
+
     def reveal_hint(self) -> None:
         puzzle = self.puzzle
         if puzzle is None or self.hints_shown >= len(puzzle.hints):
@@ -104,8 +137,8 @@ class PuzzleCard:
         self.grade_line.setAttribute("data-value", "pending")
         self.grade_line.className = "grade"
 
-    def checker_failed(self, error: Exception) -> None:
-        self.grade_line.textContent = f"The checker failed ({type(error).__name__}: {error})."
+    def checker_failed(self, why: str) -> None:
+        self.grade_line.textContent = f"Not checked: {why}"
         self.grade_line.setAttribute("data-value", "fail")
         self.grade_line.className = "grade bad"
 

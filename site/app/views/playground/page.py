@@ -1,10 +1,11 @@
 """#/playground's page: the editor, the sizes, the puzzle picker, Run, and the address.
 
 Data flows one way: the editor's text and the sizes go to `pysim.play.run` (and a
-puzzle's `grade`); the card, the results and the stepping only draw the RunResult
-and the Grade. Nothing runs until the student presses Run: an address (a shared
-link) only fills the editor, the sizes and the puzzle. User text (code, messages
-that quote it) goes into the page as textContent or a form value, never as markup.
+puzzle's `grade`) in the playground's worker (`runner`); the card, the results and the
+stepping only draw what it sends back (pysim.play.session's records). Nothing runs until
+the student presses Run: an address (a shared link) only fills the editor, the sizes and
+the puzzle. User text (code, messages that quote it) goes into the page as textContent or
+a form value, never as markup.
 
 The address: `#/playground?puzzle=tiled&M=32&N=32&K=32&code=<zlib+base64url>`
 (`code` is left out while the editor holds the puzzle's starter unchanged).
@@ -12,22 +13,21 @@ The address: `#/playground?puzzle=tiled&M=32&N=32&K=32&code=<zlib+base64url>`
 
 from __future__ import annotations
 
-import gc
-
 from pyscript import document, window
 
 from pysim.hardware.params import ParamError, parse_int
-from pysim.play import ProgramError, run
 from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, PUZZLES, starter_for, starter_text
+from pysim.play.session import expected_shape
 
-from ...core.dom import Listeners, h
+from ...core.dom import Listeners, h, thousands
 from ...core.score import puzzle_key, quiz_on
 from ...widgets.checkpoint import shared_book
 from ...widgets.editor import Editor
 from .. import codeurl
 from .card import PuzzleCard
 from .results import Results
-from .texts import shape_text, size_text
+from .runner import GRADE_LIMIT_MS, RUN_LIMIT_MS, Job, Runner
+from .texts import FAILURES, WORKER_STATES, seconds_text, shape_text, size_text
 
 FREE_PLAY = ""  # the picker's value for "no puzzle"
 FREE_PLAY_CODE = starter_text(FREE_PLAY_FILE)
@@ -35,7 +35,6 @@ DEFAULT_SIZES = (32, 32, 32)
 MAX_SIZE = 256  # per dimension; the step budget stops what is still too slow
 SIZE_NAMES = ("M", "N", "K")
 ADDRESS_DELAY_MS = 400  # typing settles this long before the address follows
-PAINT_DELAY_MS = 30  # lets the browser paint "Running…" before Python holds the thread
 
 
 class PlaygroundView:
@@ -46,14 +45,13 @@ class PlaygroundView:
         self.address_params: dict[str, str] = {}
         self.puzzle = None
         self.sizes = DEFAULT_SIZES
-        self.result = None
-        self.source_run = ""
+        self.result = None  # the RunSummary on screen: the last run that succeeded
+        self.ran_with: tuple[str, tuple[int, int, int], str | None] | None = None  # the inputs of what is shown
         self.started = False
         self.address_timer = None
-        self.listeners = Listeners()  # the page's listeners and its three timer proxies, made once
+        self.listeners = Listeners()  # the page's listeners and its timer proxy, made once
         self.address_proxy = self.listeners.proxy(lambda *args: self.write_address())
-        self.run_proxy = self.listeners.proxy(lambda *args: self.run_now())
-        self.grade_proxy = self.listeners.proxy(lambda *args: self.grade_now())
+        self.runner = Runner(self.worker_status)
         self.build(container)
 
     # --- building the page once ------------------------------------------------------------------
@@ -65,11 +63,16 @@ class PlaygroundView:
         self.listeners.on(self.picker, "change", lambda event: self.pick(str(self.picker.value)))
         self.inputs = {name: self.size_input(name) for name in SIZE_NAMES}
         fields = [h("label", "field", children=[h("span", "", name), self.inputs[name]]) for name in SIZE_NAMES]
-        self.run_button = h("button", "primary", "▶ Run", type="submit", data_testid="run")
-        sizes = h("fieldset", "", children=[h("legend", "", "Sizes"), *fields, self.run_button])
+        # Run, Stop and what the last run did sit in a bar of their own, outside the form (Run still submits
+        # it): a locked exercise (lock=1) hides the form with the teacher's sizes, never the bar.
+        self.run_button = h("button", "primary", "▶ Run", type="submit", form="play-form", data_testid="run")
+        self.stop_button = h("button", "", "■ Stop", type="button", data_testid="stop", disabled="")
+        self.listeners.on(self.stop_button, "click", lambda event: self.runner.stop())
+        sizes = h("fieldset", "", children=[h("legend", "", "Sizes"), *fields])
         self.form = h(
             "form",
             "param-form play-form",
+            id="play-form",
             novalidate="",
             children=[h("label", "field", children=[h("span", "", "Puzzle"), self.picker]), sizes],
         )
@@ -79,18 +82,28 @@ class PlaygroundView:
         self.status = h(
             "p", "run-status", "Nothing has run yet: press Run.", aria_live="polite", data_testid="run-status"
         )
-        self.editor = Editor(FREE_PLAY_CODE, self.schedule_address, self.start_run)
+        self.worker_line = h("p", "hint worker-status", "", data_testid="worker-status", data_state="none")
+        self.run_bar = h("div", "run-bar", children=[self.run_button, self.stop_button, self.status])
+        self.editor = Editor(FREE_PLAY_CODE, self.edited, self.start_run)
         editor_panel = h(
             "section",
             "editor-panel",
             aria_label="Your kernel",
             children=[h("h2", "", "Your kernel"), self.editor.element, self.editor.note],
         )
-        self.card = PuzzleCard(self.load_starter)
-        self.results = Results(self.editor.goto_line)
+        self.card = PuzzleCard(self.load_starter, self.holds_edits)
+        self.results = Results(self.editor.goto_line, self.runner)
         self.layout = h("div", "play-layout", children=[editor_panel, self.card.element])
         container.textContent = ""
-        for part in (self.form, self.error, self.link_note, self.status, self.layout, self.results.element):
+        for part in (
+            self.form,
+            self.run_bar,
+            self.error,
+            self.link_note,
+            self.worker_line,
+            self.layout,
+            self.results.element,
+        ):
             container.appendChild(part)
 
     def size_input(self, name: str):
@@ -105,6 +118,7 @@ class PlaygroundView:
             data_testid=f"input-{name}",
         )
         self.listeners.on(control, "change", lambda event: self.schedule_address())
+        self.listeners.on(control, "input", lambda event: self.check_stale())
         return control
 
     # --- the address -------------------------------------------------------------------------------
@@ -116,6 +130,7 @@ class PlaygroundView:
             return
         first = not self.started
         self.started = True
+        self.runner.start()  # the worker loads while the student reads and edits
         problems = []
         key = raw.get("puzzle", FREE_PLAY)
         if key != FREE_PLAY and key not in PUZZLE_BY_KEY:
@@ -158,6 +173,29 @@ class PlaygroundView:
             self.link_note.removeAttribute("hidden")
         return []
 
+    def edited(self) -> None:
+        """The editor's text changed."""
+        self.check_stale()
+        self.schedule_address()
+
+    def check_stale(self) -> None:
+        """Mark the results out of date while the code, the sizes or the puzzle differ from their run's."""
+        ran = self.ran_with
+        if ran is None:
+            return
+        source, sizes, puzzle = ran
+        now = tuple(str(self.inputs[name].value).strip() for name in SIZE_NAMES)
+        changed = [
+            what
+            for what, differs in (
+                ("the code", self.editor.text() != source),
+                ("the sizes", now != tuple(str(v) for v in sizes)),
+                ("the puzzle", (self.puzzle.key if self.puzzle else None) != puzzle),
+            )
+            if differs
+        ]
+        self.results.mark_stale(changed)
+
     def schedule_address(self) -> None:
         if self.address_timer is not None:
             window.clearTimeout(self.address_timer)
@@ -198,7 +236,12 @@ class PlaygroundView:
             self.show_sizes()
         if held_starter:
             self.editor.set_text(self.starter())
+        self.check_stale()
         self.write_address()
+
+    def holds_edits(self) -> bool:
+        """The editor holds code of the student's own (the card asks before the starter replaces it)."""
+        return self.editor.text() not in (self.starter(), "")
 
     def load_starter(self) -> None:
         self.editor.set_text(self.starter())
@@ -219,7 +262,7 @@ class PlaygroundView:
         except ParamError as error:
             self.show_error(error.message, error.param)
             return None
-        shape = self.puzzle.expected_shape(M, N, K) if self.puzzle is not None else (M, N)
+        shape = expected_shape(self.puzzle, M, N, K)
         if shape != (M, N):
             sizes = ", ".join(size_text(s) for s in self.puzzle.sizes)
             self.show_error(
@@ -245,7 +288,7 @@ class PlaygroundView:
             control.removeAttribute("aria-invalid")
 
     def start_run(self) -> None:
-        """Run pressed: read the sizes, say "Running…", and run once the browser has painted that."""
+        """Run pressed: read the sizes and send the run (then the puzzle's grade) to the runner."""
         if self.run_button.disabled:
             return  # a run is already under way
         sizes = self.read_sizes()
@@ -254,76 +297,111 @@ class PlaygroundView:
         self.clear_error()
         self.link_note.setAttribute("hidden", "")
         self.sizes = sizes
-        self.run_button.disabled = True
+        self.write_address()
+        M, N, K = sizes
+        puzzle = self.puzzle
+        source = self.editor.text()
+        request = {"op": "run", "source": source, "M": M, "N": N, "K": K, "puzzle": puzzle.key if puzzle else None}
+        self.set_running(True)
         self.status.textContent = f"Running your kernel at M×N×K = {size_text(sizes)}…"
         self.status.setAttribute("data-state", "running")
-        self.write_address()
-        window.setTimeout(self.run_proxy, PAINT_DELAY_MS)
-
-    def run_now(self) -> None:
-        source = self.editor.text()
-        M, N, K = self.sizes
-        puzzle = self.puzzle
-        self.source_run = source
-        started = window.performance.now()
-        try:
-            # The run allocates ~10^5 small tracked objects that die young; a full collection over the
-            # whole heap (NumPy, the app) mid-run frees nothing and costs time, so none runs meanwhile.
-            gc.disable()
-            try:
-                result = run(source, M, N, K, expected=puzzle.expected if puzzle else None)
-            finally:
-                gc.enable()
-            self.result = result
-            elapsed = window.performance.now() - started
-            self.show_result(result, source, elapsed)
-            self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started - elapsed:.0f}")
-        except ProgramError as error:
-            elapsed = window.performance.now() - started
-            self.show_failure("error", error.line, error.message, elapsed)
-        except Exception as error:  # noqa: BLE001 - a bug in the simulator must not take the page down
-            elapsed = window.performance.now() - started
-            self.show_failure(
-                "error", 0, f"the simulator failed on this kernel ({type(error).__name__}: {error})", elapsed
+        self.status.removeAttribute("data-why")
+        self.runner.request(
+            Job(
+                request,
+                RUN_LIMIT_MS,
+                lambda reply: self.ran(reply, request),
+                lambda why, detail: self.stopped("run", why, detail),
+                self.progressed,
             )
-        finally:
-            self.run_button.disabled = False
-        if puzzle is not None:
-            self.card.pending()
-            window.setTimeout(self.grade_proxy, PAINT_DELAY_MS)
+        )
 
-    def show_result(self, result, source: str, elapsed: float) -> None:
-        self.status.textContent = f"Ran in {elapsed / 1000:.2f} s."
+    def set_running(self, running: bool) -> None:
+        self.run_button.disabled = running
+        self.stop_button.disabled = not running or not self.runner.in_worker
+
+    def progressed(self, threads: int, steps: int) -> None:
+        elapsed = (window.performance.now() - self.runner.sent_at) / 1000
+        self.status.textContent = (
+            f"Running your kernel at M×N×K = {size_text(self.sizes)}: {thousands(threads)} thread(s) done, "
+            f"{thousands(steps)} steps, {seconds_text(elapsed)}…"
+        )
+
+    def ran(self, reply: dict, request: dict) -> None:
+        elapsed = window.performance.now() - self.runner.sent_at  # from when the worker had it
+        if "error" in reply:
+            self.set_running(False)
+            self.show_failure("error", reply["error"]["line"], reply["error"]["message"], elapsed)
+            return
+        summary = reply["summary"]
+        self.runner.remember(request)
+        self.result = summary
+        self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
         self.status.setAttribute("data-state", "done")
-        self.results.show(result, source, elapsed, self.puzzle.expected_label if self.puzzle else "A @ B")
+        started = window.performance.now()
+        self.results.show(summary, request["source"], elapsed, self.puzzle.expected_label if self.puzzle else "A @ B")
+        self.ran_with = (request["source"], (request["M"], request["N"], request["K"]), request["puzzle"])
+        self.check_stale()  # edited while it ran
+        self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started:.0f}")
+        if self.puzzle is None:
+            self.set_running(False)
+            return
+        self.card.pending()
+        grade = {"op": "grade", "source": request["source"], "puzzle": self.puzzle.key}
+        self.runner.request(
+            Job(grade, GRADE_LIMIT_MS, self.graded, lambda why, detail: self.stopped("grade", why, detail))
+        )
+
+    def stopped(self, what: str, why: str, detail: str) -> None:
+        """The run or the grade was stopped, overran its limit or crashed the worker: say so, keep what is shown."""
+        self.set_running(False)
+        limit = (RUN_LIMIT_MS if what == "run" else GRADE_LIMIT_MS) // 1000
+        message = FAILURES[why].format(what=what, limit=limit, detail=detail)
+        kept = " The results below are from your last run that finished." if self.result is not None else ""
+        self.status.textContent = message + kept
+        self.status.setAttribute("data-state", "failed")
+        self.status.setAttribute("data-why", why)
+        if what == "grade":
+            self.card.checker_failed(message)
 
     def show_failure(self, kind: str, line: int, message: str, elapsed: float) -> None:
         """The file could not run: one diagnostic, and no results to step through."""
         self.result = None
-        self.status.textContent = f"The kernel could not run ({elapsed / 1000:.2f} s)."
+        self.status.textContent = f"The kernel could not run ({seconds_text(elapsed / 1000)})."
         self.status.setAttribute("data-state", "failed")
+        self.status.setAttribute("data-why", "error")
         self.results.failed(kind, line, message, elapsed)
+        self.ran_with = None
 
     def forget_results(self) -> None:
         """New code from a link: what is on screen belongs to other code."""
         self.result = None
+        self.ran_with = None
         self.results.forget()
         self.status.textContent = "Nothing has run yet: press Run."
         self.status.setAttribute("data-state", "idle")
 
+    def worker_status(self, state: str, detail: str) -> None:
+        """Where runs happen, in one line (the limits with it)."""
+        self.worker_line.setAttribute("data-state", state)
+        self.worker_line.textContent = WORKER_STATES[state].format(
+            run=RUN_LIMIT_MS // 1000, grade=GRADE_LIMIT_MS // 1000, detail=detail
+        )
+        if state == "main-thread":
+            self.stop_button.disabled = True
+
     # --- grading -----------------------------------------------------------------------------------------
-    def grade_now(self) -> None:
+    def graded(self, reply: dict) -> None:
+        self.set_running(False)
         puzzle = self.puzzle
-        if puzzle is None:
+        if "checker_failed" in reply:
+            self.card.checker_failed(reply["checker_failed"])
             return
-        try:
-            grade = puzzle.grade(self.source_run)
-        except Exception as error:  # noqa: BLE001 - the checker must not take the page down
-            self.card.checker_failed(error)
-            return
+        grade = reply["grade"]
         self.card.show_grade(grade)
-        if grade.passed and quiz_on(self.address_params, document.documentElement.getAttribute("data-quiz")):
-            shared_book().record(puzzle_key(puzzle.key), True, "solved")  # a solved puzzle counts in a course
+        if puzzle is not None and grade.passed and grade.puzzle == puzzle.key:
+            if quiz_on(self.address_params, document.documentElement.getAttribute("data-quiz")):
+                shared_book().record(puzzle_key(puzzle.key), True, "solved")  # a solved puzzle counts in a course
 
     # --- keyboard ------------------------------------------------------------------------------------------
     def key(self, event) -> bool:

@@ -1,5 +1,5 @@
 """What a run produced: the summary, C against NumPy, the counters and metrics, the diagnostics by line,
-and (when the run has intervals) the stepping section."""
+and (when the run has intervals) the stepping section; drawn from pysim.play.session's RunSummary."""
 
 from __future__ import annotations
 
@@ -9,17 +9,19 @@ from pysim.core.counters import Counters
 
 from ...core.dom import Listeners, fmt, h, thousands
 from ...widgets.components import CounterBoard, VerifyBadge
+from .runner import Runner
 from .stepping import COUNTER_NAMES, RunStepping
-from .texts import KIND_LABELS, size_text, xy_text
+from .texts import KIND_LABELS, seconds_text, size_text, xy_text
 
 
 class Results:
-    """The results section; `show` draws a RunResult, `failed` a file that could not run."""
+    """The results section; `show` draws a RunSummary, `failed` a file that could not run."""
 
-    def __init__(self, goto_line: Callable[[int], None]) -> None:
+    def __init__(self, goto_line: Callable[[int], None], runner: Runner) -> None:
         self.goto_line = goto_line
         self.listeners = Listeners()
         self.summary = h("p", "run-summary", "", data_testid="run-summary")
+        self.stale_note = h("p", "stale-note", "", role="status", data_testid="stale-note", hidden="")
         self.verify = VerifyBadge()
         self.difference = h("p", "difference", "", data_testid="difference")
         self.counters = CounterBoard(COUNTER_NAMES)
@@ -27,7 +29,7 @@ class Results:
         self.diagnostics = h("ul", "diagnostics", data_testid="diagnostics")
         self.listeners.on(self.diagnostics, "click", self.diagnostic_clicked)
         self.no_diagnostics = h("p", "hint", "No diagnostics: no race, out-of-bounds access or divergence was seen.")
-        self.stepping = RunStepping(goto_line)
+        self.stepping = RunStepping(goto_line, runner)
         self.element = h(
             "section",
             "results",
@@ -36,6 +38,7 @@ class Results:
             hidden="",
             children=[
                 h("h2", "", "Results"),
+                self.stale_note,
                 self.summary,
                 self.verify.element,
                 self.difference,
@@ -49,7 +52,21 @@ class Results:
             ],
         )
 
+    def mark_stale(self, changed: list[str]) -> None:
+        """`changed`: what differs from the run shown ("the code", "the sizes", "the puzzle"); none: current."""
+        if not changed:
+            self.stale_note.setAttribute("hidden", "")
+            self.element.removeAttribute("data-stale")
+            return
+        what = changed[0] if len(changed) == 1 else ", ".join(changed[:-1]) + " and " + changed[-1]
+        self.stale_note.textContent = (
+            f"Out of date: {what} changed since this run. Press Run to see the results of what is on screen now."
+        )
+        self.stale_note.removeAttribute("hidden")
+        self.element.setAttribute("data-stale", "true")
+
     def reveal(self, state: str, elapsed: float) -> None:
+        self.mark_stale([])
         self.element.removeAttribute("hidden")
         self.element.setAttribute("data-state", state)
         self.element.setAttribute("data-run-ms", f"{elapsed:.0f}")
@@ -76,15 +93,17 @@ class Results:
         launch = result.launch
         intervals = result.intervals
         self.reveal("done", elapsed)
+        self.element.setAttribute("data-sim-ms", f"{result.run_ms:.0f}")
         self.summary.textContent = (
             f"M×N×K = {size_text((result.M, result.N, result.K))}: a grid of {xy_text(launch.grid)} blocks of "
-            f"{xy_text(launch.block)} threads; {thousands(len(intervals))} barrier interval(s); "
-            f"{thousands(result.steps)} steps (statements and accesses) in {elapsed / 1000:.2f} s"
+            f"{xy_text(launch.block)} threads; {thousands(intervals)} barrier interval(s); "
+            f"{thousands(result.steps)} steps (statements and accesses) simulated in "
+            f"{seconds_text(result.run_ms / 1000)}"
             + ("" if result.completed else "; the run stopped early (see the diagnostics)")
             + "."
         )
         self.verify.element.removeAttribute("hidden")
-        self.verify.show(result.mismatches, result.C.size, expected_label)
+        self.verify.show(result.mismatches, result.size, expected_label)
         self.show_difference(result)
         self.counters.show(result.counters)
         m = result.metrics
@@ -105,15 +124,15 @@ class Results:
     def show_difference(self, result) -> None:
         if result.c_matches:
             self.difference.textContent = (
-                f"Largest difference from NumPy: 0 (all {thousands(result.C.size)} values are equal)."
+                f"Largest difference from NumPy: 0 (all {thousands(result.size)} values are equal)."
             )
             return
-        row, col = result.first_mismatch()
+        row, col = result.first_mismatch
+        stored, expected = result.first_values
         error = "∞ (NaN: never stored, or 0/0)" if result.max_error == float("inf") else fmt(result.max_error)
         self.difference.textContent = (
             f"{thousands(result.mismatches)} value(s) differ; the largest difference is {error}. First: "
-            f"C[{row}, {col}] = {fmt(float(result.C[row, col])) or 'NaN'} where NumPy has "
-            f"{fmt(float(result.expected[row, col]))}."
+            f"C[{row}, {col}] = {fmt(stored) or 'NaN'} where NumPy has {fmt(expected)}."
         )
 
     def show_diagnostics(self, found: list[tuple]) -> None:

@@ -1,6 +1,7 @@
 """Stepping through a run, barrier interval by barrier interval: the player, the kernel as it ran, the
 grids (C as the threads stored it against NumPy's answer), one thread's statements and the warp
-instructions of the interval, each drawn from pysim's RunResult (counts, memory, owners all come from it)."""
+instructions of the interval. The run lives in the playground's worker: each interval (its counts,
+memory and owners, pysim.play.session's IntervalView) is asked for when it is shown."""
 
 from __future__ import annotations
 
@@ -14,23 +15,25 @@ from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_pan
 from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
 from ...widgets.warp_pictures import WarpPicture
+from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure
 from .texts import access_text, shape_text, xy_text
 
-MAX_THREAD_ROWS = 300  # statements listed for one thread in one interval
-MAX_WARP_ROWS = 160  # warp instructions listed for one interval
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
 
 
 class RunStepping:
-    """The "Step through the run" section; `load` takes a RunResult, the player asks for intervals."""
+    """The "Step through the run" section; `load` takes a RunSummary, the player asks for intervals."""
 
-    def __init__(self, goto_line: Callable[[int], None]) -> None:
+    def __init__(self, goto_line: Callable[[int], None], runner: Runner) -> None:
         self.goto_line = goto_line
+        self.runner = runner
         self.result = None
+        self.view = None  # the IntervalView on screen
+        self.asking = False  # an interval is on its way from the worker
         self.thread = 0
         self.source_lines: list[str] = []
         self.listeners = Listeners()
-        self.player = Player(self.show_interval, lambda index: self.result.next_block_interval(index))
+        self.player = Player(self.show_interval, lambda index: self.result.next_block[index])
         self.interval_focus = h("p", "focus", "", data_testid="interval-focus")
         self.interval_counters = h("p", "hint", "", data_testid="interval-counters")
         self.listing = CodePanel("Your kernel as it ran, the lines of this interval highlighted")
@@ -44,7 +47,7 @@ class RunStepping:
         self.shared_box = h("div", "shared-grids")
         self.shared_grids: dict[str, MatrixGrid] = {}
         self.wrong: list[tuple[int, int]] = []
-        self.instructions: list = []  # the warp instructions listed for this interval
+
         self.element = h(
             "section",
             "stepping",
@@ -124,6 +127,7 @@ class RunStepping:
     def load(self, result, source: str, expected_label: str) -> None:
         """Show a run that has intervals, from its first interval, following thread 0."""
         self.result = result
+        self.view = None
         self.source_lines = source.split("\n")
         self.listing.load(self.source_lines)
         launch = result.launch
@@ -133,7 +137,7 @@ class RunStepping:
         self.thread = 0
         self.thread_select.value = "0"
         self.load_grids(result, expected_label)
-        self.player.load(len(result.intervals), 0)
+        self.player.load(result.intervals, 0)
 
     def load_grids(self, result, expected_label: str) -> None:
         M, N, K = result.M, result.N, result.K
@@ -145,8 +149,7 @@ class RunStepping:
         self.grid_a.show(result.A, {})
         self.grid_b.show(result.B, {})
         self.grid_expected.show(result.expected, {})
-        self.load_shared_grids(result.shared_allocations)
-        self.wrong = result.mismatched_cells()  # pysim's comparison, drawn as a mark
+        self.load_shared_grids(result.shared)
 
     def load_shared_grids(self, allocations) -> None:
         """One grid per shared array: a grid of the same name is reused, the others are closed (their
@@ -164,6 +167,34 @@ class RunStepping:
         if not self.shared_grids:
             self.shared_box.appendChild(h("p", "hint", "This kernel declares no shared arrays."))
 
+    # --- asking the worker ---------------------------------------------------------------------------
+    def ask(self, request: dict, answered: Callable[[dict], None]) -> None:
+        """One question about the run on screen; unanswered when that run is no longer in the worker."""
+        result = self.result
+
+        def reply(answer: dict) -> None:
+            if self.result is result and "missing" not in answer:
+                answered(answer)
+
+        self.runner.request(Job(request, ASK_LIMIT_MS, reply, ignore_failure))
+
+    def show_interval(self, index: int) -> None:
+        """The player moved: ask for the interval (one at a time; the latest wanted wins)."""
+        if self.result is None or self.asking:
+            return
+        self.asking = True
+        self.ask({"op": "interval", "index": index, "thread": self.thread}, self.arrived)
+
+    def arrived(self, answer: dict) -> None:
+        self.asking = False
+        view = answer["view"]
+        if (view.index, view.thread) != (self.player.index, thread_xy(self.result.launch, self.thread)):
+            self.show_interval(self.player.index)  # the student moved on meanwhile
+            return
+        self.view = view
+        self.draw(view)
+        self.element.setAttribute("data-shown", f"{view.index}:{self.thread}")  # what is drawn: interval, thread
+
     # --- following --------------------------------------------------------------------------------------
     def listing_clicked(self, event) -> None:
         line = event.target.closest(".line")
@@ -176,71 +207,67 @@ class RunStepping:
 
     def clicked_c(self, row: int, col: int) -> None:
         """Follow the thread that stored C[row, col] (pysim finds it in the recorded stores)."""
-        found = self.result.storer_of(row, col) if self.result is not None else None
-        if found is None:
+        if self.result is not None:
+            self.ask({"op": "storer", "row": row, "col": col}, self.storer_found)
+
+    def storer_found(self, answer: dict) -> None:
+        if answer["storer"] is None:
             return
-        index, self.thread = found
+        index, self.thread = answer["storer"]
         self.thread_select.value = str(self.thread)
         self.player.go(index)
 
     # --- one interval -----------------------------------------------------------------------------------
-    def show_interval(self, index: int) -> None:
-        result = self.result
-        if result is None or not result.intervals:
-            return
-        interval = result.intervals[index]
+    def draw(self, view) -> None:
         self.interval_counters.textContent = "This interval: " + (
             ", ".join(
-                f"{thousands(getattr(interval.delta, name))} {COUNTER_LABELS[name]}"
+                f"{thousands(getattr(view.delta, name))} {COUNTER_LABELS[name]}"
                 for name in COUNTER_NAMES
-                if getattr(interval.delta, name)
+                if getattr(view.delta, name)
             )
             or "no memory access counted"
         )
-        lines = interval.lines()
-        self.listing.highlight(tuple(sorted(line for line in lines if 0 < line <= len(self.listing.lines))))
-        blocks = f"block {xy_text(interval.block)}, interval {interval.number + 1}"
-        if interval.barrier_lines:
-            end = f"the threads wait at cuda.syncthreads() on line {', '.join(str(n) for n in interval.barrier_lines)}"
+        lines = view.lines
+        self.listing.highlight(tuple(line for line in lines if 0 < line <= len(self.listing.lines)))
+        blocks = f"block {xy_text(view.block)}, interval {view.number + 1}"
+        if view.barrier_lines:
+            end = f"the threads wait at cuda.syncthreads() on line {', '.join(str(n) for n in view.barrier_lines)}"
         else:
             end = "the threads finished"
         self.interval_focus.textContent = (
-            f"Interval {index + 1} of {len(result.intervals)}: {blocks}. {len(interval.threads)} thread(s) ran line(s) "
-            f"{', '.join(str(n) for n in sorted(lines)) or '–'}; then {end}."
+            f"Interval {view.index + 1} of {self.result.intervals}: {blocks}. {view.thread_count} thread(s) ran "
+            f"line(s) {', '.join(str(n) for n in lines) or '–'}; then {end}."
         )
-        self.show_memory(index, interval)
-        self.show_thread(interval)
-        self.show_warps(index)
+        self.show_memory(view)
+        self.show_thread(view)
+        self.show_warps(view)
 
-    def show_memory(self, index: int, interval) -> None:
-        marks = self.marks(interval)
-        shared, c = self.result.memory_after(index)
+    def show_memory(self, view) -> None:
+        marks = self.marks(view)
         self.grid_a.show(None, marks.get("A", {}))
         self.grid_b.show(None, marks.get("B", {}))
         c_marks = dict(marks.get("C", {}))
-        add_marks(c_marks, self.wrong, "c-wrong")
-        self.grid_c.show(c, c_marks)
+        add_marks(c_marks, self.result.wrong, "c-wrong")
+        self.grid_c.show(view.c, c_marks)
         for name, grid in self.shared_grids.items():
-            grid.show(shared[name], marks.get(name, {}))
+            grid.show(view.shared[name], marks.get(name, {}))
 
-    def marks(self, interval) -> dict[str, dict]:
+    def marks(self, view) -> dict[str, dict]:
         """Cell marks per grid: what this interval's accesses touched, and the followed thread's cells."""
         targets: dict[str, dict] = {}
-        for access in interval.step.accesses:
-            cells = targets.setdefault(self.result.role_of(access.array), {})
-            add_marks(cells, access.cells(), ACCESS_MARKS[(access.space, access.op)])
-            if self.thread < access.rows.shape[1]:
-                add_marks(cells, access.cells(self.thread), "followed")
+        for access in view.marks:
+            cells = targets.setdefault(access.grid, {})
+            add_marks(cells, access.cells, ACCESS_MARKS[(access.space, access.op)])
+            add_marks(cells, access.followed, "followed")
         return targets
 
-    def show_thread(self, interval) -> None:
-        xy = thread_xy(self.result.launch, self.thread)
-        steps = interval.thread_steps(self.thread)
+    def show_thread(self, view) -> None:
         self.thread_title.textContent = (
-            f"Thread {xy_text(xy)} of block {xy_text(interval.block)} in this interval: {len(steps)} statement(s)"
+            f"Thread {xy_text(view.thread)} of block {xy_text(view.block)} in this interval: "
+            f"{view.thread_step_count} statement(s)"
         )
         self.thread_body.textContent = ""
-        for number, step in enumerate(steps[:MAX_THREAD_ROWS], start=1):
+        for number, step in enumerate(view.thread_steps, start=1):
             text = self.source_lines[step.line - 1].strip() if 0 < step.line <= len(self.source_lines) else ""
             accesses = h("td", "accesses")
             for record in step.accesses:
@@ -257,45 +284,35 @@ class RunStepping:
                     ],
                 )
             )
-        hidden = len(steps) - MAX_THREAD_ROWS
+        hidden = view.thread_step_count - len(view.thread_steps)
         self.thread_more.textContent = f"… and {thousands(hidden)} more statement(s)." if hidden > 0 else ""
 
-    def show_warps(self, index: int) -> None:
+    def show_warps(self, view) -> None:
         """One row per warp instruction (its sectors or its bank conflict, from pysim), the first drawn."""
         self.warp_body.textContent = ""
-        self.instructions = []
-        total = 0
-        for instruction in self.result.warp_instructions(index):
-            total += 1
-            if len(self.instructions) < MAX_WARP_ROWS:
-                self.warp_body.appendChild(self.warp_row(instruction, len(self.instructions)))
-                self.instructions.append(instruction)
-        if total == 0:
+        for row, instruction in enumerate(view.warp_rows):
+            self.warp_body.appendChild(self.warp_row(instruction, row))
+        if not view.warp_rows:
             self.warp_body.appendChild(
                 h("tr", "", children=[h("td", "", "No global or shared access in this interval.", colspan="6")])
             )
-        hidden = total - len(self.instructions)
+        hidden = view.warp_count - len(view.warp_rows)
         self.warp_more.textContent = f"… and {thousands(hidden)} more warp instruction(s)." if hidden > 0 else ""
-        self.show_picture(0)
+        self.show_picture(0, view.picture)
 
     def warp_row(self, instruction, row: int):
-        access = instruction.access
-        what = f"{access.op} {access.space} {access.array} (#{instruction.occurrence + 1})"
+        what = f"{instruction.op} {instruction.space} {instruction.array} (#{instruction.occurrence + 1})"
         if instruction.is_global:
             verdict = f"{instruction.count} sector(s) of 32 bytes"
-            ok = instruction.coalesced
-            detail = "coalesced" if ok else "scattered: more sectors than a warp's 32 floats need"
+            detail = "coalesced" if instruction.ok else "scattered: more sectors than a warp's 32 floats need"
         else:
-            wb = instruction.banks()
-            ok = instruction.conflict_free
-            verdict = "no conflict" if ok else f"{wb.degree}-way bank conflict"
-            busiest = wb.busiest_bank
+            verdict = "no conflict" if instruction.ok else f"{instruction.count}-way bank conflict"
             detail = (
-                f"{wb.report.banks_used} bank(s) used; bank {busiest} serves "
-                f"{len(wb.report.words_per_bank[busiest])} different word(s)"
-                + (f"; {wb.report.broadcast_words} word(s) broadcast" if wb.report.broadcast_words else "")
+                f"{instruction.banks_used} bank(s) used; bank {instruction.busiest_bank} serves "
+                f"{instruction.busiest_words} different word(s)"
+                + (f"; {instruction.broadcast_words} word(s) broadcast" if instruction.broadcast_words else "")
             )
-        cls = "ok" if ok else "bad"
+        cls = "ok" if instruction.ok else "bad"
         return h(
             "tr",
             f"warp-row {cls}",
@@ -312,18 +329,24 @@ class RunStepping:
 
     def warp_clicked(self, event) -> None:
         row = event.target.closest("[data-row]")
-        if row:
-            self.show_picture(int(row.getAttribute("data-row")))
+        view = self.view
+        if row and view is not None:
+            number = int(row.getAttribute("data-row"))
+            request = {"op": "picture", "index": view.index, "row": number}
+            self.ask(request, lambda answer: self.view is view and self.show_picture(number, answer["picture"]))
 
-    def show_picture(self, row: int) -> None:
+    def show_picture(self, row: int, picture) -> None:
         """Draw listed warp instruction `row` lane by lane, as #/naive and #/transpose draw theirs."""
-        if row >= len(self.instructions):
+        view = self.view
+        if picture is None or view is None or row >= len(view.warp_rows):
             self.picture.hide()
             return
-        instruction = self.instructions[row]
-        access = instruction.access
-        caption = f"Warp {instruction.warp}: {access.op} {access.space} {access.array} (#{instruction.occurrence + 1})"
+        instruction = view.warp_rows[row]
+        caption = (
+            f"Warp {instruction.warp}: {instruction.op} {instruction.space} {instruction.array} "
+            f"(#{instruction.occurrence + 1})"
+        )
         if instruction.is_global:
-            self.picture.show_sectors(caption, instruction.sectors())
+            self.picture.show_sectors(caption, picture)
         else:
-            self.picture.show_banks(caption, instruction.banks())
+            self.picture.show_banks(caption, picture)

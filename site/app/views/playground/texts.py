@@ -12,6 +12,26 @@ KIND_LABELS = {
     "out_of_bounds": "out of bounds",
 }
 
+# Why a run or a grade ended without a reply (site/app/views/playground/runner.py), in plain words.
+FAILURES = {
+    "timeout": "Your kernel ran for {limit} s without finishing, so the {what} was stopped and the simulator restarted.",
+    "stopped": "You stopped the {what}; the simulator restarted.",
+    "crashed": "Your kernel crashed the simulator: {detail}. It has restarted; fix the code and press Run again.",
+}
+# Where runs happen, and their limits.
+WORKER_STATES = {
+    "starting": "The simulator is starting beside this page…",
+    "ready": "Runs happen beside this page, which stays responsive: a run may take {run} s and a grade {grade} s "
+    "before they are stopped, and Stop ends either at once.",
+    "restarting": "The simulator is restarting beside this page…",
+    "main-thread": "Runs happen on this page's thread here ({detail}): the page cannot respond while one runs, "
+    "and Stop is not available.",
+}
+
+
+def seconds_text(seconds: float) -> str:
+    return f"{seconds:.2f} s"
+
 
 def size_text(size: tuple[int, int, int]) -> str:
     return "×".join(str(v) for v in size)

@@ -1,0 +1,117 @@
+"""The real view before Python is ready (tools/build/prerender.py), in Chromium: each route drawn
+with the runtime's downloads blocked, Python taking it over in place, deep links with other sizes,
+and a progress line that names its stage and is never full while work remains."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.urlstate import VIEWS
+from e2e.conftest import READY_TIMEOUT_MS, Visit
+
+pytestmark = pytest.mark.e2e
+
+# What each route's first state shows, read from the page: (selector, what must be there).
+PICTURE = {
+    "/hierarchy": "svg.picture",
+    "/ladder": "table",
+    "/playground": "textarea, .editor",
+}
+
+
+# (number of columns the cells say they are in, distinct left edges they are drawn at)
+COLUMNS = """cells => [Math.max(...cells.map(c => +c.dataset.c)) + 1,
+  new Set(cells.map(c => Math.round(c.getBoundingClientRect().left))).size]"""
+
+
+def blocked(visit: Visit) -> None:
+    """No Python: every runtime file is refused, so only the page as built can show anything."""
+    visit.page.route("**/pyodide/**", lambda route: route.abort())
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_each_route_is_drawn_before_python(visit, spec):
+    blocked(visit)
+    visit.open(f"#{spec.path}", wait="error")
+    section = visit.page.locator(f"#{spec.container}")
+    assert section.locator(".skeleton, .placeholder").count() == 0
+    if spec.kernel:
+        listing = section.locator("pre.code")
+        assert "__global__" in listing.inner_text()
+        counters = section.locator("[data-testid=counters] dd").all_inner_texts()
+        assert counters and {text.strip() for text in counters} == {"0"}
+        values = section.locator("[data-testid=grid-A] .cell[data-r]").all_inner_texts()
+        canvas = section.locator("[data-testid=canvas-A]")
+        assert (values and all(text.strip().isdigit() for text in values)) or canvas.is_visible()
+        if values:  # laid out in its columns: the grid's --cols style arrived (through the CSSOM)
+            cols, lefts = section.locator("[data-testid=grid-A] .cell[data-r]").evaluate_all(COLUMNS)
+            assert lefts == cols > 1
+    else:
+        assert section.locator(PICTURE[spec.path]).first.is_visible()
+
+
+def test_a_deep_link_with_other_sizes_waits_for_python_and_shows_its_own(visit):
+    link = "#/tiling?M=6&N=6&K=9&T=3"
+    blocked(visit)
+    visit.open(link, wait="error")
+    assert visit.page.locator("#app-tiling .cell").count() == 0, "no default sizes under another address"
+    visit.page.unroute("**/pyodide/**")
+    visit.page.reload()
+    visit.page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT_MS)
+    caption = visit.page.locator("#app-tiling .grid-A figcaption").inner_text()
+    assert caption.startswith("Matrix A (6 × 9)")
+    assert visit.page.locator("#app-tiling [data-testid=grid-A] .cell[data-r]").count() == 6 * 9
+
+
+# From the first frame after the page is parsed until ready: each frame's grid cells and shifts, and
+# each change of the progress line (stage, bytes, and whether the bar reads full).
+WATCH = """
+window.__frames = []; window.__boot = []; window.__shifts = [];
+new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+}).observe({ type: 'layout-shift', buffered: true });
+document.addEventListener('DOMContentLoaded', () => {
+  const bar = document.getElementById('boot-progress');
+  const note = () => window.__boot.push({
+    state: document.documentElement.dataset.state,
+    stage: document.getElementById('boot-stage').textContent,
+    bytes: document.getElementById('boot-bytes').textContent,
+    full: bar.hasAttribute('value') && bar.value >= bar.max,
+  });
+  new MutationObserver(note).observe(document.getElementById('boot'), { subtree: true, childList: true, characterData: true, attributes: true });
+  note();
+  const frame = () => {
+    window.__frames.push(document.querySelectorAll('#app-tiling .cell[data-r]').length);
+    if (document.documentElement.dataset.state === 'loading') requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+});
+"""
+STAGES = ("Downloading the Python runtime…", "Starting Python…", "Loading NumPy…", "Building the view…")
+
+
+@pytest.fixture
+def watched(visit):
+    visit.page.add_init_script(WATCH)
+    visit.open("#/tiling")
+    return visit
+
+
+def test_python_takes_the_view_over_in_place(watched):
+    frames = watched.page.evaluate("window.__frames")
+    assert frames and min(frames) > 0, f"a frame without the grids: {frames}"
+    shifts = watched.page.evaluate("window.__shifts")
+    assert sum(shifts) <= 0.02, f"cumulative layout shift {sum(shifts):.3f}"
+    assert watched.page.locator("#app-tiling .cell[data-r]").count() == frames[-1]
+
+
+def test_the_progress_line_names_each_stage_and_is_never_full_while_working(watched):
+    notes = watched.page.evaluate("window.__boot")
+    working = [note for note in notes if note["state"] == "loading"]
+    stages = [note["stage"] for note in working]
+    assert [stage for stage in STAGES if stage in stages] == list(STAGES)
+    firsts = [stages.index(stage) for stage in STAGES]
+    assert firsts == sorted(firsts), f"stages out of order: {stages}"
+    assert [note for note in working if note["full"]] == []
+    amounts = [note["bytes"].split(" of ") for note in working if note["bytes"]]
+    assert amounts and all(done != total for done, total in amounts)

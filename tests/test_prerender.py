@@ -1,0 +1,150 @@
+"""The pre-render (tools/build/prerender.py) in CPython: what the views draw on the build's DOM
+(tools/build/fakedom.py), read back by an independent HTML parser (lxml, libxml2's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import lxml.html
+import pytest
+
+from app.core.urlstate import VIEWS
+from pysim.core.trace import Trace
+from pysim.kernels import KERNELS
+from tools.build.fakedom import Document, Element, parse_into
+from tools.build.paths import PARTIALS, SITE
+from tools.build.prerender import container_end, draw_views, prerender
+from tools.build.site import include_partials
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> Path:
+    """site/index.html with its partials, as the build has it when it pre-renders."""
+    path = tmp_path_factory.mktemp("prerender") / "index.html"
+    path.write_text((SITE / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
+    include_partials(path, SITE / PARTIALS)
+    return path
+
+
+@pytest.fixture(scope="module")
+def drawn(page) -> dict[str, tuple[str, str]]:
+    html = page.read_text(encoding="utf-8")
+    return draw_views(html[html.index("<main") : html.index("</main>") + len("</main>")])
+
+
+def read(markup: str):
+    """The markup as a browser-grade parser builds it."""
+    return lxml.html.fragment_fromstring(markup, create_parent="div")
+
+
+def test_every_view_is_drawn(drawn):
+    assert set(drawn) == {spec.container for spec in VIEWS}
+    for container, (markup, address) in drawn.items():
+        assert markup.strip() and "placeholder" not in markup, container
+        assert "step=" in address or container == "app-ladder" or container == "app-playground", container
+
+
+@pytest.mark.parametrize("spec", [spec for spec in VIEWS if spec.kernel], ids=lambda spec: spec.path)
+def test_a_stepping_view_shows_its_sizes_values_and_zero_counters(drawn, spec):
+    markup, address = drawn[spec.container]
+    state = dict(parse_qsl(address))
+    kernel = KERNELS[spec.kernel]
+    params = kernel.PARAMS.parse({key: value for key, value in state.items() if key not in ("thread", "step")})
+    assert state["step"] == "0"
+    tree = read(markup)
+    counters = [dd.text_content().strip() for dd in tree.xpath("//*[contains(@class, 'counter')]//dd")]
+    assert counters and set(counters) == {"0"}
+    listing = tree.xpath("//pre[contains(@class, 'code')]")[0].text_content()
+    assert "__global__" in listing and "@" not in listing  # the kernel's CUDA, markers stripped
+    trace = Trace(kernel, params)
+    cells = tree.xpath("//*[@data-testid='grid-A']/span[@data-r]")
+    if trace.A.size <= 1024:  # drawn as elements; larger matrices are a canvas Python paints
+        assert [cell.text_content() for cell in cells] == [f"{value:g}" for value in trace.A.reshape(-1)]
+    else:
+        assert cells == [] and tree.xpath("//canvas[@data-testid='canvas-A']")
+
+
+def test_inline_styles_travel_as_data_for_the_csp(drawn):
+    markup, _ = drawn["app-tiling"]
+    grid = read(markup).xpath("//*[@data-testid='grid-A']")[0]
+    assert grid.get("style") is None
+    assert grid.get("data-prerender-style").startswith("--cols:")
+    assert all(" style=" not in markup for markup, _ in drawn.values())
+
+
+def test_the_page_gets_a_template_beside_each_container(page, tmp_path):
+    copy = tmp_path / "index.html"
+    copy.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    prerender(copy)
+    tree = lxml.html.parse(str(copy)).getroot()
+    for spec in VIEWS:
+        container = tree.get_element_by_id(spec.container)
+        template = container.getnext()
+        assert template.tag == "template" and template.get("data-prerender") == spec.container
+        assert template.get("data-address")
+
+
+def test_fakedom_markup_reads_back_as_built():
+    document = Document()
+    root = document.createElement("div")
+    root.setAttribute("title", 'say "a < b" & more')
+    code = document.createElement("pre")
+    code.textContent = "for (i < n && j > 0)"
+    svg = document.createElementNS("http://www.w3.org/2000/svg", "svg")
+    svg.setAttribute("viewBox", "0 0 10 10")
+    svg.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "rect"))
+    field = document.createElement("input")
+    field.value = "7"
+    field.hidden = True
+    for child in (code, svg, field):
+        root.appendChild(child)
+    tree = read(root.outerHTML)[0]
+    assert tree.get("title") == 'say "a < b" & more'
+    assert tree.xpath("./pre")[0].text == "for (i < n && j > 0)"
+    assert tree.xpath("./svg/rect") and tree.xpath("./svg")[0].get("viewbox") == "0 0 10 10"
+    assert tree.xpath("./input")[0].get("value") == "7" and tree.xpath("./input")[0].get("hidden") == ""
+
+
+SELECTORS = {
+    '[data-slot="T"]': "//*[@data-slot='T']",
+    ".counter": "//*[contains(concat(' ', normalize-space(@class), ' '), ' counter ')]",
+    "section > h1": "//section/h1",
+    "main section h2": "//main//section//h2",
+    'a[href^="#/"]': "//a[starts-with(@href, '#/')]",
+    "form[data-quiz]": "//form[@data-quiz]",
+}
+
+
+@pytest.mark.parametrize("selector", SELECTORS)
+def test_selectors_find_what_xpath_finds(page, selector):
+    html = page.read_text(encoding="utf-8")
+    main = html[html.index("<main") : html.index("</main>") + len("</main>")]
+    document = Document()
+    body = document.createElement("body")
+    document.appendChild(body)
+    parse_into(body, main)
+    found = [node.outerHTML for node in document.querySelectorAll(selector)]
+    expected = read(main).xpath(SELECTORS[selector])
+    assert len(found) == len(expected) > 0
+    assert [node.get("id") for node in expected] == [read(markup)[0].get("id") for markup in found]
+
+
+def test_live_children_follow_removals():
+    parent = Element("ol")
+    for _ in range(3):
+        parent.appendChild(Element("li"))
+    children = parent.children
+    while children.length > 1:  # as site/app/views/tiling.py's fill_list trims a list
+        parent.removeChild(parent.lastChild)
+    assert parent.children.length == 1
+
+
+def test_a_view_that_needs_more_fails_the_build():
+    with pytest.raises(AttributeError, match="fakedom"):
+        Element("div").offsetParentChain  # noqa: B018 - reading it is the test
+
+
+def test_the_container_ends_after_its_nested_divs():
+    html = '<div id="app-x"><div><div></div></div><p></p></div><div id="next"></div>'
+    assert html[: container_end(html, "app-x")].endswith("<p></p></div>")
