@@ -214,12 +214,12 @@ class WarptileView(BlocktiledView):
 
     def more_marks(self, step, marks: dict[str, dict]) -> None:
         """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted outlines)
-        stay in the grids' base classes while the block and warp stay; the subtile computed now is a mark."""
-        regions = k07_warptile.warp_regions(self.params, step, self.thread)
+        stay in the grids' base classes while the block and warp stay (the subtile computed now is a
+        region, drawn by `regions`)."""
         key = (step.block, self.kernel.thread_xy(self.params, self.thread)[1])  # (block, warp)
         if key != self.warp_drawn:
             self.warp_drawn = key
-            for array, parts in regions.items():
+            for array, parts in k07_warptile.warp_regions(self.params, step, self.thread).items():
                 base = dict.fromkeys(self.grid_cells(array), "")
                 if array == "C":
                     base |= self.patch_classes
