@@ -11,7 +11,7 @@ from pysim.core.matrices import fresh_operands, operands
 from pysim.hardware.blocktile_params import Blocktile1DParams
 from pysim.kernels import KERNELS
 from pysim.play import compile_program, run
-from pysim.play.puzzles import PUZZLE_BY_KEY, PUZZLES, LoadedElements, Puzzle, starter_for
+from pysim.play.puzzles import PUZZLE_BY_KEY, PUZZLES, Puzzle, starter_for
 
 SOLUTIONS = Path(__file__).resolve().parents[1] / "pysim" / "play" / "solutions"
 
@@ -206,12 +206,11 @@ SKIPS_LAST_K = solution(PUZZLE_BY_KEY["naive"]).replace("range(K)", "range(K - 1
 
 def test_loaded_elements_are_those_the_kernel_read():
     M, N, K = 5, 3, 4
-    A, B = operands(M, N, K)
-    loaded = LoadedElements(("A", "B", "C"), A, B)
-    run(SKIPS_LAST_K, M, N, K, keep=False, observe=loaded.add)
-    # By hand: every k < K - 1 is read, for every row of A and column of B.
-    assert {tuple(cell) for cell in loaded.missing("A")} == {(row, K - 1) for row in range(M)}
-    assert {tuple(cell) for cell in loaded.missing("B")} == {(K - 1, col) for col in range(N)}
+    for keep in (True, False):
+        loaded_a, loaded_b = run(SKIPS_LAST_K, M, N, K, keep=keep).loaded
+        # By hand: every k < K - 1 is read, for every row of A and column of B.
+        assert {tuple(cell) for cell in np.argwhere(~loaded_a)} == {(row, K - 1) for row in range(M)}
+        assert {tuple(cell) for cell in np.argwhere(~loaded_b)} == {(K - 1, col) for col in range(N)}
 
 
 def test_a_kernel_that_skips_inputs_fails_the_loads_check_with_the_first_it_missed():

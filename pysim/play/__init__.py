@@ -10,9 +10,11 @@
 
 Pipeline: `program` checks the file against the subset and rewrites the kernel
 into a generator; `runtime` schedules every thread of a block, barrier interval
-by barrier interval, recording every access; `analysis` groups the records into
-warp instructions and counts them with `pysim.core.trace.count_step`, the code that
-counts the built-in kernels. `puzzles` holds the graded exercises.
+by barrier interval, recording every access with its iteration vector; `analysis`
+gathers the records of a few hundred intervals into one table and `table` counts
+its warp instructions in bulk, as `pysim.core.trace.count_step` counts the Step each
+interval shows (built only when a reader looks at it). `puzzles` holds the graded
+exercises.
 
 `run` raises `ProgramError` (with a line) only when the file cannot run at all:
 not in the subset, a syntax error, a launch that asks for too many threads. A
@@ -34,10 +36,9 @@ from ..core.trace import Access, Step
 from .analysis import (
     Analysis,
     ArrayInfo,
+    Counted,
     Diagnostic,
     Lockstep,
-    Loops,
-    LoopStack,
     Metrics,
     array_table,
     thread_xy,
@@ -47,12 +48,16 @@ from .instructions import WarpInstruction, warp_instructions
 from .memory import StaleReads
 from .program import Allocation, Program, ProgramError
 from .runtime import Interval, Launch, Runtime, Stop, evaluate_launch, global_array, schedule
+from .table import warp_accesses
 
 # Steps (statements executed, loop iterations and memory accesses, all threads) before a run is stopped. A
 # 32×32×32 tiled SGEMM takes 170,000 to 245,000 (by tile size), a 64×64×64 naive one about 1,090,000, the
 # 1D-blocktiling puzzle's 70×66×13 edge case about 1,670,000; the default keeps a runaway loop to a couple of
 # seconds of CPython. The CLI allows more (`--max-steps`).
 DEFAULT_MAX_STEPS = 2_500_000
+# Accesses the analysis walks before it counts them in bulk (pysim.play.table): large enough that NumPy's
+# per-call cost is spread over many intervals, small enough that the table stays a few megabytes.
+CHUNK_ROWS = 1 << 15
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -112,8 +117,9 @@ class IntervalRecord:
     `step` is a pysim.core.trace.Step whose accesses are the interval's warp
     instructions (one Access per source subscript, one row per occurrence), so
     the sector and bank panels read it as they read the built-in kernels'
-    steps. `barrier_lines` are the lines of the cuda.syncthreads() the threads
-    wait at when the interval ends (empty when they finished).
+    steps; it is built when first asked for. `barrier_lines` are the lines of
+    the cuda.syncthreads() the threads wait at when the interval ends (empty
+    when they finished).
     """
 
     index: int
@@ -122,22 +128,39 @@ class IntervalRecord:
     barrier_lines: tuple[int, ...]
     threads: tuple[int, ...]  # linear ids (tx + ty·blockDim.x) that ran in this interval
     finished: tuple[int, ...]  # threads that ended in this interval
-    step: Step
-    delta: Counters
-    counters: Counters  # cumulative after this interval
     _streams: dict[int, list] = field(repr=False)
     _decoder: _Decoder = field(repr=False)
-    _lockstep: Lockstep = field(repr=False)
+    _counted: Counted = field(repr=False)
+
+    @property
+    def delta(self) -> Counters:
+        return self._counted.delta
+
+    @property
+    def counters(self) -> Counters:
+        """Cumulative after this interval."""
+        return self._counted.counters
+
+    @cached_property
+    def _built(self) -> tuple[Step, Lockstep]:
+        return self._decoder.step(self._counted)
+
+    @property
+    def step(self) -> Step:
+        return self._built[0]
 
     @property
     def accesses(self) -> tuple[Access, ...]:
         return self.step.accesses
 
+    def rows(self) -> np.ndarray:
+        """Its global and shared accesses in execution order (pysim.play.table.Chunk.interval_rows)."""
+        return self._counted.rows()
+
     def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
         """What `thread` (linear id or (tx, ty)) did in this interval, statement by statement."""
         linear = self._decoder.linear(thread)
-        start = self._lockstep.starts.get(linear, ((), ()))
-        return self._decoder.steps(self._streams.get(linear, []), start, self._lockstep)
+        return self._decoder.steps(self._streams.get(linear, []), self._built[1])
 
     def lines(self) -> tuple[int, ...]:
         """Every source line some thread executed in this interval, in order of first execution."""
@@ -158,12 +181,34 @@ class IntervalRecord:
         return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Decoder:
     program: Program
     launch: Launch
     arrays: tuple[ArrayInfo, ...]
-    loops: Loops
+
+    @cached_property
+    def _described(self) -> list[tuple[str, str, int, str]]:
+        """(array name, space, row length, op) by site·arrays + array (pysim.play.table.warp_accesses)."""
+        return [(a.name, a.space, a.stride, s.op) for s in self.program.sites for a in self.arrays]
+
+    def step(self, counted: Counted) -> tuple[Step, Lockstep]:
+        """A counted interval as a Step (its accesses as warp instructions), and how they map to its rows."""
+        if counted.chunk is None:
+            return Step("interval", (0,)), Lockstep({})
+        accesses, rows = warp_accesses(
+            counted.rows(), counted.chunk.vectors, self._described, len(self.arrays), self.launch.threads
+        )
+        delta = counted.delta
+        step = Step(
+            "interval",
+            counted.barrier_lines,
+            accesses=accesses,
+            fma=delta.fma,
+            register_reads=delta.register_reads,
+            barrier=bool(delta.barriers),
+        )
+        return step, Lockstep(rows)
 
     def linear(self, thread: int | tuple[int, int]) -> int:
         if isinstance(thread, tuple):
@@ -173,33 +218,40 @@ class _Decoder:
     def xy(self, thread: int) -> tuple[int, int]:
         return thread_xy(self.launch, thread)
 
-    def steps(self, stream: list, start: LoopStack, lockstep: Lockstep) -> tuple[ThreadStep, ...]:
-        """One thread's stream in one interval as statements with their accesses; `start` is its open loops
-        as the interval began, so each access finds its warp instruction (Lockstep.rows)."""
+    def steps(self, stream: list, lockstep: Lockstep) -> tuple[ThreadStep, ...]:
+        """One thread's stream in one interval as statements with their accesses, each access with its warp
+        instruction (Lockstep.rows, from the iteration vector it recorded)."""
         statements, sites, arrays = self.program.statements, self.program.sites, self.arrays
         found: list[ThreadStep] = []
         records: list[AccessRecord] = []
-        loops, counts = list(start[0]), list(start[1])
         current: int | None = None
         for item in stream:
             if item.__class__ is int:
-                self.loops.advance(loops, counts, item)
                 if statements[item].kind == "next":
                     continue  # the top of a for loop's iteration: no statement of its own to step through
                 if current is not None:
                     found.append(ThreadStep(current, statements[current].line, tuple(records)))
                 current, records = item, []
                 continue
-            site, number, word, value = item
+            site, number, word, value, _, vector = item
             info = arrays[number]
             index = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
             line = sites[site].line
             # Register accesses are not warp instructions the analysis groups: they have no row.
-            row = lockstep.rows.get((site * len(arrays) + number, tuple(counts)), 0)
+            row = lockstep.rows.get((site * len(arrays) + number, vector), 0)
             records.append(AccessRecord(info.space, sites[site].op, info.name, index, value, line, site, row))
         if current is not None:
             found.append(ThreadStep(current, statements[current].line, tuple(records)))
         return tuple(found)
+
+
+def _fill(target: np.ndarray, stores: np.ndarray) -> None:
+    """Write store rows (pysim.play.table's columns, less the position) into `target`, in order: the last
+    store to a word is the one it keeps."""
+    words = stores[:, 5].astype(np.int64)
+    flat = target.reshape(-1)
+    inside = (words >= 0) & (words < flat.size)
+    flat[words[inside]] = stores[inside, 6]
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,6 +271,7 @@ class RunResult:
     metrics: Metrics
     diagnostics: tuple[Diagnostic, ...]
     intervals: tuple[IntervalRecord, ...]  # empty when run with keep=False
+    loaded: tuple[np.ndarray, np.ndarray]  # which elements of A and of B some thread loaded (masks)
     completed: bool  # every thread of every block ran to its end
     steps: int  # statements executed plus accesses recorded, all threads
 
@@ -260,34 +313,39 @@ class RunResult:
                 return later
         return len(self.intervals) - 1
 
+    def _stores(self, first: int, last: int) -> tuple[np.ndarray, np.ndarray]:
+        """The stores of intervals first..last in execution order (pysim.play.table's columns, less the
+        position), and the interval of each."""
+        parts = [interval.rows() for interval in self.intervals[first : last + 1]]
+        if not parts:
+            return np.zeros((0, 7)), np.zeros(0, dtype=np.int64)
+        rows = np.concatenate(parts)
+        of = np.repeat(np.arange(first, first + len(parts)), [len(part) for part in parts])
+        stores = np.array([site.op == "store" for site in self.program.sites] or [False])
+        keep = stores[rows[:, 3].astype(np.int64)]
+        return rows[keep], of[keep]
+
     def memory_after(self, index: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The shared arrays of interval `index`'s block (as matrices, Allocation.grid_shape) and C, as the
         recorded stores left them after that interval; NaN where nothing was stored."""
         block = self.intervals[index].block
-        shared = {a.name: np.full(a.grid_shape, np.nan, dtype=np.float32) for a in self.shared_allocations}
         c = np.full(self.C.shape, np.nan, dtype=np.float32)
-        c_name = self.program.params[2]
-        for interval in self.intervals[: index + 1]:
-            for access in interval.step.accesses:
-                if access.op != "store":
-                    continue
-                if access.space == "shared" and interval.block == block and access.array in shared:
-                    access.write_into(shared[access.array])
-                elif access.space == "global" and access.array == c_name:
-                    access.write_into(c)
+        stores, of = self._stores(0, index)
+        _fill(c, stores[stores[:, 4] == 2])
+        stores = stores[[self.intervals[i].block == block for i in of.tolist()]] if len(of) else stores
+        shared = {}
+        for number, allocation in enumerate(self.program.allocations):
+            if allocation.space == "shared":
+                grid = np.full(allocation.grid_shape, np.nan, dtype=np.float32)
+                _fill(grid, stores[stores[:, 4] == 3 + number])
+                shared[allocation.name] = grid
         return shared, c
 
     def storer_of(self, row: int, col: int) -> tuple[int, int] | None:
         """(interval, linear thread) of the first recorded store to C[row, col]; None when none stored it."""
-        name = self.program.params[2]
-        for interval in self.intervals:
-            for access in interval.step.accesses:
-                if access.array != name or access.op != "store":
-                    continue
-                hits = np.argwhere((access.rows == row) & (access.cols == col))
-                if len(hits):
-                    return interval.index, int(hits[0][1])
-        return None
+        stores, of = self._stores(0, len(self.intervals) - 1)
+        hits = np.flatnonzero((stores[:, 4] == 2) & (stores[:, 5] == row * self.C.shape[1] + col))
+        return (int(of[hits[0]]), int(stores[hits[0], 0])) if len(hits) else None
 
     def warp_instructions(self, index: int) -> Iterator[WarpInstruction]:
         """The warp instructions of interval `index` (see pysim.play.instructions)."""
@@ -330,14 +388,12 @@ def run(
     max_steps: int = DEFAULT_MAX_STEPS,
     keep: bool = True,
     progress: Callable[[int, int], None] | None = None,
-    observe: Callable[[Step], None] | None = None,
 ) -> RunResult:
     """Run a playground file's kernel at M×N×K on TileLab's operands (pysim.core.matrices) and analyse it.
 
     `keep=False` drops the per-thread streams after counting (CLI, grading):
     the result then has no intervals, and memory stays small at large sizes.
     `progress(threads, steps)` hears after each interval: the threads that ended in it, the steps so far.
-    `observe(step)` hears each interval's warp instructions as they are counted (a grade reads its loads).
     Raises ProgramError only when the file cannot run.
     """
     program = source if isinstance(source, Program) else compile_program(source)
@@ -350,7 +406,7 @@ def run(
     B = default_B if B is None else np.asarray(B, dtype=np.float32)
     C = np.zeros((M, N), dtype=np.float32)
     table = array_table(program, A, B, C)
-    decoder = _Decoder(program, launch, table, Loops.of(program))
+    decoder = _Decoder(program, launch, table)
 
     def execute(shown: frozenset[tuple[int, int]]) -> _Execution:
         arrays = (
@@ -358,41 +414,49 @@ def run(
             global_array(program.params[1], 1, B),
             global_array(program.params[2], 2, C),
         )
-        analysis = Analysis(program, launch, table, shown=shown)
         runtime = Runtime(program, max_steps)
+        analysis = Analysis(program, launch, table, runtime.vectors, shown=shown)
         for number, array in enumerate(arrays):
             racy = frozenset(word for n, word in shown if n == number)
             if racy:
                 array.data = StaleReads(array.data, racy, runtime)
         kept: list[IntervalRecord] = []
+        walked: list[Interval] = []  # intervals walked by the analysis, not yet counted
+
+        def count() -> None:
+            for interval, counted in zip(walked, analysis.flush()):
+                kept.append(
+                    IntervalRecord(
+                        index=len(kept),
+                        block=interval.block,
+                        number=interval.number,
+                        barrier_lines=tuple(sorted({program.statements[s].line for s in interval.waiting.values()})),
+                        threads=tuple(t for t, _ in interval.segments),
+                        finished=interval.finished,
+                        _streams=dict(interval.segments),
+                        _decoder=decoder,
+                        _counted=counted,
+                    )
+                )
+            walked.clear()
 
         def on_interval(interval: Interval) -> None:
-            step, delta, lockstep = analysis.interval(interval)
+            analysis.walk(interval)
             if progress is not None:  # the playground's worker shows it while the run goes on
                 progress(len(interval.finished), runtime.executed)
-            if observe is not None:
-                observe(step)
             if not keep:
+                if analysis.pending_rows >= CHUNK_ROWS:
+                    analysis.flush()
                 return
-            barriers = tuple(sorted({program.statements[s].line for s in interval.waiting.values()}))
-            kept.append(
-                IntervalRecord(
-                    index=len(kept),
-                    block=interval.block,
-                    number=interval.number,
-                    barrier_lines=barriers,
-                    threads=tuple(t for t, _ in interval.segments),
-                    finished=interval.finished,
-                    step=step,
-                    delta=delta,
-                    counters=analysis.counters,
-                    _streams=dict(interval.segments),
-                    _decoder=decoder,
-                    _lockstep=lockstep,
-                )
-            )
+            walked.append(interval)
+            if analysis.pending_rows >= CHUNK_ROWS:
+                count()
 
         stop = schedule(program, launch, arrays, runtime, on_interval)
+        if keep:
+            count()
+        else:
+            analysis.flush()
         analysis.global_races()
         analysis.out_of_bounds(runtime.out_of_bounds)
         if stop is not None:
@@ -420,6 +484,7 @@ def run(
         metrics=analysis.metrics,
         diagnostics=analysis.diagnostics,
         intervals=done.intervals,
+        loaded=(analysis.loaded(0), analysis.loaded(1)),
         completed=done.stop is None,
         steps=done.runtime.executed,
     )

@@ -7,8 +7,7 @@ Architecture", https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#
 So the lanes that issue one load or store together are those that reach the same
 *site* (one subscript of the source, as a load or a store) in the same iteration
 of every loop around it: its active mask in that iteration. Every loop iteration
-records its iteration statement (pysim.play.rewrite), so `Loops` follows each
-thread's iterations from its stream; each site becomes one
+numbers its iteration vector (pysim.play.rewrite), and every access carries it; each site becomes one
 `pysim.core.trace.Access` with one row per iteration vector at which some thread
 executed it, and `pysim.core.trace.count_step` counts it: the same code that counts
 the built-in kernels, so sectors (32-byte segments per warp load) and bank
@@ -36,16 +35,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
-from ..core import banks, sectors
 from ..core.counters import Counters
-from ..core.trace import Access, Step, count_step
-from ..core.warps import INACTIVE, by_warp
 from .program import Program
-from .runtime import Interval, Launch, OutOfBounds, Stop
+from .runtime import Interval, Launch, OutOfBounds, Stop, Vectors
+from .table import (
+    ACCESS_COUNTERS,
+    ARRAY,
+    ORDINAL,
+    POSITION,
+    SITE,
+    THREAD,
+    VALUE,
+    VECTOR,
+    Chunk,
+    Instructions,
+    Layout,
+    groups,
+)
 
+FMA_TALLY = (1 << 32) - 1  # the multiply-adds' part of a tally (`walk`)
 RACES_PER_INTERVAL = 16  # racy words examined closely per interval, and between blocks (all are counted)
 WORD_KEY = 1 << 32  # array number · WORD_KEY + word: one key per element of every array
 # How a run's C shows the racy global words it repeated the launch for (pysim.play.memory; `run`).
@@ -164,66 +176,78 @@ def written_globals(program: Program, arrays: tuple[ArrayInfo, ...]) -> np.ndarr
     return np.array([a.space == "global" and (aliased or a.name in names) for a in arrays])
 
 
+def _racy(group: np.ndarray, cells: int, thread: np.ndarray, store: np.ndarray, threads: int) -> np.ndarray:
+    """Which of `cells` words (`group`: each access's word) race: written by one thread and read or written
+    by another."""
+    big = threads + 1
+    write_min = np.full(cells, big)
+    write_max = np.full(cells, -1)
+    read_min = np.full(cells, big)
+    read_max = np.full(cells, -1)
+    np.minimum.at(write_min, group[store], thread[store])
+    np.maximum.at(write_max, group[store], thread[store])
+    np.minimum.at(read_min, group[~store], thread[~store])
+    np.maximum.at(read_max, group[~store], thread[~store])
+    written = write_max >= 0
+    return written & (
+        (write_min != write_max) | ((read_max >= 0) & ((read_min != write_min) | (read_max != write_min)))
+    )
+
+
+def _metrics(found: Instructions) -> Metrics:
+    """The per-request figures of a chunk's warp instructions."""
+    load, store, shared = found.global_load, found.global_store, found.shared
+    return Metrics(
+        global_load_requests=int(load.sum()),
+        max_sectors_per_load=int(found.sectors[load].max(initial=0)),
+        global_store_requests=int(store.sum()),
+        global_store_sectors=int(found.sectors[store].sum()),
+        max_sectors_per_store=int(found.sectors[store].max(initial=0)),
+        shared_requests=int(shared.sum()),
+        max_bank_degree=int(found.degree[shared].max(initial=0)),
+    )
+
+
 def thread_xy(launch: Launch, thread: int) -> tuple[int, int]:
     return thread % launch.block[0], thread // launch.block[0]
 
 
 # Which iteration of each loop around a statement a thread is in, outermost first (0 = the first).
 Iteration = tuple[int, ...]
-# A thread's open loops, outermost first: their iteration statements, and the iteration each is in.
-LoopStack = tuple[tuple[int, ...], Iteration]
-
-
-@dataclass(frozen=True)
-class Loops:
-    """Where each statement sits in the kernel's loops, to follow a thread's iterations from its stream.
-
-    Every iteration of a loop records its iteration statement first (a `for`'s
-    "next", a `while`'s test), so a thread's stream alone says which iteration
-    of each enclosing loop a later statement ran in.
-    """
-
-    depth: tuple[int, ...]  # len(Statement.loops)
-    head: tuple[bool, ...]  # the statement starts an iteration of the innermost loop it lists
-
-    @classmethod
-    def of(cls, program: Program) -> Loops:
-        statements = program.statements
-        return cls(
-            tuple(len(s.loops) for s in statements),
-            tuple(bool(s.loops) and s.loops[-1] == s.number for s in statements),
-        )
-
-    def advance(self, loops: list[int], counts: list[int], statement: int) -> None:
-        """Update a thread's open loops (iteration statements, and the iteration of each) as it executes
-        `statement`."""
-        depth = self.depth[statement]
-        if not self.head[statement]:
-            del loops[depth:], counts[depth:]  # loops it left (break, or the loop ended) close
-        elif len(loops) >= depth and loops[depth - 1] == statement:
-            counts[depth - 1] += 1  # the next iteration
-            del loops[depth:], counts[depth:]
-        else:
-            del loops[depth - 1 :], counts[depth - 1 :]  # the loop starts (a sibling at this depth has ended)
-            loops.append(statement)
-            counts.append(0)
 
 
 @dataclass(frozen=True)
 class Lockstep:
     """How one interval's accesses became warp instructions: enough to replay one thread's records."""
 
-    starts: dict[int, LoopStack]  # each thread's open loops when the interval began
-    rows: dict[tuple[int, Iteration], int]  # (site·arrays + array, iteration) -> row of that site's Access
+    rows: dict[tuple[int, int], int]  # (site·arrays + array, iteration vector's number) -> row of its Access
+
+
+@dataclass(frozen=True, eq=False)
+class Counted:
+    """One interval as the analysis counted it; its Step is built from `chunk` only when asked for
+    (a run has thousands of intervals and a reader looks at a few)."""
+
+    delta: Counters
+    counters: Counters  # cumulative after this interval
+    chunk: Chunk | None  # None for the interval a run stopped in (not counted)
+    position: int
+    barrier_lines: tuple[int, ...]
+
+    def rows(self) -> np.ndarray:
+        """Its rows as `Chunk.interval_rows` gives them (none for an uncounted interval)."""
+        return self.chunk.interval_rows(self.position) if self.chunk is not None else np.zeros((0, 7))
 
 
 @dataclass
 class Analysis:
-    """Accumulates counters, metrics and diagnostics interval by interval."""
+    """Accumulates counters, metrics and diagnostics: `walk` reads each interval as it ends, `flush` counts
+    the walked ones in bulk (pysim.play.table) and returns them."""
 
     program: Program
     launch: Launch
     arrays: tuple[ArrayInfo, ...]
+    vectors: Vectors  # the run's iteration vectors by number (the runtime numbers them)
     counters: Counters = Counters()
     metrics: Metrics = Metrics()
     found: dict = field(default_factory=dict)  # (kind, line, other_line) -> Diagnostic
@@ -232,168 +256,99 @@ class Analysis:
 
     def __post_init__(self) -> None:
         program = self.program
-        self._fma = [s.fma for s in program.statements]
-        self._atomic = [s.kind == "atomic" for s in program.statements]
-        self._register = [a.space == "register" for a in self.arrays]
         self._shared = np.array([a.space == "shared" for a in self.arrays])
         self._tracked = self._shared | written_globals(program, self.arrays)
         self._atomic_site = np.array([s.atomic for s in program.sites] or [False])
-        self._global_log: list[np.ndarray] = []  # per interval: (key, block, thread, site, store) of global words
-        self._register_read = [s.op == "load" and s.fma_operand for s in program.sites]
+        self._global_log: list[np.ndarray] = []  # per chunk: (key, block, thread, site, store) of global words
         self._store = np.array([s.op == "store" for s in program.sites] or [False])
+        self._layout = Layout(self._store, self._shared, len(self.arrays))
         self._site_line = [s.line for s in program.sites]
-        self._loops = Loops.of(program)
-        self._stacks: dict[int, tuple[list[int], list[int]]] = {}  # each thread's open loops, across intervals
-        self._waits: dict[int, tuple[int, Iteration]] = {}  # thread -> the barrier instance it waits at
+        self._rows: list[tuple] = []  # the pending intervals' accesses, as the runtime recorded them
+        self._owners: list[tuple[int, int, int]] = []  # (position, thread, accesses) of each run of them
+        self._pending: list[Interval] = []
+        self._tallies: list[tuple[int, int]] = []  # (multiply-adds, atomics) of each pending interval
+        # Per statement, its multiply-adds plus 2**32 if it is an atomic: one sum tallies both.
+        self._packed = [s.fma + ((s.kind == "atomic") << 32) for s in program.statements]
+        self._loaded = {n: np.zeros(self.arrays[n].shape, dtype=bool) for n in (0, 1)}
+
+    @property
+    def pending_rows(self) -> int:
+        return len(self._rows)
+
+    def loaded(self, number: int) -> np.ndarray:
+        """Which elements of global array `number` (0: A, 1: B) some thread loaded, as a mask of its shape."""
+        return self._loaded[number]
 
     # --- one interval -----------------------------------------------------------------------------
-    def interval(self, interval: Interval) -> tuple[Step, Counters, Lockstep]:
-        """Count one barrier interval; returns its Step (accesses as warp instructions), the delta, and
-        how its accesses map to the instructions' rows (for stepping through one thread).
+    def walk(self, interval: Interval) -> None:
+        """Keep one barrier interval's global and shared accesses (counted at the next `flush`), and check its
+        barriers.
 
         The interval in which the run stopped (step budget, Python error) is not
         counted: its threads stopped part-way, so its counts mean little, and
         after a runaway loop it holds most of the budget's steps.
         """
-        if interval.number == 0:
-            self._stacks = {}  # a new block: its threads start outside every loop
+        position = len(self._pending)
+        self._pending.append(interval)
         if interval.stopped:
-            return Step("interval", (0,)), Counters(), Lockstep({}, {})
-        rows, (fma, register_reads, atomics), starts, vectors = self._rows(interval)
-        accesses, instruction_rows = self._instructions(rows, vectors)
-        barrier_lines = sorted({self.program.statements[s].line for s in interval.waiting.values()})
-        step = Step(
-            "interval",
-            tuple(barrier_lines) or (0,),
-            accesses=accesses,
-            fma=fma,
-            register_reads=register_reads,
-            barrier=bool(interval.waiting),
-        )
-        delta = count_step(step) + Counters(atomics=atomics)  # a Step has no field for them
-        self.counters = self.counters + delta
-        self.metrics = self.metrics + self._metrics(accesses)
-        if len(rows):
-            self._races(interval, rows)
-        self._divergence(interval)
-        return step, delta, Lockstep(starts, instruction_rows)
-
-    def _rows(
-        self, interval: Interval
-    ) -> tuple[np.ndarray, tuple[int, int, int], dict[int, LoopStack], list[Iteration]]:
-        """(thread, ordinal, iteration, site, array, word, value) of every global/shared access, in order.
-
-        `ordinal` counts the statements the thread executed in this interval before
-        the access (program order, for races); `iteration` numbers (into the
-        returned list of iteration vectors) which iteration of each enclosing loop
-        the access happened in. Also returns the multiply-adds, register reads and
-        atomics executed, each thread's loops as the interval began (to replay one
-        thread), and records where each thread waits (`self._waits`, the barrier
-        instances).
-        """
-        fma_flags, register, register_read = self._fma, self._register, self._register_read
-        advance, depth, head = self._loops.advance, self._loops.depth, self._loops.head
-        found = []
-        fma = register_reads = atomics = 0
-        atomic = self._atomic
-        ids: dict[Iteration, int] = {}
-        starts: dict[int, LoopStack] = {}
-        self._waits = {}
+            self._tallies.append((0, 0))
+            return
+        rows, owners, packed = self._rows, self._owners, self._packed
+        tally = 0
         for thread, stream in interval.segments:
-            loops, counts = self._stacks.setdefault(thread, ([], []))
-            starts[thread] = (tuple(loops), tuple(counts))
-            ordinal = 0
-            vector = -1  # computed at the statement's first access, once per statement
-            for item in stream:
-                if item.__class__ is int:
-                    ordinal += 1
-                    if head[item] or len(loops) > depth[item]:  # else its loops are those of the last statement
-                        advance(loops, counts, item)
-                        vector = -1
-                    fma += fma_flags[item]  # multiply-adds in the statement (`a*b + c*d` holds 2)
-                    atomics += atomic[item]
-                elif register[item[1]]:
-                    if register_read[item[0]]:
-                        register_reads += 1
-                else:
-                    if vector < 0:
-                        vector = ids.setdefault(tuple(counts), len(ids))
-                    found.append((thread, ordinal, vector, *item))
-            if thread in interval.waiting:
-                self._waits[thread] = (interval.waiting[thread], tuple(counts))
-        rows = np.array(found, dtype=np.float64) if found else np.zeros((0, 7))
-        return rows, (fma, register_reads, atomics), starts, list(ids)
+            before = len(rows)
+            # Statements are ints and local-array accesses lists (pysim.play.runtime): tuples are the rest.
+            rows += [item for item in stream if item.__class__ is tuple]
+            owners.append((position, thread, len(rows) - before))
+            tally += sum(map(packed.__getitem__, [item for item in stream if item.__class__ is int]))
+        self._tallies.append((tally & FMA_TALLY, tally >> 32))
+        self._divergence(interval)
 
-    def _instructions(
-        self, rows: np.ndarray, vectors: list[Iteration]
-    ) -> tuple[tuple[Access, ...], dict[tuple[int, Iteration], int]]:
-        """One Access per (site, array), one row per iteration vector at which some thread executed the site
-        (in execution order), and the row of each (site·arrays + array, iteration vector)."""
-        if not len(rows):
-            return (), {}
-        ordered = sorted(range(len(vectors)), key=vectors.__getitem__)
-        rank_of = np.empty(len(vectors), dtype=np.int64)
-        rank_of[ordered] = np.arange(len(vectors))
-        thread = rows[:, 0].astype(np.int64)
-        rank = rank_of[rows[:, 2].astype(np.int64)]
-        key = rows[:, 3].astype(np.int64) * len(self.arrays) + rows[:, 4].astype(np.int64)
-        word = rows[:, 5].astype(np.int64)
-        value = rows[:, 6].astype(np.float32)
-        order = np.argsort(key, kind="stable")
-        key, thread, rank, word, value = key[order], thread[order], rank[order], word[order], value[order]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-        ends = np.r_[starts[1:], len(key)]
-        threads = self.launch.threads
-        found = []
-        instruction_rows: dict[tuple[int, Iteration], int] = {}
-        for start, end in zip(starts, ends):
-            info = self.arrays[int(key[start] % len(self.arrays))]
-            site = self.program.sites[int(key[start] // len(self.arrays))]
-            # The lanes that execute a site in the same iteration of every enclosing loop issue it together.
-            used, r = np.unique(rank[start:end], return_inverse=True)
-            t = thread[start:end]
-            for row, used_rank in enumerate(used):
-                instruction_rows[int(key[start]), vectors[ordered[used_rank]]] = row
-            words = np.full((len(used), threads), INACTIVE, dtype=np.int64)
-            values = np.zeros(words.shape, dtype=np.float32)
-            words[r, t] = word[start:end]
-            values[r, t] = value[start:end]
-            active = words != INACTIVE
-            stride = info.stride
-            access = Access(
-                info.name,
-                info.space,
-                site.op,
-                np.where(active, words // stride, INACTIVE),
-                np.where(active, words % stride, INACTIVE),
-                stride,
-                values,
+    def flush(self) -> list[Counted]:
+        """Count every interval walked since the last flush, in order; update the run's counters, metrics
+        and race diagnostics."""
+        pending, found, owners, tallies = self._pending, self._rows, self._owners, self._tallies
+        self._pending, self._rows, self._owners, self._tallies = [], [], [], []
+        if not pending:
+            return []
+        rows = self._table(found, owners)
+        chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], np.arange(len(pending) + 1)), self.vectors.by_number)
+        instructions = chunk.instructions(self._layout)
+        counts = {name: values.tolist() for name, values in chunk.counts(self._layout, instructions).items()}
+        self.metrics = self.metrics + _metrics(instructions)
+        self._races(chunk, pending)
+        for array_number, mask in self._loaded.items():
+            mask.ravel()[chunk.loaded(self._layout, array_number, mask.size)] = True
+        counted = []
+        statements = self.program.statements
+        for at, interval in enumerate(pending):
+            if interval.stopped:
+                counted.append(Counted(Counters(), self.counters, None, at, (0,)))
+                continue
+            delta = Counters(
+                **{name: counts[name][at] for name in ACCESS_COUNTERS},
+                register_reads=interval.register_reads,
+                fma=tallies[at][0],
+                barriers=int(bool(interval.waiting)),
+                atomics=tallies[at][1],
             )
-            found.append((int(order[start:end].min()), access))
-        return tuple(access for _, access in sorted(found, key=lambda pair: pair[0])), instruction_rows
+            self.counters = self.counters + delta
+            lines = tuple(sorted({statements[s].line for s in interval.waiting.values()}))
+            counted.append(Counted(delta, self.counters, chunk, at, lines or (0,)))
+        return counted
 
-    def _metrics(self, accesses: tuple[Access, ...]) -> Metrics:
-        total = Metrics()
-        for access in accesses:
-            words = access.words
-            requests = int(np.count_nonzero((by_warp(words) != INACTIVE).any(axis=-1)))
-            if access.space == "global":
-                found = sectors.warp_sectors(words)
-                most = int(found.max()) if found.size else 0
-                if access.op == "load":
-                    total = total + Metrics(global_load_requests=requests, max_sectors_per_load=most)
-                else:
-                    total = total + Metrics(
-                        global_store_requests=requests,
-                        global_store_sectors=int(found.sum()),
-                        max_sectors_per_store=most,
-                    )
-            elif access.space == "shared":
-                degree = banks.degrees(words)
-                total = total + Metrics(
-                    shared_requests=requests, max_bank_degree=int(degree.max()) if degree.size else 0
-                )
-        return total
+    @staticmethod
+    def _table(found: list[tuple], owners: list[tuple[int, int, int]]) -> np.ndarray:
+        """The chunk's rows in pysim.play.table's columns, from the runtime's records (site, array, word, value,
+        ordinal, vector) and who made them."""
+        records = np.fromiter(chain.from_iterable(found), np.float64, 6 * len(found)).reshape(-1, 6)
+        position, thread, sizes = (np.array([owner[c] for owner in owners], dtype=np.intp) for c in range(3))
+        rows = np.empty((len(found), 8))
+        rows[:, POSITION] = np.repeat(position, sizes)
+        rows[:, THREAD] = np.repeat(thread, sizes)
+        rows[:, ORDINAL], rows[:, VECTOR] = records[:, 4], records[:, 5]
+        rows[:, SITE : VALUE + 1] = records[:, :4]
+        return rows
 
     # --- diagnostics --------------------------------------------------------------------------------
     def add(self, diagnostic: Diagnostic, key: tuple) -> None:
@@ -404,35 +359,39 @@ class Analysis:
         else:
             self.found[key] = Diagnostic(**{**known.__dict__, "count": known.count + diagnostic.count})
 
-    def _races(self, interval: Interval, rows: np.ndarray) -> None:
-        """Hazards between threads of this interval, in shared memory and in the global arrays the kernel writes;
-        keeps the global accesses for the races between blocks (`global_races`)."""
-        tracked = self._tracked[rows[:, 4].astype(np.int64)] & ~self._atomic_site[rows[:, 3].astype(np.int64)]
-        if not tracked.any():
+    def _races(self, chunk: Chunk, pending: list[Interval]) -> None:
+        """Hazards between threads of one interval, in shared memory and in the global arrays the kernel
+        writes, for every interval of the chunk; keeps the global accesses for the races between blocks
+        (`global_races`). The chunk's words are checked at once; intervals with a racy word are then
+        described one by one (`_hazards`)."""
+        array, site = chunk.column(ARRAY), chunk.column(SITE)
+        tracked = np.flatnonzero(self._tracked[array] & ~self._atomic_site[site])
+        if not len(tracked):
             return
+        array, site = array[tracked], site[tracked]
+        position, thread, word = chunk.column(POSITION)[tracked], chunk.column(THREAD)[tracked], chunk.words()[tracked]
+        store = self._store[site]
+        in_global = ~self._shared[array]
+        if in_global.any():
+            blocks = np.array([p.block[1] * self.launch.grid[0] + p.block[0] for p in pending])
+            key = array.astype(np.int64) * WORD_KEY + word
+            self._keep_global(
+                position[in_global], key[in_global], thread[in_global], site[in_global], store[in_global], blocks
+            )
+        cell, cells, first = groups(position, array, word)
+        racy = _racy(cell, cells, thread, store, self.launch.threads)
+        for racy_position in np.unique(position[first][racy]).tolist():
+            self._hazards(pending[racy_position], chunk.interval_rows(racy_position))
+
+    def _hazards(self, interval: Interval, rows: np.ndarray) -> None:
+        """Describe the racy words of one interval (`Chunk.interval_rows`)."""
+        tracked = self._tracked[rows[:, 4].astype(np.int64)] & ~self._atomic_site[rows[:, 3].astype(np.int64)]
         rows = rows[tracked]
         store = self._store[rows[:, 3].astype(np.int64)]
-        in_global = ~self._shared[rows[:, 4].astype(np.int64)]
-        if in_global.any():
-            self._keep_global(interval, rows[in_global], store[in_global])
-        if not store.any():
-            return  # reads only: no hazard
         thread = rows[:, 0].astype(np.int64)
         word = rows[:, 4].astype(np.int64) * WORD_KEY + rows[:, 5].astype(np.int64)
         cells, group = np.unique(word, return_inverse=True)
-        big = self.launch.threads + 1
-        write_min = np.full(len(cells), big)
-        write_max = np.full(len(cells), -1)
-        read_min = np.full(len(cells), big)
-        read_max = np.full(len(cells), -1)
-        np.minimum.at(write_min, group[store], thread[store])
-        np.maximum.at(write_max, group[store], thread[store])
-        np.minimum.at(read_min, group[~store], thread[~store])
-        np.maximum.at(read_max, group[~store], thread[~store])
-        written = write_max >= 0
-        racy = written & (
-            (write_min != write_max) | ((read_max >= 0) & ((read_min != write_min) | (read_max != write_min)))
-        )
+        racy = _racy(group, len(cells), thread, store, self.launch.threads)
         for members in self._racy_members(cells, group, np.flatnonzero(racy)):
             self._race(interval, rows[members], store[members])
 
@@ -534,16 +493,21 @@ class Analysis:
             Diagnostic("race", line, xy, block, text + shown, 1, second, second_xy), ("race", hazard, line, second)
         )
 
-    def _keep_global(self, interval: Interval, rows: np.ndarray, store: np.ndarray) -> None:
-        """Keep one access per (global word, load or store) of this interval, for `global_races`."""
-        key = rows[:, 4].astype(np.int64) * WORD_KEY + rows[:, 5].astype(np.int64)
-        _, first = np.unique(key * 2 + store, return_index=True)
-        bx, by = interval.block
-        block = by * self.launch.grid[0] + bx
-        kept = np.stack(
-            [key[first], np.full(len(first), block), rows[first, 0], rows[first, 3], store[first]], axis=1
-        ).astype(np.int64)
-        self._global_log.append(kept[np.argsort(first, kind="stable")])
+    def _keep_global(
+        self,
+        position: np.ndarray,
+        key: np.ndarray,
+        thread: np.ndarray,
+        site: np.ndarray,
+        store: np.ndarray,
+        blocks: np.ndarray,
+    ) -> None:
+        """Keep one access per (interval, global word, load or store), the first, in the order they ran, for
+        `global_races`; `blocks` is each interval's linear block number."""
+        _, _, first = groups(position, key, store.astype(np.int64))
+        first = np.sort(first)
+        kept = np.stack([key[first], blocks[position[first]], thread[first], site[first], store[first]], axis=1)
+        self._global_log.append(kept.astype(np.int64))
 
     def global_races(self) -> None:
         """Races between blocks: a global word one block writes and another reads or writes. Call after the run.
@@ -615,15 +579,17 @@ class Analysis:
         """Threads that exited while others wait, and threads waiting at different barrier instances.
 
         An instance is a barrier statement in one iteration of each loop around it
-        (`self._waits`): the same `cuda.syncthreads()` reached in different
+        (`Interval.instances`): the same `cuda.syncthreads()` reached in different
         iterations is as much two barriers as two calls on different lines.
         """
-        if not self._waits:
+        if not interval.waiting:
             return
         statements = self.program.statements
-        instances: dict[tuple[int, Iteration], list[int]] = {}
-        for linear, instance in self._waits.items():
-            instances.setdefault(instance, []).append(linear)
+        numbered: dict[tuple[int, int], list[int]] = {}
+        for linear, barrier in interval.waiting.items():
+            numbered.setdefault((barrier, interval.instances[linear]), []).append(linear)
+        vectors = self.vectors.by_number
+        instances = {(barrier, vectors[number]): threads for (barrier, number), threads in numbered.items()}
         ordered = sorted(instances.items(), key=lambda item: -len(item[1]))
         block = interval.block
         if interval.finished:

@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 
 from ..core.matrices import fresh_operands
-from ..core.trace import Step
 from . import RunResult, run
 from .compiler import compile_program
 from .program import ProgramError
@@ -79,29 +78,6 @@ class Grade:
         }
 
 
-class LoadedElements:
-    """Which elements of A and B a run loaded from global memory, read from each interval's warp instructions
-    (`run(observe=...)`): a kernel that stores the right C without loading its inputs computed nothing."""
-
-    def __init__(self, params: tuple[str, str, str], A: np.ndarray, B: np.ndarray) -> None:
-        self.roles = {"A": params[0], "B": params[1]}
-        self.masks: dict[str, np.ndarray] = {params[0]: np.zeros(A.shape, bool), params[1]: np.zeros(B.shape, bool)}
-
-    def add(self, step: Step) -> None:
-        for access in step.accesses:
-            mask = self.masks.get(access.array)
-            if mask is None or access.space != "global" or access.op != "load":
-                continue
-            rows, cols = access.rows[access.active], access.cols[access.active]
-            for offset in range(access.width):  # a vector load moves `width` neighbouring words
-                inside = (rows >= 0) & (rows < mask.shape[0]) & (cols + offset >= 0) & (cols + offset < mask.shape[1])
-                mask[rows[inside], cols[inside] + offset] = True
-
-    def missing(self, role: str) -> np.ndarray:
-        """(row, col) of every element of A or B (`role`) that no thread loaded."""
-        return np.argwhere(~self.masks[self.roles[role]])
-
-
 @dataclass(frozen=True)
 class Puzzle:
     key: str
@@ -129,9 +105,8 @@ class Puzzle:
         checks: list[CheckResult] = []
         for size in (*self.sizes, *self.edge_sizes):
             A, B = draw(*size)
-            loaded = LoadedElements(program.params, A, B)
             try:
-                result = run(program, *size, A=A, B=B, expected=self.expected, keep=False, observe=loaded.add)
+                result = run(program, *size, A=A, B=B, expected=self.expected, keep=False)
             except ProgramError as error:
                 return Grade(self.key, False, tuple(checks), str(error))
             checks.append(
@@ -144,7 +119,7 @@ class Puzzle:
                     "" if result.c_matches else f"{result.mismatches} element(s) differ",
                 )
             )
-            checks.append(self.loads_check(loaded, size))
+            checks.append(self.loads_check(result, size))
             problems = result.diagnostics
             checks.append(
                 CheckResult(
@@ -162,9 +137,11 @@ class Puzzle:
                     checks.append(CheckResult(budget.label, size, value, limit, value <= limit))
         return Grade(self.key, all(check.passed for check in checks), tuple(checks))
 
-    def loads_check(self, loaded: LoadedElements, size: Size) -> CheckResult:
-        """Every element of the inputs the answer depends on was loaded by some thread."""
-        missing = {role: loaded.missing(role) for role in self.reads}
+    def loads_check(self, result: RunResult, size: Size) -> CheckResult:
+        """Every element of the inputs the answer depends on was loaded by some thread: a kernel that stores
+        the right C without loading its inputs computed nothing."""
+        masks = dict(zip("AB", result.loaded))
+        missing = {role: np.argwhere(~masks[role]) for role in self.reads}
         total = sum(len(cells) for cells in missing.values())
         detail = ""
         for role, cells in missing.items():

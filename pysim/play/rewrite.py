@@ -61,13 +61,43 @@ def _name(name: str) -> ast.Name:
     return ast.Name(id=name, ctx=ast.Load())
 
 
-def _event(number: int, node: ast.AST) -> ast.stmt:
-    return ast.copy_location(ast.Expr(_call("_pl_e", _num(number))), node)
+def _increment(name: str) -> ast.stmt:
+    return ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=ast.Add(), value=_num(1))
+
+
+def _assign(name: str, value: ast.expr) -> ast.stmt:
+    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+
+
+ORDINAL = "_pl_o"  # statements the thread executed in this barrier interval (program order, for races)
+
+
+def counter(level: int) -> str:
+    """The variable counting iterations of the loop at nesting `level` (1 = outermost)."""
+    return f"_pl_c{level}"
+
+
+def vector(level: int) -> str:
+    """The variable holding the number of the iteration vector of the loops down to `level` (0: none)."""
+    return f"_pl_v{level}"
 
 
 def _is_atomic(node: ast.AST) -> bool:
     """`cuda.atomic.<anything>(...)`."""
     return isinstance(node, ast.Call) and (attribute_chain(node.func) or [])[:2] == ["cuda", "atomic"]
+
+
+def _local_names(function: ast.FunctionDef) -> frozenset[str]:
+    """Names the kernel binds only to `cuda.local.array(...)`: their elements live in registers, whatever runs."""
+    local, other = set(), set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if isinstance(node.value, ast.Call) and attribute_chain(node.value.func) == ["cuda", "local", "array"]:
+                local.add(node.targets[0].id)
+                continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            other.add(node.id)
+    return frozenset(local - other)
 
 
 class KernelRewriter:
@@ -83,13 +113,18 @@ class KernelRewriter:
         self._fma_factors: set[int] = set()  # id() of factor nodes of multiply-adds
         self.types = NumbaTypes(evaluator.constants, ())  # replaced by rewrite(), which knows the parameters
         self._loops: list[int] = []  # iteration statements of the loops being rewritten (Statement.loops)
+        self._numbered: list[bool] = []  # for each: whether it numbers its iteration vectors (`_numbers`)
+        self._registers: frozenset[str] = frozenset()  # names that only ever hold a local array
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
         self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args])
         self.types.infer(function.body)
-        body = self.block(function.body, docstring_allowed=True)
+        self._registers = _local_names(function)
+        start = [_assign(ORDINAL, _num(0)), _assign(vector(0), _call("_pl_vector"))]
+        body = start + self.block(function.body, docstring_allowed=True)
         # A generator even without a barrier: `return` then an unreachable `yield`.
-        body += [ast.Return(value=None), ast.Expr(ast.Yield(value=_num(-1)))]
+        never = ast.Tuple(elts=[_num(-1), _num(0)], ctx=ast.Load())
+        body += [ast.Return(value=None), ast.Expr(ast.Yield(value=never))]
         args = [ast.arg(arg=arg.arg) for arg in function.args.args] + [ast.arg(arg=name) for name in THREAD_ARGS]
         generator = ast.FunctionDef(
             name="kernel",
@@ -121,6 +156,55 @@ class KernelRewriter:
     def _tick(self, node: ast.AST) -> ast.stmt:
         return ast.copy_location(ast.Expr(_call("_pl_tick")), node)
 
+    def _event(self, number: int, node: ast.AST) -> list[ast.stmt]:
+        """Record statement `number` in the thread's stream, and count its ordinal."""
+        out = [ast.Expr(_call("_pl_e", _num(number))), _increment(ORDINAL)]
+        return [ast.copy_location(item, node) for item in out]
+
+    def _enter(self, node: ast.For | ast.While) -> None:
+        """Open a loop: its iteration statement is the next one."""
+        self._loops.append(len(self.statements))
+        self._numbered.append(self._numbers(node))
+
+    def _leave(self) -> None:
+        self._loops.pop()
+        self._numbered.pop()
+
+    def _numbers(self, node: ast.For | ast.While) -> bool:
+        """Whether a loop must number its iteration vectors: when it holds a barrier, an atomic, or an access
+        to an array that may be global or shared (only those are grouped into warp instructions); a loop
+        over a local array only counts its iterations, for the loops inside it."""
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and (attribute_chain(inner.func) or [])[:2] in (
+                ["cuda", "syncthreads"],
+                ["cuda", "atomic"],
+            ):
+                return True
+            if isinstance(inner, ast.Subscript) and not (
+                isinstance(inner.value, ast.Name) and inner.value.id in self._registers
+            ):
+                if not (isinstance(inner.value, ast.Attribute) and inner.value.attr == "shape"):
+                    return True
+        return False
+
+    def _iteration(self, node: ast.AST) -> list[ast.stmt]:
+        """At the top of an iteration of the innermost loop: count it, and number the iteration vector of every
+        loop around (what groups lanes into warp instructions, and names a barrier instance)."""
+        level = len(self._loops)
+        if not self._numbered[-1]:
+            return [ast.copy_location(_increment(counter(level)), node)]
+        counters = ast.Tuple(elts=[_name(counter(n)) for n in range(1, level + 1)], ctx=ast.Load())
+        known = ast.Compare(left=_name(vector(level)), ops=[ast.Is()], comparators=[ast.Constant(value=None)])
+        new = ast.If(test=known, body=[_assign(vector(level), _call("_pl_vector", counters))], orelse=[])
+        out = [_increment(counter(level)), _assign(vector(level), _call("_pl_vget", counters)), new]
+        return [ast.copy_location(item, node) for item in out]
+
+    def _site_arguments(self) -> list[ast.expr]:
+        """What an access records besides its address: the ordinal and the iteration vector of its loops (0
+        inside a loop that numbers none: the access is to a local array, which no warp instruction groups)."""
+        numbered = not self._numbered or self._numbered[-1]
+        return [_name(ORDINAL), _name(vector(len(self._loops))) if numbered else _num(0)]
+
     def statement(self, node: ast.stmt) -> list[ast.stmt]:
         if isinstance(node, ast.Expr):
             if attribute_chain(node.value.func if isinstance(node.value, ast.Call) else node.value) == [
@@ -132,12 +216,15 @@ class KernelRewriter:
                     raise fail(node, "cuda.syncthreads() takes no arguments")
                 number = self._new_statement(node, "barrier")
                 self.barriers.add(number)
-                return [_event(number, node), ast.copy_location(ast.Expr(ast.Yield(value=_num(number))), node)]
+                # The scheduler hears the barrier instance: the statement and its loops' iteration vector.
+                instance = ast.Tuple(elts=[_num(number), _name(vector(len(self._loops)))], ctx=ast.Load())
+                wait = [ast.Expr(ast.Yield(value=instance)), _assign(ORDINAL, _num(0))]
+                return [*self._event(number, node), *(ast.copy_location(item, node) for item in wait)]
             if is_docstring(node):
                 raise fail(node, "a string here does nothing; use a # comment")
             if _is_atomic(node.value):
                 number = self._new_statement(node, "atomic", self._multiply_adds(node))
-                return [_event(number, node), ast.copy_location(ast.Expr(self.atomic(node.value)), node)]  # type: ignore[arg-type]
+                return [*self._event(number, node), ast.copy_location(ast.Expr(self.atomic(node.value)), node)]  # type: ignore[arg-type]
             if isinstance(node.value, ast.Call):
                 refuse_call(node.value)
             raise fail(
@@ -153,7 +240,7 @@ class KernelRewriter:
             test = self.expr(node.test)
             body = self.block(node.body)
             orelse = self.block(node.orelse) if node.orelse else []
-            return [_event(number, node), ast.copy_location(ast.If(test=test, body=body, orelse=orelse), node)]
+            return [*self._event(number, node), ast.copy_location(ast.If(test=test, body=body, orelse=orelse), node)]
         if isinstance(node, ast.For):
             return self.for_loop(node)
         if isinstance(node, ast.While):
@@ -161,27 +248,30 @@ class KernelRewriter:
             # so the test's loads belong to the while line, evaluated once per iteration.
             if node.orelse:
                 raise fail(node, "while ... else is not part of the kernel subset")
-            self._loops.append(len(self.statements))  # the while's test is evaluated in every iteration
+            self._enter(node)  # the while's test is evaluated in every iteration
             number = self._new_statement(node, "while", self._multiply_adds(node))
             test = self.expr(node.test)
             leave = ast.copy_location(
                 ast.If(test=ast.UnaryOp(op=ast.Not(), operand=test), body=[ast.Break()], orelse=[]), node
             )
-            body = [self._tick(node), _event(number, node), leave, *self.block(node.body)]
-            self._loops.pop()
-            return [ast.copy_location(ast.While(test=ast.Constant(value=True), body=body, orelse=[]), node)]
+            body = [self._tick(node), *self._event(number, node), *self._iteration(node), leave]
+            level = len(self._loops)
+            body += self.block(node.body)
+            self._leave()
+            loop = ast.While(test=ast.Constant(value=True), body=body, orelse=[])
+            return [ast.copy_location(_assign(counter(level), _num(-1)), node), ast.copy_location(loop, node)]
         if isinstance(node, (ast.Break, ast.Continue)):
             if not self._loops:
                 raise fail(node, f"{type(node).__name__.lower()} outside a loop")
             number = self._new_statement(node, type(node).__name__.lower())
-            return [_event(number, node), node]
+            return [*self._event(number, node), node]
         if isinstance(node, ast.Pass):
             return [node]
         if isinstance(node, ast.Return):
             if node.value is not None and not (isinstance(node.value, ast.Constant) and node.value.value is None):
                 raise fail(node, "a kernel returns nothing: write results into C")
             number = self._new_statement(node, "return")
-            return [_event(number, node), ast.copy_location(ast.Return(value=None), node)]
+            return [*self._event(number, node), ast.copy_location(ast.Return(value=None), node)]
         raise fail(node, f"{describe(node)} is not part of the kernel subset (SPEC §5)")
 
     def for_loop(self, node: ast.For) -> list[ast.stmt]:
@@ -203,17 +293,19 @@ class KernelRewriter:
         args = [self.expr(arg) for arg in iterator.args]
         # "next" marks the top of every iteration, so lanes can be grouped by iteration (lockstep) and a
         # loop whose body records nothing still grows the stream the step budget counts.
-        self._loops.append(len(self.statements))
+        self._enter(node)
         head = self._new_statement(node, "next")
-        body = [self._tick(node), _event(head, node), *self.block(node.body)]
-        self._loops.pop()
+        level = len(self._loops)
+        body = [self._tick(node), *self._event(head, node), *self._iteration(node), *self.block(node.body)]
+        self._leave()
         loop = ast.For(
             target=ast.Name(id=node.target.id, ctx=ast.Store()),
             iter=ast.copy_location(_call("range", *args), iterator),
             body=body,
             orelse=[],
         )
-        return [_event(number, node), ast.copy_location(loop, node)]
+        start = ast.copy_location(_assign(counter(level), _num(-1)), node)
+        return [*self._event(number, node), start, ast.copy_location(loop, node)]
 
     def assign(self, node: ast.Assign) -> list[ast.stmt]:
         if len(node.targets) != 1:
@@ -224,7 +316,7 @@ class KernelRewriter:
             number = self._new_statement(node, "allocate")
             call = _call("_pl_shared" if allocation.space == "shared" else "_pl_local", _num(allocation.number))
             assign = ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())], value=call)  # type: ignore[attr-defined]
-            return [_event(number, node), ast.copy_location(assign, node)]
+            return [*self._event(number, node), ast.copy_location(assign, node)]
         atomic = _is_atomic(value)
         number = self._new_statement(node, "atomic" if atomic else "assign", self._multiply_adds(node))
         if atomic and not isinstance(target, ast.Name):
@@ -239,8 +331,9 @@ class KernelRewriter:
                 _num(site),
                 *[self.expr(i) for i in indices],
                 self.expr(value),
+                *self._site_arguments(),
             )
-            return [_event(number, node), ast.copy_location(ast.Expr(call), node)]
+            return [*self._event(number, node), ast.copy_location(ast.Expr(call), node)]
         new_target = self.store_target(target)
         if atomic:
             new_value = self.atomic(value)  # type: ignore[arg-type]
@@ -248,7 +341,7 @@ class KernelRewriter:
             new_value = self.unpacked(target, value)
         else:
             new_value = self.bounded(value, self.expr(value))
-        return [_event(number, node), ast.copy_location(ast.Assign(targets=[new_target], value=new_value), node)]
+        return [*self._event(number, node), ast.copy_location(ast.Assign(targets=[new_target], value=new_value), node)]
 
     def bounded(self, node: ast.expr, value: ast.expr) -> ast.expr:
         """`value` (the rewritten `node`), checked to fit in 64 bits when it may be an integer: a variable
@@ -290,13 +383,13 @@ class KernelRewriter:
         number = self._new_statement(node, "augassign", self._multiply_adds(node))
         if isinstance(node.target, ast.Name):
             self.check_assignable(node.target)
-            return [_event(number, node), ast.copy_location(self.name_update(node, node.target.id), node)]
+            return [*self._event(number, node), ast.copy_location(self.name_update(node, node.target.id), node)]
         if not isinstance(node.target, ast.Subscript):
             raise fail(node, "`+=` needs a variable or an array element on the left")
         # X[i, j] += v  ->  _pl_k0 = i; _pl_k1 = j; st(X, k0, k1, ld(X, k0, k1) + v): indices evaluated once.
         array, indices = self.subscript_parts(node.target)
         temps = [f"_pl_k{index}" for index in range(len(indices))]
-        out: list[ast.stmt] = [_event(number, node)]
+        out: list[ast.stmt] = self._event(number, node)
         for temp, index in zip(temps, indices):
             out.append(
                 ast.copy_location(
@@ -305,9 +398,12 @@ class KernelRewriter:
             )
         load_site = self.new_site(node.target, "load", array)
         store_site = self.new_site(node.target, "store", array)
-        load = _call(f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(load_site), *map(_name, temps))
+        where = self._site_arguments()
+        load = _call(f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(load_site), *map(_name, temps), *where)
         value = ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
-        call = _call(f"_pl_st{len(indices)}", _name("_pl_e"), _name(array), _num(store_site), *map(_name, temps), value)
+        call = _call(
+            f"_pl_st{len(indices)}", _name("_pl_e"), _name(array), _num(store_site), *map(_name, temps), value, *where
+        )
         out.append(ast.copy_location(ast.Expr(call), node))
         return out
 
@@ -459,8 +555,9 @@ class KernelRewriter:
                 return ast.Subscript(value=self.shape(node.value), slice=self.expr(node.slice), ctx=ast.Load())
             array, indices = self.subscript_parts(node)
             site = self.new_site(node, "load", array)
+            indices = [self.expr(i) for i in indices]
             return _call(
-                f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(site), *[self.expr(i) for i in indices]
+                f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(site), *indices, *self._site_arguments()
             )
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -504,7 +601,13 @@ class KernelRewriter:
         name = array.id  # type: ignore[attr-defined]
         load, store = self.new_site(node, "load", name, atomic=True), self.new_site(node, "store", name, atomic=True)
         arguments = [_name("_pl_e"), _name(name), _num(load), _num(store), _num(ATOMIC_OPERATIONS.index(how))]
-        return _call(f"_pl_at{len(indices)}", *arguments, *[self.expr(i) for i in indices], self.expr(value))
+        return _call(
+            f"_pl_at{len(indices)}",
+            *arguments,
+            *[self.expr(i) for i in indices],
+            self.expr(value),
+            *self._site_arguments(),
+        )
 
     def call(self, node: ast.Call, unpacking: bool = False) -> ast.expr:
         if node.keywords:

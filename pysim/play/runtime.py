@@ -6,9 +6,12 @@ runs every live thread of a block up to the barrier, hands the interval to the
 analysis (`on_interval`), then lets them all pass. Shared arrays belong to the block,
 local arrays to the thread, A, B and C to everyone.
 
-Every access appends one tuple `(site, array, word, value)` to the thread's
-stream, and every statement its number, so one list per thread records both
-what the thread did (for stepping) and what it touched (for counting). Arrays
+Every access appends `(site, array, word, value, ordinal, vector)` to the thread's
+stream (a tuple, or a list for a local array), every statement its number, so
+one list per thread records both what the thread did (for stepping) and what it
+touched (for counting): the ordinal (statements the thread executed in this barrier
+interval) and the iteration vector (`Vectors`) are kept by the rewritten kernel
+itself, so the analysis never walks a stream statement by statement. Arrays
 hold float32 (`array('f')`: a store rounds to float32, as on the GPU); scalar
 arithmetic between loads and stores happens in Python floats, rounded to float32
 after every operation Numba types float32 (`pysim.play.numba_types`).
@@ -155,10 +158,11 @@ def error_line(error: BaseException) -> int:
 class Array:
     """A float32 array as the kernel sees it: `.shape`, and the fields the access functions check."""
 
-    __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1")
+    __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1", "local")
 
     def __init__(self, name: str, space: str, number: int, shape: tuple[int, ...], data: array) -> None:
         self.name, self.space, self.number, self.shape, self.data = name, space, number, shape, data
+        self.local = space == "register"
         if len(shape) == 2:
             self.rows, self.cols, self.ld, self.n1 = shape[0], shape[1], shape[1], -1
         else:
@@ -177,6 +181,24 @@ def global_array(name: str, number: int, values: np.ndarray) -> Array:
     return Array(name, "global", number, tuple(values.shape), data)
 
 
+class Vectors:
+    """Iteration vectors (the iteration of each loop around a statement, outermost first) numbered in the
+    order they first occur, run-wide: the rewritten kernel numbers its vector at the top of every iteration
+    (`get`, a plain dict lookup, then `number` for a new one), so each access carries one small number."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple[int, ...], int] = {}
+        self.get = self._numbers.get
+        self.by_number: list[tuple[int, ...]] = []
+
+    def number(self, iteration: tuple[int, ...] = ()) -> int:
+        found = self._numbers.get(iteration)
+        if found is None:
+            found = self._numbers[iteration] = len(self.by_number)
+            self.by_number.append(iteration)
+        return found
+
+
 class Runtime:
     """The state every thread's accesses go through, and the functions the rewritten kernel calls."""
 
@@ -192,6 +214,10 @@ class Runtime:
         self.interval = 0  # the running block's barrier interval (pysim.play.memory reads it)
         self.shared: dict[int, Array] = {}
         self.out_of_bounds: list[OutOfBounds] = []
+        self.vectors = Vectors()
+        # Loads of local-array elements that are factors of a multiply-add (SPEC §2 register_reads) in the
+        # running interval.
+        self.register_reads = 0
         self._local_templates = {
             a.number: array("f", [NAN]) * a.words for a in program.allocations if a.space == "register"
         }
@@ -210,6 +236,7 @@ class Runtime:
         rt = self
         allocations = self.program.allocations
         templates = self._local_templates
+        register_reads = [int(site.op == "load" and site.fma_operand) for site in self.program.sites]
 
         def shared(number: int) -> Array:
             return rt.shared[number]
@@ -227,7 +254,7 @@ class Runtime:
             if len(rt.stream) > rt.allow:
                 raise StepBudgetError
 
-        def outside(e: Callable, X: Any, site: int, index: tuple) -> float:
+        def outside(e: Callable, X: Any, site: int, index: tuple, o: int, v: int) -> float:
             if not isinstance(X, Array):
                 raise KernelError(f"{rt.program.sites[site].array} is not an array (it is {type(X).__name__})")
             if len(index) != len(X.shape):
@@ -249,71 +276,92 @@ class Runtime:
                 # reported (the analysis reserves negative words for "no access").
                 word = index[0] * X.ld + index[1] if len(index) == 2 else index[0]
                 if word >= 0:
-                    e((site, X.number, word, 0.0))
+                    if X.local:
+                        e([site, X.number, word, 0.0, o, v])
+                        rt.register_reads += register_reads[site]
+                    else:
+                        e((site, X.number, word, 0.0, o, v))
             return 0.0
 
-        # Each access first tries the in-bounds case (the fast path), then Numba's wraparound of a
-        # negative index within the extent (A[-1, 0] is A[M - 1, 0]), then reports it out of bounds.
-        def ld2(e: Callable, X: Any, site: int, i: Any, j: Any) -> float:
+        # Each access first tries the in-bounds case (the fast path: a global or shared element, recorded
+        # inline), then Numba's wraparound of a negative index within the extent (A[-1, 0] is A[M - 1, 0]),
+        # then reports it out of bounds. `o` and `v` are the statement's ordinal and iteration vector.
+        def ld2(e: Callable, X: Any, site: int, i: Any, j: Any, o: int, v: int) -> float:
             try:
                 if 0 <= i < X.rows and 0 <= j < X.cols:
                     w = i * X.ld + j
-                    v = X.data[w]
-                    e((site, X.number, w, v))
-                    return v
+                    value = X.data[w]
+                    if X.local:
+                        e([site, X.number, w, value, o, v])
+                        rt.register_reads += register_reads[site]
+                    else:
+                        e((site, X.number, w, value, o, v))
+                    return value
                 if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
-                    return ld2(e, X, site, i % X.rows, j % X.cols)
+                    return ld2(e, X, site, i % X.rows, j % X.cols, o, v)
             except (AttributeError, TypeError):
                 pass
-            return outside(e, X, site, (i, j))
+            return outside(e, X, site, (i, j), o, v)
 
-        def ld1(e: Callable, X: Any, site: int, i: Any) -> float:
+        def ld1(e: Callable, X: Any, site: int, i: Any, o: int, v: int) -> float:
             try:
                 if 0 <= i < X.n1:
-                    v = X.data[i]
-                    e((site, X.number, i, v))
-                    return v
+                    value = X.data[i]
+                    if X.local:
+                        e([site, X.number, i, value, o, v])
+                        rt.register_reads += register_reads[site]
+                    else:
+                        e((site, X.number, i, value, o, v))
+                    return value
                 if -X.n1 <= i < 0:
-                    return ld1(e, X, site, i % X.n1)
+                    return ld1(e, X, site, i % X.n1, o, v)
             except (AttributeError, TypeError):
                 pass
-            return outside(e, X, site, (i,))
+            return outside(e, X, site, (i,), o, v)
 
-        def st2(e: Callable, X: Any, site: int, i: Any, j: Any, v: Any) -> None:
+        def st2(e: Callable, X: Any, site: int, i: Any, j: Any, value: Any, o: int, v: int) -> None:
             try:
                 if 0 <= i < X.rows and 0 <= j < X.cols:
                     w = i * X.ld + j
                     data = X.data
-                    data[w] = v
-                    e((site, X.number, w, data[w]))
+                    data[w] = value
+                    if X.local:
+                        e([site, X.number, w, data[w], o, v])
+                    else:
+                        e((site, X.number, w, data[w], o, v))
                     return
                 if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
-                    return st2(e, X, site, i % X.rows, j % X.cols, v)
+                    return st2(e, X, site, i % X.rows, j % X.cols, value, o, v)
             except (AttributeError, TypeError, OverflowError):
-                _check_value(X, v)
-            outside(e, X, site, (i, j))
+                _check_value(X, value)
+            outside(e, X, site, (i, j), o, v)
 
-        def st1(e: Callable, X: Any, site: int, i: Any, v: Any) -> None:
+        def st1(e: Callable, X: Any, site: int, i: Any, value: Any, o: int, v: int) -> None:
             try:
                 if 0 <= i < X.n1:
                     data = X.data
-                    data[i] = v
-                    e((site, X.number, i, data[i]))
+                    data[i] = value
+                    if X.local:
+                        e([site, X.number, i, data[i], o, v])
+                    else:
+                        e((site, X.number, i, data[i], o, v))
                     return
                 if -X.n1 <= i < 0:
-                    return st1(e, X, site, i % X.n1, v)
+                    return st1(e, X, site, i % X.n1, value, o, v)
             except (AttributeError, TypeError, OverflowError):
-                _check_value(X, v)
-            outside(e, X, site, (i,))
+                _check_value(X, value)
+            outside(e, X, site, (i,), o, v)
 
-        def at2(e: Callable, X: Any, load: int, store: int, how: int, i: Any, j: Any, v: Any) -> float:
-            old = ld2(e, X, load, i, j)
-            st2(e, X, store, i, j, _combine(X, how, old, f32(v)))
+        def at2(
+            e: Callable, X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int
+        ) -> float:
+            old = ld2(e, X, load, i, j, o, v)
+            st2(e, X, store, i, j, _combine(X, how, old, f32(value)), o, v)
             return old
 
-        def at1(e: Callable, X: Any, load: int, store: int, how: int, i: Any, v: Any) -> float:
-            old = ld1(e, X, load, i)
-            st1(e, X, store, i, _combine(X, how, old, f32(v)))
+        def at1(e: Callable, X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
+            old = ld1(e, X, load, i, o, v)
+            st1(e, X, store, i, _combine(X, how, old, f32(value)), o, v)
             return old
 
         def f32(x: Any) -> float:
@@ -350,6 +398,8 @@ class Runtime:
             "_pl_st2": st2,
             "_pl_at1": at1,
             "_pl_at2": at2,
+            "_pl_vector": self.vectors.number,
+            "_pl_vget": self.vectors.get,
             "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
         }
         namespace.update(self.program.constants)
@@ -399,8 +449,10 @@ class Interval:
     number: int  # 0 for the first interval of the block
     segments: tuple[tuple[int, list], ...]  # (linear thread id, what it appended in this interval)
     waiting: dict[int, int]  # thread -> statement number of the barrier it waits at
+    instances: dict[int, int]  # thread -> the iteration vector (Runtime.vectors) of the barrier it waits at
     finished: tuple[int, ...]  # threads that ended in this interval
     stopped: bool  # the run stopped inside this interval (error or step budget)
+    register_reads: int  # loads of local-array elements that are factors of a multiply-add
 
 
 @dataclass(frozen=True)
@@ -446,6 +498,7 @@ def schedule(
             while live:
                 runtime.interval = number
                 waiting: dict[int, int] = {}
+                instances: dict[int, int] = {}
                 finished: list[int] = []
                 starts = [len(streams[t]) for t in live]
                 stop: Stop | None = None
@@ -455,7 +508,7 @@ def schedule(
                     runtime.allow = runtime.max_steps - runtime.executed + start
                     runtime.charged = 0
                     try:
-                        waiting[t] = next(generators[t])
+                        waiting[t], instances[t] = next(generators[t])
                     except StopIteration:
                         finished.append(t)
                     except StepBudgetError:
@@ -469,7 +522,19 @@ def schedule(
                     if stop is not None:
                         break
                 segments = tuple((t, streams[t][start:]) for t, start in zip(live, starts) if len(streams[t]) > start)
-                on_interval(Interval((bx, by), number, segments, waiting, tuple(finished), stop is not None))
+                register_reads, runtime.register_reads = runtime.register_reads, 0
+                on_interval(
+                    Interval(
+                        (bx, by),
+                        number,
+                        segments,
+                        waiting,
+                        instances,
+                        tuple(finished),
+                        stop is not None,
+                        register_reads,
+                    )
+                )
                 if stop is not None:
                     return stop
                 live = [t for t in live if t in waiting]

@@ -1,0 +1,85 @@
+"""The bulk counting of a run (pysim.play.table) against counts made warp by warp in plain Python.
+
+Every interval's counters must equal what `count_step` gives for its Step (the warp instructions the
+views draw), and the run's per-request metrics must equal a per-warp count with Python sets, for the
+playground's own files, a divergent kernel, a racy one and atomics, at tile-aligned and ragged sizes.
+"""
+
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pysim.core.constants import NUM_BANKS, WARP_SIZE, WORDS_PER_SECTOR
+from pysim.core.trace import count_step
+from pysim.play import run
+from pysim.play.table import groups
+
+PLAY = Path(__file__).resolve().parents[1] / "pysim" / "play"
+FILES = sorted((PLAY / "starters").glob("*.py")) + sorted((PLAY / "solutions").glob("*.py"))
+FILES += sorted((Path(__file__).parent / "play").glob("*.py"))
+SIZES = [(16, 16, 16), (5, 7, 3), (33, 18, 9)]
+
+
+def per_warp(step):
+    """(space, op, lanes' words) of every warp of every instruction row of a Step."""
+    for access in step.accesses:
+        words = access.words
+        for row in words:
+            for first in range(0, len(row), WARP_SIZE):
+                lanes = [int(w) for w in row[first : first + WARP_SIZE] if w >= 0]
+                if lanes:
+                    yield access.space, access.op, lanes
+
+
+def brute_metrics(result):
+    found = defaultdict(int)
+    for interval in result.intervals:
+        for space, op, lanes in per_warp(interval.step):
+            if space == "global":
+                sectors = len({w // WORDS_PER_SECTOR for w in lanes})
+                kind = "load" if op == "load" else "store"
+                found[f"global_{kind}_requests"] += 1
+                found[f"max_sectors_per_{kind}"] = max(found[f"max_sectors_per_{kind}"], sectors)
+                if kind == "store":
+                    found["global_store_sectors"] += sectors
+            else:
+                banks = defaultdict(set)
+                for w in lanes:
+                    banks[w % NUM_BANKS].add(w)
+                found["shared_requests"] += 1
+                found["max_bank_degree"] = max(found["max_bank_degree"], max(len(b) for b in banks.values()))
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_bulk_counts_equal_counting_each_intervals_warp_instructions(path, size):
+    try:
+        result = run(path.read_text(encoding="utf-8"), *size)
+    except Exception as error:  # noqa: BLE001 - a fixture that cannot run at this size (e.g. square only)
+        pytest.skip(f"{path.name} does not run at {size}: {error}")
+    assert result.intervals
+    total = None
+    for interval in result.intervals:
+        expected = count_step(interval.step)
+        assert replace(interval.delta, atomics=0) == expected, (interval.index, interval.delta, expected)
+        total = interval.delta if total is None else total + interval.delta
+    assert total == result.counters
+    metrics = brute_metrics(result)
+    assert {k: v for k, v in result.metrics.__dict__.items() if v} == {k: v for k, v in metrics.items() if v}
+
+
+def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys():
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 5, 400), rng.integers(-3, 3, 400)
+    ids, count, first = groups(a, b)
+    seen = {}
+    for i, key in enumerate(zip(a.tolist(), b.tolist())):
+        seen.setdefault(key, i)
+    assert count == len(seen)
+    assert sorted(first.tolist()) == sorted(seen.values())
+    assert all(ids[i] == ids[seen[key]] for i, key in enumerate(zip(a.tolist(), b.tolist())))
+    assert len({int(ids[i]) for i in seen.values()}) == count
