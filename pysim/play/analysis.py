@@ -312,7 +312,7 @@ class Analysis:
         if not pending:
             return []
         rows = self._table(found, owners)
-        chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], np.arange(len(pending) + 1)), self.vectors.by_number)
+        chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], np.arange(len(pending) + 1)), self.vectors.by_number())
         instructions = chunk.instructions(self._layout)
         counts = {name: values.tolist() for name, values in chunk.counts(self._layout, instructions).items()}
         self.metrics = self.metrics + _metrics(instructions)
@@ -588,8 +588,10 @@ class Analysis:
         numbered: dict[tuple[int, int], list[int]] = {}
         for linear, barrier in interval.waiting.items():
             numbered.setdefault((barrier, interval.instances[linear]), []).append(linear)
-        vectors = self.vectors.by_number
-        instances = {(barrier, vectors[number]): threads for (barrier, number), threads in numbered.items()}
+        vectors = self.vectors.by_number() if len(numbered) > 1 else ()  # the message names iterations only then
+        instances = {
+            (barrier, vectors[number] if vectors else ()): threads for (barrier, number), threads in numbered.items()
+        }
         ordered = sorted(instances.items(), key=lambda item: -len(item[1]))
         block = interval.block
         if interval.finished:

@@ -72,6 +72,11 @@ def _assign(name: str, value: ast.expr) -> ast.stmt:
 ORDINAL = "_pl_o"  # statements the thread executed in this barrier interval (program order, for races)
 
 
+def _number(iteration: ast.expr) -> ast.expr:
+    """The number of an iteration vector (pysim.play.runtime.Vectors)."""
+    return _call("_pl_vset", iteration, _call("_pl_vlen"))
+
+
 def counter(level: int) -> str:
     """The variable counting iterations of the loop at nesting `level` (1 = outermost)."""
     return f"_pl_c{level}"
@@ -120,7 +125,7 @@ class KernelRewriter:
         self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args])
         self.types.infer(function.body)
         self._registers = _local_names(function)
-        start = [_assign(ORDINAL, _num(0)), _assign(vector(0), _call("_pl_vector"))]
+        start = [_assign(ORDINAL, _num(0)), _assign(vector(0), _number(ast.Tuple(elts=[], ctx=ast.Load())))]
         body = start + self.block(function.body, docstring_allowed=True)
         # A generator even without a barrier: `return` then an unreachable `yield`.
         never = ast.Tuple(elts=[_num(-1), _num(0)], ctx=ast.Load())
@@ -194,9 +199,7 @@ class KernelRewriter:
         if not self._numbered[-1]:
             return [ast.copy_location(_increment(counter(level)), node)]
         counters = ast.Tuple(elts=[_name(counter(n)) for n in range(1, level + 1)], ctx=ast.Load())
-        known = ast.Compare(left=_name(vector(level)), ops=[ast.Is()], comparators=[ast.Constant(value=None)])
-        new = ast.If(test=known, body=[_assign(vector(level), _call("_pl_vector", counters))], orelse=[])
-        out = [_increment(counter(level)), _assign(vector(level), _call("_pl_vget", counters)), new]
+        out = [_increment(counter(level)), _assign(vector(level), _number(counters))]
         return [ast.copy_location(item, node) for item in out]
 
     def _site_arguments(self) -> list[ast.expr]:

@@ -184,19 +184,18 @@ def global_array(name: str, number: int, values: np.ndarray) -> Array:
 class Vectors:
     """Iteration vectors (the iteration of each loop around a statement, outermost first) numbered in the
     order they first occur, run-wide: the rewritten kernel numbers its vector at the top of every iteration
-    (`get`, a plain dict lookup, then `number` for a new one), so each access carries one small number."""
+    (`numbers.setdefault(vector, len(numbers))`: two C calls, no Python frame, since a runaway loop makes a
+    new vector at every iteration), so each access carries one small number."""
 
     def __init__(self) -> None:
-        self._numbers: dict[tuple[int, ...], int] = {}
-        self.get = self._numbers.get
-        self.by_number: list[tuple[int, ...]] = []
+        self.numbers: dict[tuple[int, ...], int] = {}
+        self._listed: list[tuple[int, ...]] = []
 
-    def number(self, iteration: tuple[int, ...] = ()) -> int:
-        found = self._numbers.get(iteration)
-        if found is None:
-            found = self._numbers[iteration] = len(self.by_number)
-            self.by_number.append(iteration)
-        return found
+    def by_number(self) -> list[tuple[int, ...]]:
+        """Every vector so far, by its number (listed again only when new ones came)."""
+        if len(self._listed) != len(self.numbers):
+            self._listed = list(self.numbers)
+        return self._listed
 
 
 class Runtime:
@@ -398,8 +397,8 @@ class Runtime:
             "_pl_st2": st2,
             "_pl_at1": at1,
             "_pl_at2": at2,
-            "_pl_vector": self.vectors.number,
-            "_pl_vget": self.vectors.get,
+            "_pl_vset": self.vectors.numbers.setdefault,
+            "_pl_vlen": self.vectors.numbers.__len__,
             "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
         }
         namespace.update(self.program.constants)
