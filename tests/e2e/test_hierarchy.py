@@ -1,5 +1,7 @@
 """#/hierarchy in Chromium: every number follows N and T, banks, walls, quiz, keyboard."""
 
+import re
+
 import pytest
 from timetext import bound_times, durations
 
@@ -284,3 +286,13 @@ def test_each_latency_links_its_source_or_says_it_is_an_assumption(app, device):
             assert link.get_attribute("href") == figure.source and link.inner_text() == "source"
     text = section(app).locator("[data-testid=walk-step-0]").inner_text()
     assert "ticks of arithmetic" not in text and "other warps" in text and "four places" in text
+
+
+@pytest.mark.parametrize("N, T", [(1, 1), (8, 1), (17, 16), (1024, 16)])
+def test_reuse_counts_read_right_in_every_step(app, N, T):
+    go(app, f"#/hierarchy?N={N}&T={T}&step=0")
+    text = section(app).inner_text()
+    # A reuse of 1 reads "1 thread", "1 time", "1 output cell", "1 use"; never a plural after 1.
+    assert not re.findall(r"\b1 (?:threads|times|uses|values|output cells)\b", text)
+    reuse = Walkthrough(HierarchyParams(N=N, T=T)).reuse
+    assert f"used by up to {reuse} {'thread' if reuse == 1 else 'threads'}" in " ".join(text.split())

@@ -48,17 +48,24 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         "N": w.N,
         "T": w.T,
         "threads": w.threads,
+        "threads-text": wording.count(w.threads, "thread"),
         "per-thread-loads": w.per_thread_loads,
         "naive-total": w.naive_total,
         "tiles-per-row": w.tiles_per_row,
         "slice-loads": w.slice_loads,
+        "slice-values": wording.count(w.slice_loads, "value"),
         "tiled-total": w.exact_tiled,
         "ideal": count(w.ideal_tiled),
         "full-blocks": w.full_blocks,
         "edge-width": w.edge_width,
+        "edge-times": wording.count(w.edge_width, "time"),
         "edge-excess": count(w.edge_excess),
         "floor-loads": w.floor_loads,
         "reuse": w.reuse,
+        "reuse-threads": wording.count(w.reuse, "thread"),
+        "reuse-times": wording.count(w.reuse, "time"),
+        "reuse-cells": wording.count(w.reuse, "output cell"),
+        "reuse-uses": wording.count(w.reuse, "use"),
         "reduction": f"{w.reduction:.2f}",
         "bound-text": w.timing.bound,
         "estimate-text": w.timing.estimate,
@@ -68,6 +75,7 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         "latency-ratio": f"{w.latency_ratio:.0f}",
         "l2-size": f"{d.l2_size.value:g} MB",
         "block-threads": w.block_threads,
+        "block-threads-text": wording.count(w.block_threads, "thread"),
         "shared-bytes": w.shared_bytes,
         "thread-limit": d.thread_limit,
         "shared-limit": d.shared_limit_bytes,
@@ -172,7 +180,7 @@ def naive_picture(w: Walkthrough):
     size = 18
     top = 110
     drawing = charts.picture(WIDTH, 280, "The same row of A is fetched by every thread of that row of C")
-    drawing.appendChild(text(f"row 0 of A ({w.N:,} values)", 20, top - 10))
+    drawing.appendChild(text(f"row 0 of A ({wording.count(w.N, 'value')})", 20, top - 10))
     for c in range(side):
         drawing.appendChild(cell(20 + c * size, top, size, "row-hot"))
     gx = 340
@@ -192,9 +200,9 @@ def naive_picture(w: Walkthrough):
             )
         )
     lines = (
-        f"each of the {w.N:,} threads of row 0 of C",
+        f"each of the {w.N:,} threads of row 0 of C" if w.N > 1 else "the one thread of row 0 of C",
         "loads this same row of A, so it is",
-        f"fetched {w.N:,} times",
+        f"fetched {wording.count(w.N, 'time')}",
     )
     for i, line in enumerate(lines):
         drawing.appendChild(svg("text", "caption", text=line, x="20", y=f"{top + 50 + i * 18}"))
