@@ -171,14 +171,26 @@ LONG_TASKS = """() => { window.long_tasks = [];
     new PerformanceObserver(list => list.getEntries().forEach(e => window.long_tasks.push(e.duration)))
         .observe({type: 'longtask'}); }"""
 # A run on the page's thread held it for the whole run, seconds (issue 22); with the worker only decoding the
-# reply and drawing it are left. The target is 50 ms; the bound asserted leaves room for a loaded CI machine.
+# reply and drawing it are left, in parts. The target is 50 ms, but a long task's duration is wall time, and on
+# a loaded machine a 20 ms part waits hundreds of ms for a core: the bound asserted leaves room for that, and
+# bench/playground.py measures each task's CPU time in a Chrome trace.
 PAGE_BLOCK_BOUND_MS = 1000
+# Frames painted between the results appearing (their first part) and the run said done (their last part).
+DRAW_FRAMES = """() => { window.draw_frames = {}; let frames = 0;
+    const tick = () => { frames++; requestAnimationFrame(tick); }; requestAnimationFrame(tick);
+    const view = document.getElementById('view-playground');
+    const results = view.querySelector('[data-testid=results]'), status = view.querySelector('[data-testid=run-status]');
+    new MutationObserver(() => {
+        if (results.dataset.state === 'done' && !('shown' in draw_frames)) draw_frames.shown = frames;
+        if (status.dataset.state === 'done' && !('done' in draw_frames)) draw_frames.done = frames;
+    }).observe(view, {attributes: true, subtree: true, attributeFilter: ['data-state']}); }"""
 TILED_T4 = (ROOT / "pysim" / "play" / "solutions" / "smem_tiled.py").read_text().replace("T = 8", "T = 4", 1)
 
 
 def test_a_tiled_run_leaves_the_page_free_and_is_measured(visit):
-    """Tiled with T=4 at 16×16×16 (a size that finishes within the run's limit on a loaded CI machine): prints
-    the run, the page's longest task, and the worker's start time and memory."""
+    """Tiled with T=4 at 16×16×16 (a size that finishes within the run's limit on a loaded CI machine): the
+    results are drawn in parts with frames painted between them, not in one task; prints the run, the page's
+    longest task, and the worker's start time and memory."""
     visit.open("#/playground?M=16&N=16&K=16")
     page = visit.page
     opened = page.evaluate("performance.now()")
@@ -188,6 +200,7 @@ def test_a_tiled_run_leaves_the_page_free_and_is_measured(visit):
     ready = page.evaluate("performance.now()") - opened
     type_code(page, TILED_T4)
     page.evaluate(LONG_TASKS)
+    page.evaluate(DRAW_FRAMES)
     started = page.evaluate("performance.now()")
     press_run(page)
     run_ms = page.evaluate("performance.now()") - started
@@ -197,6 +210,7 @@ def test_a_tiled_run_leaves_the_page_free_and_is_measured(visit):
     tasks = sorted(page.evaluate("window.long_tasks"), reverse=True)
     longest = tasks[0] if tasks else 0
     results = by_testid(page, "results")
+    drawn = page.evaluate("window.draw_frames")
     print(
         f"\nplayground worker: ready {ready / 1000:.1f} s after the playground opened (its own start "
         f"{worker['start'] / 1000:.1f} s), Pyodide heap {worker['heap'] / 2**20:.0f} MiB; tiled 16×16×16 T=4: "
@@ -204,6 +218,7 @@ def test_a_tiled_run_leaves_the_page_free_and_is_measured(visit):
         f"drawn in {results.get_attribute('data-draw-ms')} ms); the page's long tasks (ms): {[round(t) for t in tasks[:8]]}"
     )
     assert longest < PAGE_BLOCK_BOUND_MS
+    assert drawn["done"] > drawn["shown"], f"the results were drawn in one task: {drawn}"
 
 
 def test_a_course_package_runs_kernels_in_its_worker_despite_moodles_mime_types(browser, tmp_path):

@@ -13,6 +13,8 @@ The address: `#/playground?puzzle=tiled&M=32&N=32&K=32&code=<zlib+base64url>`
 
 from __future__ import annotations
 
+import asyncio
+
 from pyscript import document, window
 
 from pysim.hardware.params import ParamError, parse_int
@@ -336,13 +338,21 @@ class PlaygroundView:
         summary = reply["summary"]
         self.runner.remember(request)
         self.result = summary
-        self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
-        self.status.setAttribute("data-state", "done")
+        asyncio.ensure_future(self.draw_run(summary, request, elapsed))
+
+    async def draw_run(self, summary, request: dict, elapsed: float) -> None:
+        """Draw a run's results in parts (the page stays free between them), then say it is done and grade it."""
         started = window.performance.now()
-        self.results.show(summary, request["source"], elapsed, self.puzzle.expected_label if self.puzzle else "A @ B")
+        label = self.puzzle.expected_label if self.puzzle else "A @ B"
+        if not await self.results.show(summary, request["source"], elapsed, label) or self.result is not summary:
+            self.set_running(False)  # a link's code replaced it meanwhile
+            return
         self.ran_with = (request["source"], (request["M"], request["N"], request["K"]), request["puzzle"])
         self.check_stale()  # edited while it ran
+        # From the reply to the last part drawn, the breaks for the page included.
         self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started:.0f}")
+        self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
+        self.status.setAttribute("data-state", "done")
         if self.puzzle is None:
             self.set_running(False)
             return

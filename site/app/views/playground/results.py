@@ -89,7 +89,9 @@ class Results:
         self.stepping.result = None
         self.stepping.element.setAttribute("hidden", "")
 
-    def show(self, result, source: str, elapsed: float, expected_label: str) -> None:
+    async def show(self, result, source: str, elapsed: float, expected_label: str) -> bool:
+        """Draw `result`, the stepping section in parts (pysim.play.session's RunSummary); False when another
+        run, or other code, took its place before it was drawn."""
         launch = result.launch
         intervals = result.intervals
         self.reveal("done", elapsed)
@@ -116,10 +118,10 @@ class Results:
         self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])
         if intervals:
             self.stepping.element.removeAttribute("hidden")
-            self.stepping.load(result, source, expected_label)
-        else:
-            self.stepping.result = result
-            self.stepping.element.setAttribute("hidden", "")
+            return await self.stepping.load(result, source, expected_label)
+        self.stepping.result = result
+        self.stepping.element.setAttribute("hidden", "")
+        return True
 
     def show_difference(self, result) -> None:
         if result.c_matches:

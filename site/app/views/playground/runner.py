@@ -65,6 +65,7 @@ class Runner:
         self.replay: dict | None = None  # the last run that succeeded
         self.timer = None
         self.sent_at = 0.0  # performance.now() when the current request went to the worker
+        self.spawned_at = 0.0  # performance.now() when the current worker was started
         self.listeners = Listeners()  # the timers' proxies, made once
         self.overran_proxy = self.listeners.proxy(lambda *args: self.end_current("timeout", ""))
         self.local_proxy = self.listeners.proxy(lambda *args: self.answer_here())
@@ -94,6 +95,7 @@ class Runner:
             return
         self.worker = worker
         self.ready = False
+        self.spawned_at = window.performance.now()
         self.worker_listeners.on(worker, "message", lambda event: self.received(event.data))
         self.worker_listeners.on(worker, "error", self.died)
         wasm_bytes = document.documentElement.getAttribute("data-wasm") == "bytes"
@@ -193,7 +195,9 @@ class Runner:
         kind = data.kind
         if kind == "ready":
             self.ready = True
-            window.tilelabPlayworker = data  # start time, heap size, what it fetched: for tests and benches
+            # Its start (in the worker, and from here), heap size and what it fetched: for tests and benches.
+            data.readyAfterMs = window.performance.now() - self.spawned_at
+            window.tilelabPlayworker = data
             self.on_status("ready", "")
             self.pump()
         elif kind == "failed":
@@ -204,6 +208,7 @@ class Runner:
             if self.current.on_progress is not None:
                 self.current.on_progress(int(data.threads), int(data.steps))
         elif kind == "reply":
+            window.tilelabPlayworker.heapBytes = data.heapBytes  # the heap grows and is never given back
             job = self.finish()
             self.pump()
             if job is not None:

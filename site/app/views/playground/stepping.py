@@ -1,16 +1,24 @@
 """Stepping through a run, barrier interval by barrier interval: the player, the kernel as it ran, the
 grids (C as the threads stored it against NumPy's answer), one thread's statements and the warp
 instructions of the interval. The run lives in the playground's worker: each interval (its counts,
-memory and owners, pysim.play.session's IntervalView) is asked for when it is shown."""
+memory and owners, pysim.play.session's IntervalView) is asked for when it is shown.
+
+Drawing stays in tasks short enough for the page to keep painting (issue 22: no task over 50 ms):
+grids above a few cells are canvases, tables and the thread picker are built detached and put in
+with one insertion (the page's script loader, PyScript, inspects every element added to the document
+one by one), and a run or an interval is drawn in parts with the page free between them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Iterable
+
+from pyscript import window
 
 from pysim.core.counters import COUNTER_LABELS, Counters
 from pysim.play.analysis import thread_xy
 
-from ...core.dom import Listeners, h, thousands
+from ...core.dom import Listeners, h, set_number_markup, thousands
 from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_panel
 from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
@@ -19,6 +27,31 @@ from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure
 from .texts import access_text, shape_text, xy_text
 
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
+# Larger grids are drawn on a canvas: every element added costs the page PyScript's document-wide observer
+# (an XPath query and a selector query each) and then layout; measured with bench/playground.py, a 32×32×32
+# run's four element grids took 200 ms of the observer in one task, and 240 ms of layout and paint in the next.
+CANVAS_ABOVE_CELLS = 64
+# A part of a drawing runs this long, then the page has the thread (so a part is this plus one piece at most:
+# a grid's canvas painted, or a table row).
+PART_MS = 15
+
+
+class Parts:
+    """Splits a drawing into tasks: `pause` between two pieces of it ends the task once it has run PART_MS,
+    and the browser paints and handles input before the next part."""
+
+    def __init__(self) -> None:
+        self.began = window.performance.now()
+
+    async def pause(self) -> None:
+        if window.performance.now() - self.began >= PART_MS:
+            await asyncio.sleep(0)
+            self.began = window.performance.now()
+
+
+def thread_options(launch) -> str:
+    """The thread picker's options, markup built from numbers only: one parse instead of a call per option."""
+    return "".join(f'<option value="{t}">{xy_text(thread_xy(launch, t))}</option>' for t in range(launch.threads))
 
 
 class RunStepping:
@@ -28,7 +61,8 @@ class RunStepping:
         self.goto_line = goto_line
         self.runner = runner
         self.result = None
-        self.view = None  # the IntervalView on screen
+        self.view = None  # the IntervalView on screen (or being drawn)
+        self.block = None  # the block shape the thread picker lists
         self.asking = False  # an interval is on its way from the worker
         self.thread = 0
         self.source_lines: list[str] = []
@@ -39,11 +73,13 @@ class RunStepping:
         self.listing = CodePanel("Your kernel as it ran, the lines of this interval highlighted")
         self.listeners.on(self.listing.element, "click", self.listing_clicked)
         self.thread_select = h("select", "", id="play-thread", data_testid="thread")
-        self.listeners.on(self.thread_select, "change", lambda event: self.follow(int(self.thread_select.value)))
-        self.grid_a = MatrixGrid("A", "Matrix A")
-        self.grid_b = MatrixGrid("B", "Matrix B")
-        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
-        self.grid_expected = MatrixGrid("expected", "NumPy's answer")
+        follow = h("label", "field follow", children=[h("span", "", "Follow thread (tx, ty)"), self.thread_select])
+        # On the label: the picker is replaced whenever the block's shape changes.
+        self.listeners.on(follow, "change", lambda event: self.follow(int(self.thread_select.value)))
+        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=CANVAS_ABOVE_CELLS)
+        self.grid_b = MatrixGrid("B", "Matrix B", canvas_above=CANVAS_ABOVE_CELLS)
+        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c, canvas_above=CANVAS_ABOVE_CELLS)
+        self.grid_expected = MatrixGrid("expected", "NumPy's answer", canvas_above=CANVAS_ABOVE_CELLS)
         self.shared_box = h("div", "shared-grids")
         self.shared_grids: dict[str, MatrixGrid] = {}
         self.wrong: list[tuple[int, int]] = []
@@ -57,7 +93,7 @@ class RunStepping:
                 self.player.element,
                 self.interval_focus,
                 self.interval_counters,
-                h("label", "field follow", children=[h("span", "", "Follow thread (tx, ty)"), self.thread_select]),
+                follow,
                 h(
                     "div",
                     "code-and-memory",
@@ -105,7 +141,6 @@ class RunStepping:
 
     def build_warp_table(self) -> list:
         self.warp_body = h("tbody", "")
-        self.listeners.on(self.warp_body, "click", self.warp_clicked)
         columns = ("Line", "Instruction", "Warp", "Active lanes", "Memory transactions", "Detail")
         head = h("tr", "", children=[h("th", "", text, scope="col") for text in columns])
         table = h(
@@ -119,37 +154,51 @@ class RunStepping:
                 self.warp_body,
             ],
         )
+        self.listeners.on(table, "click", self.warp_clicked)  # on the table: each interval replaces the body
         self.warp_more = h("p", "hint", "")
         self.picture = WarpPicture("warp-picture", "")  # the pictures of #/naive and #/transpose
         return [table, self.warp_more, self.picture.element]
 
     # --- a new run -----------------------------------------------------------------------------------
-    def load(self, result, source: str, expected_label: str) -> None:
-        """Show a run that has intervals, from its first interval, following thread 0."""
+    async def load(self, result, source: str, expected_label: str) -> bool:
+        """Show a run that has intervals, from its first interval, following thread 0, drawn in parts;
+        False when another run (or none) took its place meanwhile."""
         self.result = result
         self.view = None
-        self.source_lines = source.split("\n")
-        self.listing.load(self.source_lines)
+        lines = source.split("\n")
+        if lines != self.source_lines:
+            self.source_lines = lines
+            self.listing.load(lines)
         launch = result.launch
-        self.thread_select.textContent = ""
-        for t in range(launch.threads):
-            self.thread_select.appendChild(h("option", "", xy_text(thread_xy(launch, t)), value=str(t)))
+        if launch.block != self.block:
+            self.block = launch.block
+            picker = h("select", "", id="play-thread", data_testid="thread")
+            set_number_markup(picker, thread_options(launch))
+            self.thread_select.replaceWith(picker)
+            self.thread_select = picker
         self.thread = 0
         self.thread_select.value = "0"
-        self.load_grids(result, expected_label)
-        self.player.load(result.intervals, 0)
-
-    def load_grids(self, result, expected_label: str) -> None:
         M, N, K = result.M, result.N, result.K
-        self.grid_a.resize(M, K, f"A ({M} × {K})")
-        self.grid_b.resize(K, N, f"B ({K} × {N})")
-        self.grid_c.resize(M, N, f"C ({M} × {N}) as the threads stored it")
         rows, cols = result.expected.shape
-        self.grid_expected.resize(rows, cols, f"NumPy's {expected_label}")
-        self.grid_a.show(result.A, {})
-        self.grid_b.show(result.B, {})
-        self.grid_expected.show(result.expected, {})
+        parts = Parts()
+        for grid, shape, caption, values in (
+            (self.grid_a, (M, K), f"A ({M} × {K})", result.A),
+            (self.grid_b, (K, N), f"B ({K} × {N})", result.B),
+            (self.grid_expected, (rows, cols), f"NumPy's {expected_label}", result.expected),
+            (self.grid_c, (M, N), f"C ({M} × {N}) as the threads stored it", None),
+        ):
+            await parts.pause()
+            if self.result is not result:
+                return False
+            grid.resize(*shape, caption)  # a canvas paints all its cells twice: resized, then with values
+            if values is not None:
+                await parts.pause()
+                if self.result is not result:
+                    return False
+                grid.show(values, {})
         self.load_shared_grids(result.shared)
+        self.player.load(result.intervals, 0)
+        return True
 
     def load_shared_grids(self, allocations) -> None:
         """One grid per shared array: a grid of the same name is reused, the others are closed (their
@@ -157,7 +206,9 @@ class RunStepping:
         old, self.shared_grids = self.shared_grids, {}
         self.shared_box.textContent = ""
         for allocation in allocations:
-            grid = old.pop(allocation.name, None) or MatrixGrid(allocation.name, allocation.name)
+            grid = old.pop(allocation.name, None) or MatrixGrid(
+                allocation.name, allocation.name, canvas_above=CANVAS_ABOVE_CELLS
+            )
             rows, cols = allocation.grid_shape
             grid.resize(rows, cols, f"{allocation.name} [{shape_text(allocation.shape)}]")
             self.shared_grids[allocation.name] = grid
@@ -192,8 +243,7 @@ class RunStepping:
             self.show_interval(self.player.index)  # the student moved on meanwhile
             return
         self.view = view
-        self.draw(view)
-        self.element.setAttribute("data-shown", f"{view.index}:{self.thread}")  # what is drawn: interval, thread
+        asyncio.ensure_future(self.draw(view, self.thread))
 
     # --- following --------------------------------------------------------------------------------------
     def listing_clicked(self, event) -> None:
@@ -218,7 +268,8 @@ class RunStepping:
         self.player.go(index)
 
     # --- one interval -----------------------------------------------------------------------------------
-    def draw(self, view) -> None:
+    async def draw(self, view, thread: int) -> None:
+        """Draw `view` in parts; a part finds another view wanted meanwhile and stops."""
         self.interval_counters.textContent = "This interval: " + (
             ", ".join(
                 f"{thousands(getattr(view.delta, name))} {COUNTER_LABELS[name]}"
@@ -238,19 +289,26 @@ class RunStepping:
             f"Interval {view.index + 1} of {self.result.intervals}: {blocks}. {view.thread_count} thread(s) ran "
             f"line(s) {', '.join(str(n) for n in lines) or '–'}; then {end}."
         )
-        self.show_memory(view)
-        self.show_thread(view)
-        self.show_warps(view)
+        parts = Parts()
+        for step in (self.show_memory, self.show_thread, self.show_warps):
+            if not await step(view, parts):
+                return
+        self.element.setAttribute("data-shown", f"{view.index}:{thread}")  # what is drawn: interval, thread
 
-    def show_memory(self, view) -> None:
+    async def show_memory(self, view, parts: Parts) -> bool:
+        """The grids, in parts; False when another view is wanted before they are all drawn."""
         marks = self.marks(view)
-        self.grid_a.show(None, marks.get("A", {}))
-        self.grid_b.show(None, marks.get("B", {}))
         c_marks = dict(marks.get("C", {}))
         add_marks(c_marks, self.result.wrong, "c-wrong")
-        self.grid_c.show(view.c, c_marks)
-        for name, grid in self.shared_grids.items():
-            grid.show(view.shared[name], marks.get(name, {}))
+        shown = [(self.grid_a, None, marks.get("A", {})), (self.grid_b, None, marks.get("B", {}))]
+        shown.append((self.grid_c, view.c, c_marks))
+        shown.extend((grid, view.shared[name], marks.get(name, {})) for name, grid in self.shared_grids.items())
+        for grid, values, cells in shown:
+            grid.show(values, cells)
+            await parts.pause()
+            if self.view is not view:
+                return False
+        return True
 
     def marks(self, view) -> dict[str, dict]:
         """Cell marks per grid: what this interval's accesses touched, and the followed thread's cells."""
@@ -261,44 +319,62 @@ class RunStepping:
             add_marks(cells, access.followed, "followed")
         return targets
 
-    def show_thread(self, view) -> None:
+    async def new_body(self, view, rows: Iterable, parts: Parts) -> object | None:
+        """A detached <tbody> of `rows` (elements made lazily, in parts); None when another view is wanted
+        before it is done."""
+        body = h("tbody", "")
+        for row in rows:
+            body.appendChild(row)
+            await parts.pause()
+            if self.view is not view:
+                return None
+        return body
+
+    async def show_thread(self, view, parts: Parts) -> bool:
+        steps = enumerate(view.thread_steps, 1)
+        body = await self.new_body(view, (self.thread_row(number, step) for number, step in steps), parts)
+        if body is None:
+            return False
+        self.thread_body.replaceWith(body)  # one insertion: the page looks at one element, not every row
+        self.thread_body = body
         self.thread_title.textContent = (
             f"Thread {xy_text(view.thread)} of block {xy_text(view.block)} in this interval: "
             f"{view.thread_step_count} statement(s)"
         )
-        self.thread_body.textContent = ""
-        for number, step in enumerate(view.thread_steps, start=1):
-            text = self.source_lines[step.line - 1].strip() if 0 < step.line <= len(self.source_lines) else ""
-            accesses = h("td", "accesses")
-            for record in step.accesses:
-                accesses.appendChild(h("span", f"access {record.space}-{record.op}", access_text(record)))
-            self.thread_body.appendChild(
-                h(
-                    "tr",
-                    "",
-                    children=[
-                        h("td", "num", str(number)),
-                        h("td", "num", str(step.line)),
-                        h("td", "", children=[h("code", "", text)]),
-                        accesses,
-                    ],
-                )
-            )
         hidden = view.thread_step_count - len(view.thread_steps)
         self.thread_more.textContent = f"… and {thousands(hidden)} more statement(s)." if hidden > 0 else ""
+        return True
 
-    def show_warps(self, view) -> None:
+    def thread_row(self, number: int, step):
+        text = self.source_lines[step.line - 1].strip() if 0 < step.line <= len(self.source_lines) else ""
+        accesses = h("td", "accesses")
+        for record in step.accesses:
+            accesses.appendChild(h("span", f"access {record.space}-{record.op}", access_text(record)))
+        return h(
+            "tr",
+            "",
+            children=[
+                h("td", "num", str(number)),
+                h("td", "num", str(step.line)),
+                h("td", "", children=[h("code", "", text)]),
+                accesses,
+            ],
+        )
+
+    async def show_warps(self, view, parts: Parts) -> bool:
         """One row per warp instruction (its sectors or its bank conflict, from pysim), the first drawn."""
-        self.warp_body.textContent = ""
-        for row, instruction in enumerate(view.warp_rows):
-            self.warp_body.appendChild(self.warp_row(instruction, row))
+        rows: Iterable = (self.warp_row(instruction, row) for row, instruction in enumerate(view.warp_rows))
         if not view.warp_rows:
-            self.warp_body.appendChild(
-                h("tr", "", children=[h("td", "", "No global or shared access in this interval.", colspan="6")])
-            )
+            rows = [h("tr", "", children=[h("td", "", "No global or shared access in this interval.", colspan="6")])]
+        body = await self.new_body(view, rows, parts)
+        if body is None:
+            return False
+        self.warp_body.replaceWith(body)
+        self.warp_body = body
         hidden = view.warp_count - len(view.warp_rows)
         self.warp_more.textContent = f"… and {thousands(hidden)} more warp instruction(s)." if hidden > 0 else ""
         self.show_picture(0, view.picture)
+        return True
 
     def warp_row(self, instruction, row: int):
         what = f"{instruction.op} {instruction.space} {instruction.array} (#{instruction.occurrence + 1})"
