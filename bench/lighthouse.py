@@ -12,6 +12,7 @@ above the floor's.
     python bench/lighthouse.py               # build dist/, 3 runs of each page
     python bench/lighthouse.py --runs 1      # quick
     python bench/lighthouse.py --dist /tmp/old/dist
+    python bench/lighthouse.py --keep /tmp/reports   # and each run's report, for the filmstrip and traces
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ def chromium_path() -> str:
         return find_chromium(playwright) or playwright.chromium.executable_path
 
 
-def lighthouse(url: str, chrome: str) -> dict:
-    """One Lighthouse run; returns {"score": 0..1, metric: value}."""
+def lighthouse(url: str, chrome: str, keep: Path | None = None) -> dict:
+    """One Lighthouse run; returns {"score": 0..1, metric: value}. `keep`: where to copy its report."""
     flags = " ".join(arg for arg in CHROMIUM_ARGS if arg != "--headless") + " --headless=new"
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
@@ -75,6 +76,8 @@ def lighthouse(url: str, chrome: str) -> dict:
         if done.returncode != 0 or not report.exists():
             raise RuntimeError(f"lighthouse failed on {url}: {done.stderr[-2000:]}")
         data = json.loads(report.read_text())
+        if keep is not None:
+            shutil.copyfile(report, keep)
     if data.get("runtimeError"):
         raise RuntimeError(f"lighthouse on {url}: {data['runtimeError']}")
     result = {"score": data["categories"]["performance"]["score"]}
@@ -110,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--floor-on-dist", action="store_true", help="serve the floor page with dist/'s runtime (precompiled stdlib)"
     )
+    parser.add_argument("--keep", type=Path, help="write each run's Lighthouse report (JSON) into this folder")
     args = parser.parse_args(argv)
 
     if not LIGHTHOUSE.exists():
@@ -121,9 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     server, floor_pages = Server(dist, gzip=True), floor_server(floor_root(dist, scratch, args.floor_on_dist))
     site, floor = [], []
     try:
-        for _ in range(args.runs):  # interleaved, so machine noise hits both alike
-            site.append(lighthouse(server.url + args.route, chrome))
-            floor.append(lighthouse(floor_pages.url + "floor.html", chrome))
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+        for run in range(args.runs):  # interleaved, so machine noise hits both alike
+            keep = {page: args.keep / f"{page}-{run}.json" if args.keep else None for page in ("site", "floor")}
+            site.append(lighthouse(server.url + args.route, chrome, keep["site"]))
+            floor.append(lighthouse(floor_pages.url + "floor.html", chrome, keep["floor"]))
     finally:
         server.close()
         floor_pages.close()

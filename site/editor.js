@@ -50,7 +50,8 @@ export async function createEditor(host, text, label, onChange, onRun) {
         state.Prec.highest(view.keymap.of([{ key: "Mod-Enter", run: () => (onRun(), true) }])),
         view.keymap.of([commands.indentWithTab]),
         theme,
-        EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "editor-content" }),
+        // tabindex: focusable as it is (contenteditable), said so for checkers of its scrolling box (axe).
+        EditorView.contentAttributes.of({ "aria-label": label, "data-testid": "editor-content", tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange();
         }),

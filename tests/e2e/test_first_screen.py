@@ -1,7 +1,7 @@
 """Picture first (issue 23), measured in Chromium: on every route, at three laptop sizes, a phone and an
 800×600 course-page frame (embed=1&lock=1, as the README's embed examples), the first screen holds what the
-student watches (the grids, the walkthrough step's picture, the sector or bank picture, the roofline) and the
-control that moves it; on a phone the step bar stays in view while the grids scroll; nothing is clipped.
+student watches (the grids, the walkthrough step's picture, the sector or bank picture, the roofline, the
+playground's editor) and the control that moves it (Step, Apply, Run); on a phone the step bar stays in view while the grids scroll; nothing is clipped.
 """
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ ROUTES = {
         "[data-testid=roofline] svg",
         "[data-testid=apply]",
     ),
+    # The playground's picture is the kernel being written; Run, which makes its results, stays with it
+    # (a locked exercise keeps Run too).
+    "playground": ("#/playground?puzzle=tiled&M=32&N=32&K=32", "[data-editor]", "[data-testid=run]"),
 }
 SIZES = {
     "1280x720": (1280, 720, ""),

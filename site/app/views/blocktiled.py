@@ -5,6 +5,10 @@ in kind. Every mark comes from pysim: the block's regions, each access by kind, 
 thread's cells (k05–k07 `focus`), the four-cell groups of every 128-bit access
 (pysim.lessons.blocktiled.vector_groups, outlined with `edges`) and, in #/warptile, the followed
 thread's warp tile and subtiles (k07.warp_regions).
+
+A step costs what it changes: the marks that hold for many steps (the block's tile, the thread
+patches of C, the followed thread's warp) are the grids' base classes, rebuilt only when the block,
+the bkIdx slice or the warp changes; the monitor formats only the register values that changed.
 """
 
 from __future__ import annotations
@@ -53,6 +57,11 @@ class BlocktiledView(SteppingView):
         if self.params is None or set(raw) & set(self.param_names):
             raw = {**self.start, **raw}
         super().activate(raw)
+
+    def load_thread(self) -> None:
+        super().load_thread()
+        self.base_drawn = None  # what the grids' base classes were built for (base_key)
+        self.monitor_shown = np.full((len(self.monitor_rows), self.monitor_numbers), np.nan)  # blank cells
 
     def reject(self, error) -> None:
         if self.params is None:
@@ -103,7 +112,6 @@ class BlocktiledView(SteppingView):
         self.grids["A"].show(trace.A, {})
         self.grids["B"].show(trace.B, {})
         self.patch_classes = self.patches()
-        self.grids["C"].set_base(self.patch_classes)
         self.monitor_head.textContent = ""
         self.monitor_values = {}  # register name -> how many of its values the monitor lists
         headings = ["TID", self.xy_heading, "Action"]
@@ -142,39 +150,66 @@ class BlocktiledView(SteppingView):
         p = self.params
         self.focus.textContent = f"Current focus: {self.words.position(step, p)}"
         self.phase.textContent = self.words.phase_detail(step, p)
+        key = self.base_key(step)
+        if key != self.base_drawn:
+            self.base_drawn = key
+            self.draw_base(step)
         marks = self.step_marks(step, GRIDS)
         for array, groups in blocktiled.vector_groups(step).items():
             add_marks(marks[array], [cell for group in groups for cell in group], "vec4")
             for cell, cls in outlined(groups, "vec").items():
                 add_marks(marks[array], (cell,), cls)
-        self.more_marks(step, marks)
         regions = self.regions(step)
         values = {**step.shared, "C": self.trace.c_after(step.index)}  # A and B never change
         for name, grid in self.grids.items():
             grid.show(values.get(name), marks[name], regions.get(name))
         self.render_monitor(step)
 
-    def more_marks(self, step, marks: dict[str, dict]) -> None:
-        """A route's own marks (the warp tiles of #/warptile)."""
+    def base_key(self, step) -> tuple:
+        """What the base classes depend on: the block and its bkIdx slice (the kernels' regions are
+        pysim.kernels.plumbing.tile_regions, which depend on nothing else)."""
+        return step.block, step.tile
+
+    def region_marks(self, step, targets: dict[str, dict]) -> None:
+        """None per step: the block's regions are in the grids' base (draw_base)."""
+
+    def draw_base(self, step) -> None:
+        """The base classes of every grid: the block's regions ("in-tile"), C's thread patches and a
+        route's own (more_base). A grid restyles only the cells whose classes change."""
+        bases: dict[str, dict] = {name: {} for name in GRIDS}
+        bases["C"] |= self.patch_classes
+        for array, cells in self.kernel.regions(self.params, step).items():
+            add_marks(bases[array], cells, "in-tile")
+        self.more_base(step, bases)
+        for name, base in bases.items():
+            self.grids[name].set_base(base)
+
+    def more_base(self, step, bases: dict[str, dict]) -> None:
+        """A route's own base classes (the warp tiles of #/warptile)."""
 
     def regions(self, step) -> dict[str, dict[str, tuple]]:
         """A route's own rectangles drawn over a grid's cells, per grid: {class: cells}."""
         return {}
 
     def render_monitor(self, step) -> None:
-        threads = list(self.monitor_rows)
-        # Each register array's listed values for the listed threads, as Python floats in one go
-        # (a NumPy scalar per value would cost more than the rest of the step).
-        values = [
-            np.reshape(step.registers[name], (len(step.registers[name]), -1))[threads, :count].tolist()
-            for name, count in self.monitor_values.items()
-        ]
-        for row, thread in enumerate(threads):
-            tx, ty = self.kernel.thread_xy(self.params, thread)
-            texts = [f"({tx},{ty})", self.words.describe(step, self.params, thread)]
-            for listed in values:
-                texts += map(fmt, listed[row])
-            self.update_monitor_row(thread, texts)
+        p, words, threads = self.params, self.words, list(self.monitor_rows)
+        for thread in threads:
+            tx, ty = self.kernel.thread_xy(p, thread)
+            self.update_monitor_row(thread, [f"({tx},{ty})", words.describe(step, p, thread)])
+        # The listed values of every register array for the listed threads, (rows, numbers); only
+        # those that differ from the values on screen are formatted (a step changes a few of them).
+        numbers = np.concatenate(
+            [
+                np.reshape(step.registers[name], (len(step.registers[name]), -1))[threads, :count]
+                for name, count in self.monitor_values.items()
+            ],
+            axis=1,
+        )
+        shown = self.monitor_shown
+        changed = np.nonzero(~((numbers == shown) | (np.isnan(numbers) & np.isnan(shown))))
+        self.monitor_shown = numbers
+        for row, column, value in zip(*(part.tolist() for part in changed), numbers[changed].tolist()):
+            self.update_monitor_row(threads[row], [fmt(value)], 2 + column)  # after (x,y) and Action
 
 
 class Blocktile1DView(BlocktiledView):
@@ -204,36 +239,19 @@ class WarptileView(BlocktiledView):
         lane, warp = self.kernel.thread_xy(self.params, thread)
         return f"lane {lane}, warp {warp}"
 
-    def load_panels(self) -> None:
-        super().load_panels()
-        self.warp_drawn = None  # (block, warp tile) whose outlines the grids' base classes hold
+    def base_key(self, step) -> tuple:
+        return *super().base_key(step), self.kernel.thread_xy(self.params, self.thread)[1]  # and the warp
 
-    def load_thread(self) -> None:
-        super().load_thread()
-        self.warp_drawn = None
-
-    def more_marks(self, step, marks: dict[str, dict]) -> None:
-        """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted outlines)
-        stay in the grids' base classes while the block and warp stay (the subtile computed now is a
-        region, drawn by `regions`)."""
-        key = (step.block, self.kernel.thread_xy(self.params, self.thread)[1])  # (block, warp)
-        if key != self.warp_drawn:
-            self.warp_drawn = key
-            for array, parts in k07_warptile.warp_regions(self.params, step, self.thread).items():
-                base = dict.fromkeys(self.grid_cells(array), "")
-                if array == "C":
-                    base |= self.patch_classes
-                add_marks(base, parts["warp"], "warp-tile")
-                for kind, groups in (("sub", parts["subtiles"]), ("warp", (parts["warp"],))):
-                    for cell, cls in outlined(groups, kind).items():
-                        add_marks(base, (cell,), cls)
-                self.grids[array].set_base({cell: cls.strip() for cell, cls in base.items()})
+    def more_base(self, step, bases: dict[str, dict]) -> None:
+        """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted
+        outlines); the subtile computed now is a region, drawn by `regions`."""
+        for array, parts in k07_warptile.warp_regions(self.params, step, self.thread).items():
+            add_marks(bases[array], parts["warp"], "warp-tile")
+            for kind, groups in (("sub", parts["subtiles"]), ("warp", (parts["warp"],))):
+                for cell, cls in outlined(groups, kind).items():
+                    add_marks(bases[array], (cell,), cls)
 
     def regions(self, step) -> dict[str, dict[str, tuple]]:
         """The subtile computed now, one striped box per grid."""
         regions = k07_warptile.warp_regions(self.params, step, self.thread)
         return {array: {"sub-now": parts["now"]} for array, parts in regions.items()}
-
-    def grid_cells(self, array: str) -> list[tuple[int, int]]:
-        rows, cols = self.grids[array].shape
-        return [(r, c) for r in range(rows) for c in range(cols)]

@@ -66,6 +66,8 @@ class SteppingView:
         self.device_panel = DevicePanel()
         self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
+        self.listing_proxy = self.listeners.proxy(self.follow_listing)
+        self.listing_frame = None
         container.textContent = ""
         # The dashboard (counters, step controls, where we are) stays in view while the grids scroll.
         dashboard = h(
@@ -263,8 +265,7 @@ class SteppingView:
         """Cell marks of every grid, all from pysim: the block's regions, every access of the step
         (by kind, plus zero-fills), and the followed thread's cells (what it owns, reads, uses now)."""
         targets: dict[str, dict] = {name: {} for name in arrays}
-        for array, cells in self.kernel.regions(self.params, step).items():
-            add_marks(targets[array], cells, "in-tile")
+        self.region_marks(step, targets)
         for access in step.accesses:
             add_marks(targets[access.array], access.cells(), ACCESS_MARKS[(access.space, access.op)])
             add_marks(targets[access.array], access.zero_cells(), "zero-fill")
@@ -272,6 +273,11 @@ class SteppingView:
                 add_marks(targets[access.array], access.cells(self.thread), "followed")
         self.focus_marks(step, targets)
         return targets
+
+    def region_marks(self, step, targets: dict[str, dict]) -> None:
+        """The block's regions ("in-tile"; a view may hold them in its grids' base classes instead)."""
+        for array, cells in self.kernel.regions(self.params, step).items():
+            add_marks(targets[array], cells, "in-tile")
 
     def focus_marks(self, step, targets: dict[str, dict]) -> None:
         """The followed thread's cells, as the kernel maps them: what it owns, reads, and uses now."""
@@ -292,11 +298,11 @@ class SteppingView:
             action = self.words.describe(step, p, thread)
             self.update_monitor_row(thread, [target, action, fmt(step.registers[accumulator][thread])])
 
-    def update_monitor_row(self, thread: int, texts: list[str]) -> None:
-        """Note the changed cells of one monitor row (written by flush_monitor) and mark the followed
-        thread's row."""
+    def update_monitor_row(self, thread: int, texts: list[str], start: int = 0) -> None:
+        """Note the changed cells of one monitor row, from data cell `start` on (written by
+        flush_monitor), and mark the followed thread's row."""
         row, first, shown = self.monitor_rows[thread]
-        for i, text in enumerate(texts):
+        for i, text in enumerate(texts, start):
             if shown[i] != text:
                 self.monitor_writes[first + i] = text
                 shown[i] = text
@@ -347,15 +353,19 @@ class SteppingView:
         self.narration.textContent = self.words.narrate(step, self.params, self.thread)
         self.render(step)
         self.flush_monitor()
-        if moved:
-            self.follow_listing()
         self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)
         self.checkpoints.show(index)
         self.write_address()
+        if moved and self.listing_frame is None:
+            # In the next frame, which lays the page out anyway (with every change of the step): read now,
+            # the layout would be forced inside this task, which at start-up is the view's long build
+            # (Lighthouse's Speed Index counts a late long task that lays out).
+            self.listing_frame = window.requestAnimationFrame(self.listing_proxy)
 
-    def follow_listing(self) -> None:
+    def follow_listing(self, timestamp=None) -> None:
         """Scroll the listing's own box (never the page, which may be a course page's frame) so that
         the executing line is in view; a listing that fits its box is left alone."""
+        self.listing_frame = None
         if not self.code.current:
             return
         listing = self.code.element

@@ -90,14 +90,18 @@ class MatrixGrid:
         self.surface.resize(rows, cols, caption)
 
     def set_base(self, classes: dict[tuple[int, int], str]) -> None:
-        """Classes that hold for the whole run; each step's marks are added to them."""
+        """Classes that hold for many steps (e.g. thread patches), replacing the last ones; each step's
+        marks are added to them. Only the cells whose classes change are restyled."""
         cols = self.shape[1]
-        self.base = {r * cols + c: cls for (r, c), cls in classes.items()}
-        for i, cls in self.base.items():
-            self.classes[i] = cls
-            self.surface.mark(i, cls)
-            self.marks.pop(i, None)  # drawn without its mark now: the next show adds it again
-        self.surface.flush(set(self.base))
+        old, self.base = self.base, {r * cols + c: cls for (r, c), cls in classes.items()}
+        changed = set()
+        for i in old.keys() | self.base.keys():
+            cls = f"{self.base.get(i, '')} {self.marks.get(i, '')}".strip()
+            if self.classes.get(i, "") != cls:
+                changed.add(i)
+                self.classes[i] = cls
+                self.surface.mark(i, cls)
+        self.surface.flush(changed)
 
     def label_cell(self, row: int, col: int, label: str) -> None:
         """A small corner label, e.g. the thread owning a patch."""
