@@ -32,16 +32,23 @@ def test_the_numbers_only_helper_is_fed_numbers():
         for line in path.read_text().splitlines()
         if "set_number_markup(" in line and "def set_number_markup" not in line
     ]
-    # The one caller writes a grid built by cells_markup, which escapes everything it is given.
-    assert len(callers) == 1 and "cells_markup(" in callers[0]
+    # The callers write a grid built by cells_markup and the thread picker's options built by options_markup
+    # (through thread_options), which escape everything they are given.
+    assert len(callers) == 2
+    assert {"cells_markup(" in line for line in callers} == {True, False}
+    assert any("thread_options(" in line for line in callers)
+    picker = (ROOT / "site/app/views/playground/stepping.py").read_text()
+    assert "return options_markup(" in picker.split("def thread_options", 1)[1].split("\n\n\n", 1)[0]
 
 
 def test_grid_markup_escapes_what_it_is_given():
-    from app.widgets.cellmarkup import cells_markup
+    from app.widgets.cellmarkup import cells_markup, options_markup
 
     markup = cells_markup(2, ["1", "<b>2</b>"], {1: 'x" onclick="alert(1)'}, {0: "<img src=x>"})
     assert "<b>" not in markup and "<img" not in markup and 'onclick="' not in markup
     assert markup.count("<span ") == 2 and 'data-r="0" data-c="1"' in markup
+    options = options_markup([(0, "(0, 0)"), (1, "<img src=x onerror=alert(1)>")])
+    assert "<img" not in options and options.count("<option ") == 2 and 'value="1"' in options
 
 
 def test_no_inline_handlers_or_styles_in_the_page():
@@ -60,9 +67,12 @@ def test_a_kernel_reaches_no_module_and_no_operands():
     from pysim.play.runtime import Runtime
 
     source = (ROOT / "pysim" / "play" / "starters" / "free_play.py").read_text()
-    namespace = Runtime(compile_program(source), 1000).namespace()
+    runtime = Runtime(compile_program(source), 1000)
+    namespace = runtime.namespace()
     assert namespace.pop("__builtins__") == {}
     for name, value in namespace.items():
         assert not isinstance(value, types.ModuleType), name
         assert isinstance(value, (int, float, type)) or callable(value), name
+        if isinstance(value, types.BuiltinMethodType) and value.__self__ is runtime.vectors.numbers:
+            continue  # `_pl_vset` / `_pl_vlen`: the run's own table of iteration vectors (a dict of tuples)
         assert getattr(value, "__module__", "pysim.play.runtime") in {"pysim.play.runtime", "builtins"}, name

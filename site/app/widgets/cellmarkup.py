@@ -1,7 +1,8 @@
-"""Markup of a whole element grid in one string (pure: no browser imports, tested in CPython).
+"""Markup of a whole element grid, or of a long list of options, in one string (pure: no browser imports,
+tested in CPython).
 
 Writing a thousand cells one by one costs a thousand calls into the page; one string costs one.
-Everything is escaped, although classes and labels come from this app's own constants.
+Everything is escaped, although classes, labels and texts come from this app's own constants and numbers.
 """
 
 from __future__ import annotations
@@ -18,3 +19,8 @@ def cells_markup(cols: int, texts: Sequence[str], classes: Mapping[int, str], la
         label = f' data-label="{escape(labels[index])}"' if index in labels else ""
         parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{label}>{escape(text)}</span>')
     return "".join(parts)
+
+
+def options_markup(options: Sequence[tuple[int, str]]) -> str:
+    """`<option>`s of a picker: (value, text) each."""
+    return "".join(f'<option value="{int(value)}">{escape(text)}</option>' for value, text in options)

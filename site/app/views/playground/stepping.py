@@ -19,6 +19,7 @@ from pysim.core.counters import COUNTER_LABELS, Counters
 from pysim.play.analysis import thread_xy
 
 from ...core.dom import Listeners, h, set_number_markup, thousands
+from ...widgets.cellmarkup import options_markup
 from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_panel
 from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
@@ -50,8 +51,8 @@ class Parts:
 
 
 def thread_options(launch) -> str:
-    """The thread picker's options, markup built from numbers only: one parse instead of a call per option."""
-    return "".join(f'<option value="{t}">{xy_text(thread_xy(launch, t))}</option>' for t in range(launch.threads))
+    """The thread picker's options as markup: one parse instead of a call per option."""
+    return options_markup([(t, xy_text(thread_xy(launch, t))) for t in range(launch.threads)])
 
 
 class RunStepping:
