@@ -321,18 +321,25 @@ class RunResult:
             return np.zeros((0, 7)), np.zeros(0, dtype=np.int64)
         rows = np.concatenate(parts)
         of = np.repeat(np.arange(first, first + len(parts)), [len(part) for part in parts])
-        stores = np.array([site.op == "store" for site in self.program.sites] or [False])
-        keep = stores[rows[:, 3].astype(np.int64)]
+        keep = self._store_sites[rows[:, 3].astype(np.int64)]
         return rows[keep], of[keep]
+
+    @cached_property
+    def _store_sites(self) -> np.ndarray:
+        """Per site of the program: a store."""
+        return np.array([site.op == "store" for site in self.program.sites] or [False])
 
     def memory_after(self, index: int) -> tuple[dict[str, np.ndarray], np.ndarray]:
         """The shared arrays of interval `index`'s block (as matrices, Allocation.grid_shape) and C, as the
         recorded stores left them after that interval; NaN where nothing was stored."""
         block = self.intervals[index].block
+        first = index  # a block's intervals run one after another
+        while first > 0 and self.intervals[first - 1].block == block:
+            first -= 1
         c = np.full(self.C.shape, np.nan, dtype=np.float32)
         stores, of = self._stores(0, index)
         _fill(c, stores[stores[:, 4] == 2])
-        stores = stores[[self.intervals[i].block == block for i in of.tolist()]] if len(of) else stores
+        stores = stores[of >= first]
         shared = {}
         for number, allocation in enumerate(self.program.allocations):
             if allocation.space == "shared":

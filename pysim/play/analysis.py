@@ -212,10 +212,6 @@ def thread_xy(launch: Launch, thread: int) -> tuple[int, int]:
     return thread % launch.block[0], thread // launch.block[0]
 
 
-# Which iteration of each loop around a statement a thread is in, outermost first (0 = the first).
-Iteration = tuple[int, ...]
-
-
 @dataclass(frozen=True)
 class Lockstep:
     """How one interval's accesses became warp instructions: enough to replay one thread's records."""

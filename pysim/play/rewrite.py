@@ -180,17 +180,18 @@ class KernelRewriter:
         to an array that may be global or shared (only those are grouped into warp instructions); a loop
         over a local array only counts its iterations, for the loops inside it."""
         for inner in ast.walk(node):
-            if isinstance(inner, ast.Call) and (attribute_chain(inner.func) or [])[:2] in (
-                ["cuda", "syncthreads"],
-                ["cuda", "atomic"],
-            ):
+            barrier = isinstance(inner, ast.Call) and attribute_chain(inner.func) == ["cuda", "syncthreads"]
+            if barrier or _is_atomic(inner):
                 return True
-            if isinstance(inner, ast.Subscript) and not (
-                isinstance(inner.value, ast.Name) and inner.value.id in self._registers
-            ):
-                if not (isinstance(inner.value, ast.Attribute) and inner.value.attr == "shape"):
-                    return True
+            if isinstance(inner, ast.Subscript) and not self._local_or_shape(inner.value):
+                return True
         return False
+
+    def _local_or_shape(self, value: ast.expr) -> bool:
+        """A subscripted value that is a local array (its elements are registers) or an array's `.shape`."""
+        if isinstance(value, ast.Name):
+            return value.id in self._registers
+        return isinstance(value, ast.Attribute) and value.attr == "shape"
 
     def _iteration(self, node: ast.AST) -> list[ast.stmt]:
         """At the top of an iteration of the innermost loop: count it, and number the iteration vector of every
