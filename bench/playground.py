@@ -8,7 +8,11 @@ Target (issue 22): the page never blocks more than 50 ms from the click to the l
 Figures, each printed:
 - the worker: ready how long after the playground opened (and its own start, in the worker), and the
   worker's Pyodide memory (its WebAssembly heap) at start and after the run and the grade;
-- the run: Run to results (and the simulation inside it), the results drawn, the first interval drawn, the grade;
+- the run: Run to results drawn (and the simulation inside it), the grids drawn, the first interval drawn, the
+  grade drawn, from the page's own performance measures (site/app/views/playground/runner.py SPAN_PREFIX);
+- the timeline those measures make, part by part: the Run pressed, each request's way to the worker, its time
+  there (the simulation is the summary's run_ms; the rest is compiling, summarising and encoding), the way back,
+  the decoding, and what the page drew;
 - the page: every long task (PerformanceObserver 'longtask', > 50 ms) with when it began after the click,
   frames painted (a requestAnimationFrame counter) and the longest gap between two frames;
 - with --trace FILE: a Chrome trace of the whole click (open it in DevTools' Performance panel), and the
@@ -51,6 +55,8 @@ WATCH = """() => {
   document.querySelector('#view-playground [data-testid=run]').click();
 }"""
 SINCE_CLICK = "() => performance.now() - window.benchSeen.clicked"
+SPANS = """() => performance.getEntriesByType('measure').filter(e => e.name.startsWith('playground '))
+  .map(e => [e.name.slice('playground '.length), e.startTime - window.benchSeen.clicked, e.duration])"""
 # A task on the page's thread as the trace records it, and the events inside it that say what it ran.
 TASK_EVENT = "ThreadControllerImpl::RunTask"
 CAUSES = {"EventDispatch", "TimerFire", "FireAnimationFrame", "FunctionCall", "UpdateLayoutTree", "Layout", "Paint"}
@@ -131,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             page.wait_for_timeout(SETTLE_MS)
             seen = page.evaluate("() => window.benchSeen")
             heap = page.evaluate("() => window.tilelabPlayworker.heapBytes")
+            spans = sorted(page.evaluate(SPANS), key=lambda span: span[1])
             grade = page.locator("#view-playground [data-testid=grade]").inner_text()
             if session is not None:
                 finished: list[bool] = []
@@ -149,12 +156,21 @@ def main(argv: list[str] | None = None) -> int:
         f"{worker['startMs'] / 1000:.1f} s); Pyodide heap {worker['heapBytes'] / mib:.0f} MiB at start, "
         f"{heap / mib:.0f} MiB after the run and the grade"
     )
+    ends = {name: start + duration for name, start, duration in spans}
     print(f"{args.file} T={args.T} at {size}×{size}×{size}, puzzle {args.puzzle}:")
     print(
-        f"  Run to results {ran / 1000:.2f} s (simulated in the worker in {simulated / 1000:.2f} s, results drawn "
-        f"in {drawn} ms); first interval drawn at {interval / 1000:.2f} s; graded at {graded / 1000:.2f} s "
-        f"({grade.splitlines()[0]})"
+        f"  Run to results drawn {ends['run: results drawn'] / 1000:.2f} s (simulated in the worker in "
+        f"{simulated / 1000:.2f} s, results drawn in {drawn} ms); grids drawn at {ends['run: grids drawn'] / 1000:.2f} s; "
+        f"first interval drawn at {ends['interval: first of the run drawn'] / 1000:.2f} s; graded at "
+        f"{ends['grade: drawn'] / 1000:.2f} s ({grade.splitlines()[0]})"
     )
+    print(
+        f"  (as Playwright saw them: run done {ran / 1000:.2f} s, interval {interval / 1000:.2f} s, "
+        f"grade {graded / 1000:.2f} s)"
+    )
+    print("  timeline (ms after the click: start, duration, part):")
+    for name, start, duration in spans:
+        print(f"    {start:7.0f} {duration:6.0f}  {name}")
     tasks = sorted(seen["tasks"], key=lambda task: -task[1])
     print(
         f"  page: {len(tasks)} long task(s) > {TARGET_MS} ms, longest {tasks[0][1] if tasks else 0:.0f} ms "

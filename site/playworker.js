@@ -10,7 +10,7 @@
 //
 // In:  {kind: "start", wasmBytes} once, then {kind: "request", id, text}, one at a time.
 // Out: {kind: "ready", startMs, heapBytes, resources}, {kind: "failed", message} (cannot start),
-//      {kind: "progress", id, threads, steps}, {kind: "reply", id, text, heapBytes},
+//      {kind: "progress", id, threads, steps}, {kind: "reply", id, text, heapBytes, began, ended},
 //      {kind: "crashed", id, message} (the interpreter died or raised: the page starts a fresh worker).
 
 let session = null;
@@ -53,9 +53,12 @@ async function start(options) {
 function answer(message) {
   const id = message.id;
   const progress = (threads, steps) => self.postMessage({ kind: "progress", id, threads, steps });
+  // When it began and ended on the shared clock (ms since the epoch): the page marks them beside its own.
+  const began = performance.timeOrigin + performance.now();
   try {
     const text = session.handle(message.text, progress);
-    self.postMessage({ kind: "reply", id, text, heapBytes: heapBytes() });
+    const ended = performance.timeOrigin + performance.now();
+    self.postMessage({ kind: "reply", id, text, heapBytes: heapBytes(), began, ended });
   } catch (error) {
     // A Python error the session did not catch, or Pyodide's fatal error (a C stack overflow in
     // the parser): this interpreter cannot be trusted again.

@@ -67,6 +67,7 @@ def test_bulk_counts_equal_counting_each_intervals_warp_instructions(path, size)
         expected = count_step(interval.step)
         assert replace(interval.delta, atomics=0) == expected, (interval.index, interval.delta, expected)
         total = interval.delta if total is None else total + interval.delta
+        assert interval.counters == total  # cumulative, as the deltas add up in order
     assert total == result.counters
     metrics = brute_metrics(result)
     assert {k: v for k, v in result.metrics.__dict__.items() if v} == {k: v for k, v in metrics.items() if v}
@@ -83,3 +84,32 @@ def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys(
     assert sorted(first.tolist()) == sorted(seen.values())
     assert all(ids[i] == ids[seen[key]] for i, key in enumerate(zip(a.tolist(), b.tolist())))
     assert len({int(ids[i]) for i in seen.values()}) == count
+
+
+KERNEL_HEAD = "from numba import cuda, float32\n\n\n@cuda.jit\ndef kernel(A, B, C):\n"
+
+
+def kernel_file(body: str) -> str:
+    return KERNEL_HEAD + body + "\n\ndef launch(M, N, K):\n    return 1, 1\n"
+
+
+def test_the_interval_a_runaway_loop_stopped_in_steps_through_every_store_in_order():
+    """Its records are left out of the counting table (made only when a reader steps it): stepping the one
+    thread shows each iteration's store, with the value that iteration stored, and none is counted."""
+    result = run(kernel_file("    for i in range(10**18):\n        C[0, 0] = float32(i)\n"), 1, 1, 1, max_steps=3_000)
+    last = result.intervals[-1]
+    store_line = KERNEL_HEAD.count("\n") + 2
+    stores = [step.accesses for step in last.thread_steps(0) if step.line == store_line]
+    assert len(stores) > 900  # about 3,000 steps / 3 per iteration (its top, the statement, the store)
+    assert all(len(accesses) == 1 for accesses in stores)
+    assert [(a.array, a.index, a.op, a.value) for (a,) in stores] == [
+        ("C", (0, 0), "store", float(i)) for i in range(len(stores))
+    ]
+    assert result.counters.global_stores == 0 and last.delta.global_stores == 0
+
+
+def test_a_load_past_any_64_bit_address_is_reported_not_recorded():
+    """`A[i * i, 0]` with i = 2**40 asks for word 2**80: out of bounds, reported; no record could hold it."""
+    result = run(kernel_file("    i = 1 << 40\n    x = A[i * i, 0]\n    C[0, 0] = x\n"), 1, 1, 1)
+    assert result.completed and result.diagnostics_of("out_of_bounds")
+    assert result.counters.global_loads == 0 and result.counters.global_stores == 1

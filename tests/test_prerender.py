@@ -58,7 +58,7 @@ def test_a_stepping_view_shows_its_sizes_values_and_zero_counters(drawn, spec):
     listing = tree.xpath("//pre[contains(@class, 'code')]")[0].text_content()
     assert "__global__" in listing and "@" not in listing  # the kernel's CUDA, markers stripped
     trace = Trace(kernel, params)
-    cells = tree.xpath("//*[@data-testid='grid-A']/span[@data-r]")
+    cells = tree.xpath("//*[@data-testid='grid-A']//span[@data-r]")
     if trace.A.size <= 1024:  # drawn as elements; larger matrices are a canvas Python paints
         assert [cell.text_content() for cell in cells] == [f"{value:g}" for value in trace.A.reshape(-1)]
     else:

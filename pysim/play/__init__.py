@@ -128,7 +128,7 @@ class IntervalRecord:
     barrier_lines: tuple[int, ...]
     threads: tuple[int, ...]  # linear ids (tx + ty·blockDim.x) that ran in this interval
     finished: tuple[int, ...]  # threads that ended in this interval
-    _streams: dict[int, list] = field(repr=False)
+    _streams: dict[int, list[int]] = field(repr=False)  # the statements each thread executed
     _decoder: _Decoder = field(repr=False)
     _counted: Counted = field(repr=False)
 
@@ -160,15 +160,15 @@ class IntervalRecord:
     def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
         """What `thread` (linear id or (tx, ty)) did in this interval, statement by statement."""
         linear = self._decoder.linear(thread)
-        return self._decoder.steps(self._streams.get(linear, []), self._built[1])
+        return self._decoder.steps(self._streams.get(linear, []), self._counted.thread_records(linear), self._built[1])
 
     def lines(self) -> tuple[int, ...]:
         """Every source line some thread executed in this interval, in order of first execution."""
         seen: dict[int, None] = {}
+        statements = self._decoder.program.statements
         for stream in self._streams.values():
             for item in stream:
-                if item.__class__ is int:
-                    seen.setdefault(self._decoder.program.statements[item].line, None)
+                seen.setdefault(statements[item].line, None)
         return tuple(seen)
 
     def records(self) -> list[tuple[tuple[int, int], AccessRecord]]:
@@ -218,31 +218,36 @@ class _Decoder:
     def xy(self, thread: int) -> tuple[int, int]:
         return thread_xy(self.launch, thread)
 
-    def steps(self, stream: list, lockstep: Lockstep) -> tuple[ThreadStep, ...]:
-        """One thread's stream in one interval as statements with their accesses, each access with its warp
-        instruction (Lockstep.rows, from the iteration vector it recorded)."""
-        statements, sites, arrays = self.program.statements, self.program.sites, self.arrays
+    def steps(self, stream: list[int], made: np.ndarray, lockstep: Lockstep) -> tuple[ThreadStep, ...]:
+        """One thread's statements in one interval with the accesses it `made` (Counted.thread_records), each
+        access with its warp instruction (Lockstep.rows, from the iteration vector it recorded). An access
+        belongs to the statement its ordinal counts to: the ordinal-th of the interval's stream."""
+        statements = self.program.statements
         found: list[ThreadStep] = []
         records: list[AccessRecord] = []
         current: int | None = None
-        for item in stream:
-            if item.__class__ is int:
-                if statements[item].kind == "next":
-                    continue  # the top of a for loop's iteration: no statement of its own to step through
+        accesses = iter(made[:, 1:].tolist())  # ordinal, vector, site, array, word, value
+        pending = next(accesses, None)
+        for ordinal, item in enumerate(stream, start=1):
+            if statements[item].kind != "next":  # the top of a for loop's iteration: no statement of its own
                 if current is not None:
                     found.append(ThreadStep(current, statements[current].line, tuple(records)))
                 current, records = item, []
-                continue
-            site, number, word, value, _, vector = item
-            info = arrays[number]
-            index = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
-            line = sites[site].line
-            # Register accesses are not warp instructions the analysis groups: they have no row.
-            row = lockstep.rows.get((site * len(arrays) + number, vector), 0)
-            records.append(AccessRecord(info.space, sites[site].op, info.name, index, value, line, site, row))
+            while pending is not None and pending[0] == ordinal:
+                records.append(self._record(pending, lockstep))
+                pending = next(accesses, None)
         if current is not None:
             found.append(ThreadStep(current, statements[current].line, tuple(records)))
         return tuple(found)
+
+    def _record(self, row: list[float], lockstep: Lockstep) -> AccessRecord:
+        """One access from its record (ordinal, vector, site, array, word, value)."""
+        _, vector, site, number, word, value = row
+        info, op = self.arrays[int(number)], self.program.sites[int(site)]
+        index = divmod(int(word), info.stride) if len(info.shape) == 2 else (int(word),)
+        # Register accesses are not warp instructions the analysis groups: they have no row.
+        instruction = lockstep.rows.get((int(site) * len(self.arrays) + int(number), int(vector)), 0)
+        return AccessRecord(info.space, op.op, info.name, index, value, op.line, int(site), instruction)
 
 
 def _fill(target: np.ndarray, stores: np.ndarray) -> None:
@@ -422,7 +427,7 @@ def run(
             global_array(program.params[2], 2, C),
         )
         runtime = Runtime(program, max_steps)
-        analysis = Analysis(program, launch, table, runtime.vectors, shown=shown)
+        analysis = Analysis(program, launch, table, runtime.vectors, runtime.records, runtime.values, shown=shown)
         for number, array in enumerate(arrays):
             racy = frozenset(word for n, word in shown if n == number)
             if racy:
@@ -437,7 +442,7 @@ def run(
                         index=len(kept),
                         block=interval.block,
                         number=interval.number,
-                        barrier_lines=tuple(sorted({program.statements[s].line for s in interval.waiting.values()})),
+                        barrier_lines=analysis.barrier_lines(interval),
                         threads=tuple(t for t, _ in interval.segments),
                         finished=interval.finished,
                         _streams=dict(interval.segments),

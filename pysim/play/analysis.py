@@ -33,17 +33,19 @@ instances (another `cuda.syncthreads()`, or the same one in another iteration).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from array import array
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields
+from functools import cached_property, partial
 from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 
 from ..core.counters import Counters
 from .program import Program
-from .runtime import Interval, Launch, OutOfBounds, Stop, Vectors
+from .runtime import RECORD, Interval, Launch, OutOfBounds, Stop, Vectors
 from .table import (
-    ACCESS_COUNTERS,
     ARRAY,
     ORDINAL,
     POSITION,
@@ -51,12 +53,14 @@ from .table import (
     THREAD,
     VALUE,
     VECTOR,
+    WORD,
     Chunk,
     Instructions,
     Layout,
     groups,
 )
 
+COUNTER_FIELDS = tuple(f.name for f in fields(Counters))  # Counters' fields in order (one row of `flush`'s table)
 FMA_TALLY = (1 << 32) - 1  # the multiply-adds' part of a tally (`walk`)
 RACES_PER_INTERVAL = 16  # racy words examined closely per interval, and between blocks (all are counted)
 WORD_KEY = 1 << 32  # array number · WORD_KEY + word: one key per element of every array
@@ -224,15 +228,60 @@ class Counted:
     """One interval as the analysis counted it; its Step is built from `chunk` only when asked for
     (a run has thousands of intervals and a reader looks at a few)."""
 
-    delta: Counters
-    counters: Counters  # cumulative after this interval
+    change: list[int]  # its counts, in COUNTER_FIELDS order (Counters are built when asked for: most never are)
+    after: list[int]  # cumulative after this interval, in the same order
     chunk: Chunk | None  # None for the interval a run stopped in (not counted)
     position: int
     barrier_lines: tuple[int, ...]
+    # Every access of the interval, local arrays' too, in Chunk.interval_rows's columns, when first asked for: the
+    # interval a runaway loop stopped in holds most of the budget's accesses, and only a reader stepping it needs them.
+    _records: Callable[[], np.ndarray]
 
     def rows(self) -> np.ndarray:
         """Its rows as `Chunk.interval_rows` gives them (none for an uncounted interval)."""
         return self.chunk.interval_rows(self.position) if self.chunk is not None else np.zeros((0, 7))
+
+    @cached_property
+    def records(self) -> np.ndarray:
+        return self._records()
+
+    @cached_property
+    def delta(self) -> Counters:
+        return Counters(*self.change)
+
+    @cached_property
+    def counters(self) -> Counters:
+        """Cumulative after this interval."""
+        return Counters(*self.after)
+
+    def thread_records(self, thread: int) -> np.ndarray:
+        """Every access `thread` made in the interval, in the order it made them."""
+        return self.records[self.records[:, 0] == thread]
+
+
+def _table(found: list[int], values: list[float], intervals: list[Interval]) -> np.ndarray:
+    """The accesses of consecutive `intervals` in pysim.play.table's columns, from the runtime's records (site,
+    array, word, ordinal, vector), their values, and who made them (Interval.records)."""
+    records = np.frombuffer(array("q", found), dtype=np.int64).reshape(-1, RECORD)
+    owners = [interval.records for interval in intervals]
+    position = np.repeat(np.arange(len(owners)), [len(made) for made in owners])
+    thread, sizes = np.array(list(chain.from_iterable(owners)), dtype=np.intp).reshape(-1, 2).T
+    rows = np.empty((len(records), 8))
+    rows[:, POSITION] = np.repeat(position, sizes)
+    rows[:, THREAD] = np.repeat(thread, sizes)
+    rows[:, ORDINAL], rows[:, VECTOR] = records[:, 3], records[:, 4]
+    rows[:, SITE : WORD + 1] = records[:, :3]
+    rows[:, VALUE] = np.frombuffer(array("d", values), dtype=np.float64)
+    return rows
+
+
+def _between(rows: np.ndarray, start: int, end: int) -> np.ndarray:
+    return rows[start:end]
+
+
+def _interval_records(found: list[int], values: list[float], interval: Interval) -> np.ndarray:
+    """One interval's accesses as Counted.records gives them (the table less its position column)."""
+    return _table(found, values, [interval])[:, 1:]
 
 
 @dataclass
@@ -244,6 +293,8 @@ class Analysis:
     launch: Launch
     arrays: tuple[ArrayInfo, ...]
     vectors: Vectors  # the run's iteration vectors by number (the runtime numbers them)
+    records: list[int]  # Runtime.records: the accesses not yet counted, emptied by `flush`
+    values: list[float]  # Runtime.values: their values
     counters: Counters = Counters()
     metrics: Metrics = Metrics()
     found: dict = field(default_factory=dict)  # (kind, line, other_line) -> Diagnostic
@@ -259,8 +310,12 @@ class Analysis:
         self._store = np.array([s.op == "store" for s in program.sites] or [False])
         self._layout = Layout(self._store, self._shared, len(self.arrays))
         self._site_line = [s.line for s in program.sites]
-        self._rows: list[tuple] = []  # the pending intervals' accesses, as the runtime recorded them
-        self._owners: list[tuple[int, int, int]] = []  # (position, thread, accesses) of each run of them
+        self._register = np.array([a.space == "register" for a in self.arrays])
+        # Per site: a load that is a factor of a multiply-add (a register read when the array is a local one).
+        self._fma_load = np.array([s.op == "load" and s.fma_operand for s in program.sites] or [False])
+        self._recorded = 0  # accesses of the pending intervals (in `records`)
+        self._made = itemgetter(1)  # of an Interval.records entry: its accesses
+        self._barrier_lines: dict[frozenset[int], tuple[int, ...]] = {}
         self._pending: list[Interval] = []
         self._tallies: list[tuple[int, int]] = []  # (multiply-adds, atomics) of each pending interval
         # Per statement, its multiply-adds plus 2**32 if it is an atomic: one sum tallies both.
@@ -269,7 +324,7 @@ class Analysis:
 
     @property
     def pending_rows(self) -> int:
-        return len(self._rows)
+        return self._recorded
 
     def loaded(self, number: int) -> np.ndarray:
         """Which elements of global array `number` (0: A, 1: B) some thread loaded, as a mask of its shape."""
@@ -284,67 +339,74 @@ class Analysis:
         counted: its threads stopped part-way, so its counts mean little, and
         after a runaway loop it holds most of the budget's steps.
         """
-        position = len(self._pending)
         self._pending.append(interval)
+        self._recorded += sum(map(self._made, interval.records))
         if interval.stopped:
             self._tallies.append((0, 0))
             return
-        rows, owners, packed = self._rows, self._owners, self._packed
-        tally = 0
-        for thread, stream in interval.segments:
-            before = len(rows)
-            # Statements are ints and local-array accesses lists (pysim.play.runtime): tuples are the rest.
-            rows += [item for item in stream if item.__class__ is tuple]
-            owners.append((position, thread, len(rows) - before))
-            tally += sum(map(packed.__getitem__, [item for item in stream if item.__class__ is int]))
+        streams = chain.from_iterable(map(itemgetter(1), interval.segments))
+        tally = sum(map(self._packed.__getitem__, streams))
         self._tallies.append((tally & FMA_TALLY, tally >> 32))
         self._divergence(interval)
 
     def flush(self) -> list[Counted]:
         """Count every interval walked since the last flush, in order; update the run's counters, metrics
         and race diagnostics."""
-        pending, found, owners, tallies = self._pending, self._rows, self._owners, self._tallies
-        self._pending, self._rows, self._owners, self._tallies = [], [], [], []
+        pending, tallies = self._pending, self._tallies
+        self._pending, self._tallies, self._recorded = [], [], 0
         if not pending:
             return []
-        rows = self._table(found, owners)
-        chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], np.arange(len(pending) + 1)), self.vectors.by_number())
+        found, values, counted_intervals = self.records, self.values, pending
+        if pending[-1].stopped:  # the run's last interval: its records are the last ones
+            last = pending[-1]
+            cut = len(values) - sum(map(self._made, last.records))
+            stopped_records = partial(_interval_records, found[RECORD * cut :], values[cut:], last)
+            del found[RECORD * cut :], values[cut:]
+            counted_intervals = pending[:-1]
+        every = _table(found, values, counted_intervals)
+        found.clear()
+        values.clear()
+        n = len(pending)
+        bounds = np.arange(n + 1)
+        every_starts = np.searchsorted(every[:, POSITION], bounds).tolist()
+        position, site, number = (every[:, c].astype(np.intp) for c in (POSITION, SITE, ARRAY))
+        register = self._register[number]
+        # Local arrays live in registers: no warp instruction of memory. Nor is the interval a run stopped in counted.
+        stopped = np.array([interval.stopped for interval in pending])
+        rows = every[~register & ~stopped[position]]
+        chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], bounds), self.vectors.by_number())
         instructions = chunk.instructions(self._layout)
-        counts = {name: values.tolist() for name, values in chunk.counts(self._layout, instructions).items()}
+        columns = chunk.counts(self._layout, instructions)
+        columns["register_reads"] = np.bincount(position[register & self._fma_load[site]], minlength=n)
+        columns["fma"], columns["atomics"] = np.array(tallies, dtype=np.int64).reshape(-1, 2).T
+        columns["barriers"] = np.array([bool(interval.waiting) for interval in pending], dtype=np.int64)
+        delta = np.stack([columns[name] for name in COUNTER_FIELDS], axis=1).astype(np.int64)
+        delta[stopped] = 0
+        total = np.cumsum(delta, axis=0) + np.array([getattr(self.counters, name) for name in COUNTER_FIELDS])
         self.metrics = self.metrics + _metrics(instructions)
         self._races(chunk, pending)
         for array_number, mask in self._loaded.items():
             mask.ravel()[chunk.loaded(self._layout, array_number, mask.size)] = True
         counted = []
-        statements = self.program.statements
-        for at, interval in enumerate(pending):
-            if interval.stopped:
-                counted.append(Counted(Counters(), self.counters, None, at, (0,)))
-                continue
-            delta = Counters(
-                **{name: counts[name][at] for name in ACCESS_COUNTERS},
-                register_reads=interval.register_reads,
-                fma=tallies[at][0],
-                barriers=int(bool(interval.waiting)),
-                atomics=tallies[at][1],
-            )
-            self.counters = self.counters + delta
-            lines = tuple(sorted({statements[s].line for s in interval.waiting.values()}))
-            counted.append(Counted(delta, self.counters, chunk, at, lines or (0,)))
+        columns_of = every[:, 1:]
+        for at, (interval, change, after) in enumerate(zip(pending, delta.tolist(), total.tolist())):
+            lines = self.barrier_lines(interval) or (0,)
+            if interval.stopped:  # its `change` is all zeros (`delta[stopped] = 0`)
+                counted.append(Counted(change, after, None, at, lines, stopped_records))
+            else:
+                records = partial(_between, columns_of, every_starts[at], every_starts[at + 1])
+                counted.append(Counted(change, after, chunk, at, lines, records))
+        self.counters = Counters(*total[-1].tolist())
         return counted
 
-    @staticmethod
-    def _table(found: list[tuple], owners: list[tuple[int, int, int]]) -> np.ndarray:
-        """The chunk's rows in pysim.play.table's columns, from the runtime's records (site, array, word, value,
-        ordinal, vector) and who made them."""
-        records = np.fromiter(chain.from_iterable(found), np.float64, 6 * len(found)).reshape(-1, 6)
-        position, thread, sizes = (np.array([owner[c] for owner in owners], dtype=np.intp) for c in range(3))
-        rows = np.empty((len(found), 8))
-        rows[:, POSITION] = np.repeat(position, sizes)
-        rows[:, THREAD] = np.repeat(thread, sizes)
-        rows[:, ORDINAL], rows[:, VECTOR] = records[:, 4], records[:, 5]
-        rows[:, SITE : VALUE + 1] = records[:, :4]
-        return rows
+    def barrier_lines(self, interval: Interval) -> tuple[int, ...]:
+        """The lines of the barriers `interval`'s threads wait at when it ends, in order (none when they
+        finished); the same few sets recur in every block, so each is sorted once."""
+        waiting = frozenset(interval.waiting.values())
+        lines = self._barrier_lines.get(waiting)
+        if lines is None:
+            lines = self._barrier_lines[waiting] = tuple(sorted({self.program.statements[s].line for s in waiting}))
+        return lines
 
     # --- diagnostics --------------------------------------------------------------------------------
     def add(self, diagnostic: Diagnostic, key: tuple) -> None:
@@ -578,8 +640,11 @@ class Analysis:
         (`Interval.instances`): the same `cuda.syncthreads()` reached in different
         iterations is as much two barriers as two calls on different lines.
         """
-        if not interval.waiting:
+        waiting = interval.waiting
+        if not waiting:
             return
+        if not interval.finished and len(set(waiting.values())) == 1 and len(set(interval.instances.values())) == 1:
+            return  # every thread waits at one barrier instance: the usual case, decided without a Python loop
         statements = self.program.statements
         numbered: dict[tuple[int, int], list[int]] = {}
         for linear, barrier in interval.waiting.items():

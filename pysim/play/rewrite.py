@@ -330,7 +330,6 @@ class KernelRewriter:
             site = self.new_site(target, "store", array)
             call = _call(
                 f"_pl_st{len(indices)}",
-                _name("_pl_e"),
                 _name(array),
                 _num(site),
                 *[self.expr(i) for i in indices],
@@ -403,11 +402,9 @@ class KernelRewriter:
         load_site = self.new_site(node.target, "load", array)
         store_site = self.new_site(node.target, "store", array)
         where = self._site_arguments()
-        load = _call(f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(load_site), *map(_name, temps), *where)
+        load = _call(f"_pl_ld{len(indices)}", _name(array), _num(load_site), *map(_name, temps), *where)
         value = ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
-        call = _call(
-            f"_pl_st{len(indices)}", _name("_pl_e"), _name(array), _num(store_site), *map(_name, temps), value, *where
-        )
+        call = _call(f"_pl_st{len(indices)}", _name(array), _num(store_site), *map(_name, temps), value, *where)
         out.append(ast.copy_location(ast.Expr(call), node))
         return out
 
@@ -560,9 +557,7 @@ class KernelRewriter:
             array, indices = self.subscript_parts(node)
             site = self.new_site(node, "load", array)
             indices = [self.expr(i) for i in indices]
-            return _call(
-                f"_pl_ld{len(indices)}", _name("_pl_e"), _name(array), _num(site), *indices, *self._site_arguments()
-            )
+            return _call(f"_pl_ld{len(indices)}", _name(array), _num(site), *indices, *self._site_arguments())
         if isinstance(node, ast.Call):
             return self.call(node)
         raise fail(node, f"{describe(node)} is not part of the kernel subset (SPEC §5)")
@@ -604,7 +599,7 @@ class KernelRewriter:
         check_name(node, array.id)  # type: ignore[attr-defined]
         name = array.id  # type: ignore[attr-defined]
         load, store = self.new_site(node, "load", name, atomic=True), self.new_site(node, "store", name, atomic=True)
-        arguments = [_name("_pl_e"), _name(name), _num(load), _num(store), _num(ATOMIC_OPERATIONS.index(how))]
+        arguments = [_name(name), _num(load), _num(store), _num(ATOMIC_OPERATIONS.index(how))]
         return _call(
             f"_pl_at{len(indices)}",
             *arguments,

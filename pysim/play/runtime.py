@@ -6,12 +6,14 @@ runs every live thread of a block up to the barrier, hands the interval to the
 analysis (`on_interval`), then lets them all pass. Shared arrays belong to the block,
 local arrays to the thread, A, B and C to everyone.
 
-Every access appends `(site, array, word, value, ordinal, vector)` to the thread's
-stream (a tuple, or a list for a local array), every statement its number, so
-one list per thread records both what the thread did (for stepping) and what it
-touched (for counting): the ordinal (statements the thread executed in this barrier
-interval) and the iteration vector (`Vectors`) are kept by the rewritten kernel
-itself, so the analysis never walks a stream statement by statement. Arrays
+Every statement appends its number to the thread's stream (for stepping and the
+step budget); every access extends one flat list of the whole run (`Runtime.records`)
+by five whole numbers, `site, array, word, ordinal, vector`, and appends its value to
+another (`Runtime.values`), which the analysis turns into a table with a copy of each,
+knowing only how many accesses each thread made in each interval (`Interval.records`). The ordinal (statements the thread executed in
+this barrier interval, so the access belongs to the ordinal-th statement of its
+segment) and the iteration vector (`Vectors`) are kept by the rewritten kernel itself,
+so nothing walks a stream item by item. Arrays
 hold float32 (`array('f')`: a store rounds to float32, as on the GPU); scalar
 arithmetic between loads and stores happens in Python floats, rounded to float32
 after every operation Numba types float32 (`pysim.play.numba_types`).
@@ -58,6 +60,7 @@ INT_LIMIT = 1 << 63  # integers live in [-2**63, 2**63), Numba's int64
 ATOMIC_OPERATIONS = ("add", "max", "min")  # cuda.atomic.<name>, numbered as the runtime's `how`
 NAN = float("nan")
 _F32 = array("f", [0.0])
+RECORD = 5  # numbers per access in Runtime.records: site, array, word, ordinal, vector
 FLUSH_BELOW = 2.0**-126  # smallest normal float32: a global atomic add flushes what lies below to zero
 
 
@@ -158,11 +161,10 @@ def error_line(error: BaseException) -> int:
 class Array:
     """A float32 array as the kernel sees it: `.shape`, and the fields the access functions check."""
 
-    __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1", "local")
+    __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1")
 
     def __init__(self, name: str, space: str, number: int, shape: tuple[int, ...], data: array) -> None:
         self.name, self.space, self.number, self.shape, self.data = name, space, number, shape, data
-        self.local = space == "register"
         if len(shape) == 2:
             self.rows, self.cols, self.ld, self.n1 = shape[0], shape[1], shape[1], -1
         else:
@@ -205,8 +207,14 @@ class Runtime:
         self.program = program
         self.max_steps = max_steps
         self.executed = 0  # steps (statements + accesses) of finished thread-intervals
-        self.stream: list = []  # the running thread's stream
-        self.allow = max_steps  # the running thread may grow its stream to this length
+        self.stream: list[int] = []  # the running thread's stream: the statements it executed
+        # Every access of the run not yet in the analysis's table, RECORD numbers each, and its value (the
+        # analysis empties both). Flat lists of one type each: extending them is cheaper than making a tuple an
+        # item, and array('q') / array('d') convert them several times faster than NumPy converts a mixed list
+        # (most of the table's cost in Pyodide).
+        self.records: list[int] = []
+        self.values: list[float] = []
+        self.allow = max_steps  # the running thread's statements and records may reach this many
         self.charged = 0  # steps the running thread spent beyond its stream (local arrays it filled)
         self.thread = 0
         self.block = (0, 0)
@@ -214,9 +222,6 @@ class Runtime:
         self.shared: dict[int, Array] = {}
         self.out_of_bounds: list[OutOfBounds] = []
         self.vectors = Vectors()
-        # Loads of local-array elements that are factors of a multiply-add (SPEC §2 register_reads) in the
-        # running interval.
-        self.register_reads = 0
         self._local_templates = {
             a.number: array("f", [NAN]) * a.words for a in program.allocations if a.space == "register"
         }
@@ -235,7 +240,8 @@ class Runtime:
         rt = self
         allocations = self.program.allocations
         templates = self._local_templates
-        register_reads = [int(site.op == "load" and site.fma_operand) for site in self.program.sites]
+        values = self.values
+        record, value_of = self.records.extend, values.append  # two calls per access (the module docstring)
 
         def shared(number: int) -> Array:
             return rt.shared[number]
@@ -245,15 +251,14 @@ class Runtime:
             # Filling it costs a step per word: a fresh large local array in every iteration stays bounded.
             rt.charged += a.words
             rt.allow -= a.words
-            if len(rt.stream) > rt.allow:
-                raise StepBudgetError
+            tick()
             return Array(a.name, "register", 3 + number, a.shape, array("f", templates[number]))
 
         def tick() -> None:
-            if len(rt.stream) > rt.allow:
+            if len(rt.stream) + len(values) > rt.allow:
                 raise StepBudgetError
 
-        def outside(e: Callable, X: Any, site: int, index: tuple, o: int, v: int) -> float:
+        def outside(X: Any, site: int, index: tuple, o: int, v: int) -> float:
             if not isinstance(X, Array):
                 raise KernelError(f"{rt.program.sites[site].array} is not an array (it is {type(X).__name__})")
             if len(index) != len(X.shape):
@@ -271,96 +276,81 @@ class Runtime:
             rt.out_of_bounds.append((site, rt.thread, rt.block, X.name, index, X.shape))
             if rt.program.sites[site].op == "load" and all(isinstance(item, int) for item in index):
                 # The GPU issues the load at the address the index asks for: record it there, so it is
-                # counted (loads, sectors, banks) as issued. An address before the array's start is only
-                # reported (the analysis reserves negative words for "no access").
+                # counted (loads, sectors, banks) as issued. An address before the array's start, or past any
+                # 64-bit address, is only reported (the analysis reserves negative words for "no access").
                 word = index[0] * X.ld + index[1] if len(index) == 2 else index[0]
-                if word >= 0:
-                    if X.local:
-                        e([site, X.number, word, 0.0, o, v])
-                        rt.register_reads += register_reads[site]
-                    else:
-                        e((site, X.number, word, 0.0, o, v))
+                if 0 <= word < INT_LIMIT:
+                    record((site, X.number, word, o, v))
+                    value_of(0.0)
             return 0.0
 
         # Each access first tries the in-bounds case (the fast path: a global or shared element, recorded
         # inline), then Numba's wraparound of a negative index within the extent (A[-1, 0] is A[M - 1, 0]),
         # then reports it out of bounds. `o` and `v` are the statement's ordinal and iteration vector.
-        def ld2(e: Callable, X: Any, site: int, i: Any, j: Any, o: int, v: int) -> float:
+        def ld2(X: Any, site: int, i: Any, j: Any, o: int, v: int) -> float:
             try:
                 if 0 <= i < X.rows and 0 <= j < X.cols:
                     w = i * X.ld + j
                     value = X.data[w]
-                    if X.local:
-                        e([site, X.number, w, value, o, v])
-                        rt.register_reads += register_reads[site]
-                    else:
-                        e((site, X.number, w, value, o, v))
+                    record((site, X.number, w, o, v))
+                    value_of(value)
                     return value
                 if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
-                    return ld2(e, X, site, i % X.rows, j % X.cols, o, v)
+                    return ld2(X, site, i % X.rows, j % X.cols, o, v)
             except (AttributeError, TypeError):
                 pass
-            return outside(e, X, site, (i, j), o, v)
+            return outside(X, site, (i, j), o, v)
 
-        def ld1(e: Callable, X: Any, site: int, i: Any, o: int, v: int) -> float:
+        def ld1(X: Any, site: int, i: Any, o: int, v: int) -> float:
             try:
                 if 0 <= i < X.n1:
                     value = X.data[i]
-                    if X.local:
-                        e([site, X.number, i, value, o, v])
-                        rt.register_reads += register_reads[site]
-                    else:
-                        e((site, X.number, i, value, o, v))
+                    record((site, X.number, i, o, v))
+                    value_of(value)
                     return value
                 if -X.n1 <= i < 0:
-                    return ld1(e, X, site, i % X.n1, o, v)
+                    return ld1(X, site, i % X.n1, o, v)
             except (AttributeError, TypeError):
                 pass
-            return outside(e, X, site, (i,), o, v)
+            return outside(X, site, (i,), o, v)
 
-        def st2(e: Callable, X: Any, site: int, i: Any, j: Any, value: Any, o: int, v: int) -> None:
+        def st2(X: Any, site: int, i: Any, j: Any, value: Any, o: int, v: int) -> None:
             try:
                 if 0 <= i < X.rows and 0 <= j < X.cols:
                     w = i * X.ld + j
                     data = X.data
                     data[w] = value
-                    if X.local:
-                        e([site, X.number, w, data[w], o, v])
-                    else:
-                        e((site, X.number, w, data[w], o, v))
+                    record((site, X.number, w, o, v))
+                    value_of(data[w])
                     return
                 if -X.rows <= i < X.rows and -X.cols <= j < X.cols:
-                    return st2(e, X, site, i % X.rows, j % X.cols, value, o, v)
+                    return st2(X, site, i % X.rows, j % X.cols, value, o, v)
             except (AttributeError, TypeError, OverflowError):
                 _check_value(X, value)
-            outside(e, X, site, (i, j), o, v)
+            outside(X, site, (i, j), o, v)
 
-        def st1(e: Callable, X: Any, site: int, i: Any, value: Any, o: int, v: int) -> None:
+        def st1(X: Any, site: int, i: Any, value: Any, o: int, v: int) -> None:
             try:
                 if 0 <= i < X.n1:
                     data = X.data
                     data[i] = value
-                    if X.local:
-                        e([site, X.number, i, data[i], o, v])
-                    else:
-                        e((site, X.number, i, data[i], o, v))
+                    record((site, X.number, i, o, v))
+                    value_of(data[i])
                     return
                 if -X.n1 <= i < 0:
-                    return st1(e, X, site, i % X.n1, value, o, v)
+                    return st1(X, site, i % X.n1, value, o, v)
             except (AttributeError, TypeError, OverflowError):
                 _check_value(X, value)
-            outside(e, X, site, (i,), o, v)
+            outside(X, site, (i,), o, v)
 
-        def at2(
-            e: Callable, X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int
-        ) -> float:
-            old = ld2(e, X, load, i, j, o, v)
-            st2(e, X, store, i, j, _combine(X, how, old, f32(value)), o, v)
+        def at2(X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int) -> float:
+            old = ld2(X, load, i, j, o, v)
+            st2(X, store, i, j, _combine(X, how, old, f32(value)), o, v)
             return old
 
-        def at1(e: Callable, X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
-            old = ld1(e, X, load, i, o, v)
-            st1(e, X, store, i, _combine(X, how, old, f32(value)), o, v)
+        def at1(X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
+            old = ld1(X, load, i, o, v)
+            st1(X, store, i, _combine(X, how, old, f32(value)), o, v)
             return old
 
         def f32(x: Any) -> float:
@@ -446,12 +436,12 @@ class Interval:
 
     block: tuple[int, int]
     number: int  # 0 for the first interval of the block
-    segments: tuple[tuple[int, list], ...]  # (linear thread id, what it appended in this interval)
+    segments: tuple[tuple[int, list[int]], ...]  # (linear thread id, the statements it executed in this interval)
+    records: tuple[tuple[int, int], ...]  # (thread, accesses it added to Runtime.records), in the order they ran
     waiting: dict[int, int]  # thread -> statement number of the barrier it waits at
     instances: dict[int, int]  # thread -> the iteration vector (Runtime.vectors) of the barrier it waits at
     finished: tuple[int, ...]  # threads that ended in this interval
     stopped: bool  # the run stopped inside this interval (error or step budget)
-    register_reads: int  # loads of local-array elements that are factors of a multiply-add
 
 
 @dataclass(frozen=True)
@@ -480,6 +470,8 @@ def schedule(
     gdx, gdy = launch.grid
     threads = [(t % bdx, t // bdx) for t in range(launch.threads)]
     statements = program.statements
+    values = runtime.values  # one per access
+    budget = runtime.max_steps
     for by in range(gdy):
         for bx in range(gdx):
             # Starting a block and each of its threads costs a step, so a launch of empty threads is bounded too.
@@ -499,39 +491,36 @@ def schedule(
                 waiting: dict[int, int] = {}
                 instances: dict[int, int] = {}
                 finished: list[int] = []
+                made: list[tuple[int, int]] = []
                 starts = [len(streams[t]) for t in live]
                 stop: Stop | None = None
                 for t, start in zip(live, starts):
                     stream = streams[t]
+                    before = len(values)
                     runtime.stream, runtime.thread = stream, t
-                    runtime.allow = runtime.max_steps - runtime.executed + start
+                    runtime.allow = budget - runtime.executed + start + before
                     runtime.charged = 0
                     try:
                         waiting[t], instances[t] = next(generators[t])
                     except StopIteration:
                         finished.append(t)
                     except StepBudgetError:
-                        line = next((statements[x].line for x in reversed(stream) if type(x) is int), 0)
+                        line = statements[stream[-1]].line if stream else 0
                         stop = Stop("step_budget", line, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
                     except Exception as error:  # noqa: BLE001 - the student's code may fail in any way
                         stop = Stop("error", error_line(error), t, (bx, by), f"{type(error).__name__}: {error}")
-                    runtime.executed += len(stream) - start + runtime.charged
-                    if stop is None and runtime.executed > runtime.max_steps:
+                    accesses = len(values) - before
+                    if accesses:
+                        made.append((t, accesses))
+                    runtime.executed += len(stream) - start + accesses + runtime.charged
+                    if stop is None and runtime.executed > budget:
                         stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
                     if stop is not None:
                         break
                 segments = tuple((t, streams[t][start:]) for t, start in zip(live, starts) if len(streams[t]) > start)
-                register_reads, runtime.register_reads = runtime.register_reads, 0
                 on_interval(
                     Interval(
-                        (bx, by),
-                        number,
-                        segments,
-                        waiting,
-                        instances,
-                        tuple(finished),
-                        stop is not None,
-                        register_reads,
+                        (bx, by), number, segments, tuple(made), waiting, instances, tuple(finished), stop is not None
                     )
                 )
                 if stop is not None:

@@ -104,6 +104,23 @@ def test_warp_tile_subtiles_and_the_followed_patch(app):
     assert grid.locator(".cell.sub-l").count() == p.WMITER * p.WNITER * p.WSUBM
 
 
+def test_the_monitor_off_screen_shows_the_step_just_after_it(app, visit):
+    """Far below the fold the browser skips the monitor's rendering and the view writes its values just after
+    the step's frame: they must still be the step's, as a fresh visit at that step draws them."""
+    go(app, link("warptile", TEACHING["warptile"], step=0))
+    monitor = section(app, "warptile").locator("[data-testid=monitor]")
+    skipped = "m => !m.querySelector('tbody').checkVisibility({contentVisibilityAuto: true})"  # its contents
+    app.page.wait_for_function(skipped, arg=monitor.element_handle())
+    for _ in range(9):
+        section(app, "warptile").locator("[data-testid=step]").click()
+    app.page.wait_for_timeout(300)
+    assert url_has(app.page, "step=9")
+    shown = monitor.locator("tbody").text_content()
+    visit.page.goto(app.page.url)
+    visit.page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=60_000)
+    assert view(visit, "warptile").locator("[data-testid=monitor] tbody").text_content() == shown
+
+
 @pytest.mark.parametrize("name", SMALL)
 def test_deep_link_reproduces_the_state(app, visit, name):
     index = Trace(KERNELS[name], params(name, SMALL[name])).steps_per_block + 7

@@ -54,6 +54,11 @@ class Listeners:
         self._held = []
 
 
+# Work the reader does not see at once (the address, an off-screen table) waits this long after the
+# task that changed the step: a frame comes within 16.7 ms at 60 Hz, so it follows the frame that
+# shows the step instead of delaying it.
+AFTER_FRAME_MS = 20
+
 # Listeners of parts built once per page (a view's form, the shell): never closed.
 PAGE = Listeners()
 

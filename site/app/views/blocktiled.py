@@ -14,11 +14,12 @@ the bkIdx slice or the warp changes; the monitor formats only the register value
 from __future__ import annotations
 
 import numpy as np
+from pyscript import window
 
 from pysim.kernels import KERNELS, k07_warptile
 from pysim.lessons import blocktiled
 
-from ..core.dom import fmt, h
+from ..core.dom import AFTER_FRAME_MS, fmt, h
 from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from . import blocktiled_explain
@@ -62,6 +63,7 @@ class BlocktiledView(SteppingView):
         super().load_thread()
         self.base_drawn = None  # what the grids' base classes were built for (base_key)
         self.monitor_shown = np.full((len(self.monitor_rows), self.monitor_numbers), np.nan)  # blank cells
+        self.monitor_behind = None  # the step the monitor is still to show (while off screen)
 
     def reject(self, error) -> None:
         if self.params is None:
@@ -92,6 +94,12 @@ class BlocktiledView(SteppingView):
         monitor = monitor_table(
             "Thread monitor: registers (the first values of each)", self.monitor_head, self.monitor_body
         )
+        # Far off screen the browser skips the monitor's rendering (css/tilelab.css, content-visibility)
+        # and says so; its values are then written just after the step's frame, not before it.
+        self.monitor_skipped = False
+        self.listeners.on(monitor, "contentvisibilityautostatechange", self.monitor_skip_changed)
+        self.monitor_proxy = self.listeners.proxy(self.catch_up_monitor)
+        self.monitor_timer = None
         self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), memory]),
@@ -163,7 +171,22 @@ class BlocktiledView(SteppingView):
         values = {**step.shared, "C": self.trace.c_after(step.index)}  # A and B never change
         for name, grid in self.grids.items():
             grid.show(values.get(name), marks[name], regions.get(name))
-        self.render_monitor(step)
+        if not self.monitor_skipped:
+            self.render_monitor(step)
+            return
+        self.monitor_behind = step
+        if self.monitor_timer is None:
+            self.monitor_timer = window.setTimeout(self.monitor_proxy, AFTER_FRAME_MS)
+
+    def monitor_skip_changed(self, event) -> None:
+        self.monitor_skipped = bool(event.skipped)
+
+    def catch_up_monitor(self) -> None:
+        self.monitor_timer = None
+        if self.monitor_behind is not None:
+            step, self.monitor_behind = self.monitor_behind, None
+            self.render_monitor(step)
+            self.flush_monitor()
 
     def base_key(self, step) -> tuple:
         """What the base classes depend on: the block and its bkIdx slice (the kernels' regions are

@@ -160,12 +160,12 @@ class MatrixGrid:
         self.surface.flush(changed)
 
 
-def grid_area(cells: Sequence[Cell]) -> str:
-    """CSS grid-area of the smallest rectangle of cells holding `cells` ("" for none)."""
+def bounding_box(cells: Sequence[Cell]) -> tuple[int, int, int, int] | None:
+    """First row, first column, rows and columns of the smallest rectangle of cells holding `cells`."""
     if not cells:
-        return ""
+        return None
     rows, cols = [r for r, _ in cells], [c for _, c in cells]
-    return f"{min(rows) + 1} / {min(cols) + 1} / {max(rows) + 2} / {max(cols) + 2}"
+    return min(rows), min(cols), max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
 
 
 class DomCells:
@@ -173,30 +173,36 @@ class DomCells:
 
     def __init__(self, grid: MatrixGrid) -> None:
         self.grid = grid
-        self.element = grid.cells_element
+        self.frame = grid.cells_element  # the cells and, over them, the region boxes
+        # The cells have a box of their own: a region box that moves then makes Chromium place it in
+        # the frame, without laying the frame's 1,024 cells out again (css/tilelab.css).
+        self.element = h("div", "cells")
+        self.frame.appendChild(self.element)
         self.cells: dict[int, object] = {}  # element of each cell, fetched when first needed
         self.pending_text: dict[int, str] = {}
         self.pending_class: dict[int, str] = {}
-        self.boxes: dict[str, object] = {}  # each region's box, placed on the grid's tracks after the cells
-        self.areas: dict[str, str] = {}  # each box's grid-area now ("" hidden)
+        self.boxes: dict[str, object] = {}  # each region's box, in the frame after the cells
+        self.areas: dict[str, tuple | None] = {}  # each box's rectangle of cells now (None: hidden)
 
     def resize(self, rows: int, cols: int, caption: str) -> None:
-        self.element.setAttribute("aria-label", caption)
-        self.element.style.setProperty("--cols", str(cols))
+        self.frame.setAttribute("aria-label", caption)
+        self.frame.style.setProperty("--cols", str(cols))
         self._rewrite()
 
     def regions(self, regions: dict[str, Sequence[Cell]]) -> None:
         """One box per region over the smallest rectangle of cells holding it (hidden when it has none)."""
         for kind, cells in regions.items():
-            area = grid_area(cells)
-            if self.areas.get(kind) == area:
+            area = bounding_box(cells)
+            if kind in self.areas and self.areas[kind] == area:
                 continue
             if kind not in self.boxes:
                 self.boxes[kind] = h("span", f"region {kind}", aria_hidden="true", data_testid=f"region-{kind}")
-                self.element.appendChild(self.boxes[kind])
+                self.frame.appendChild(self.boxes[kind])
             box = self.boxes[kind]
-            box.hidden = not area
-            box.style.gridArea = area
+            box.hidden = area is None
+            # Placed by offsets from the frame's corner, in cells (css/tilelab.css .region).
+            for name, number in zip(("--r0", "--c0", "--nr", "--nc"), area or ()):
+                box.style.setProperty(name, str(number))
             self.areas[kind] = area
 
     def _rewrite(self) -> None:
@@ -204,7 +210,9 @@ class DomCells:
         texts = [fmt(value) for value in grid.values]
         set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels))
         self.cells = {}
-        self.boxes, self.areas = {}, {}  # the markup replaced them: the next regions add them again
+        for box in self.boxes.values():  # new cells: each box waits for its next region
+            box.hidden = True
+        self.areas = {}
         self.pending_text, self.pending_class = {}, {}
 
     def _cell(self, index: int):

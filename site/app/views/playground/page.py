@@ -28,7 +28,7 @@ from ...widgets.editor import Editor
 from .. import codeurl
 from .card import PuzzleCard
 from .results import Results
-from .runner import GRADE_LIMIT_MS, RUN_LIMIT_MS, Job, Runner
+from .runner import GRADE_LIMIT_MS, RUN_LIMIT_MS, Job, Runner, clear_spans, span
 from .texts import FAILURES, WORKER_STATES, seconds_text, shape_text, size_text
 
 FREE_PLAY = ""  # the picker's value for "no puzzle"
@@ -293,6 +293,8 @@ class PlaygroundView:
         """Run pressed: read the sizes and send the run (then the puzzle's grade) to the runner."""
         if self.run_button.disabled:
             return  # a run is already under way
+        pressed = window.performance.now()
+        clear_spans()
         sizes = self.read_sizes()
         if sizes is None:
             return
@@ -315,8 +317,10 @@ class PlaygroundView:
                 lambda reply: self.ran(reply, request),
                 lambda why, detail: self.stopped("run", why, detail),
                 self.progressed,
+                timed=True,
             )
         )
+        span("run", "Run pressed", pressed)
 
     def set_running(self, running: bool) -> None:
         self.run_button.disabled = running
@@ -330,7 +334,9 @@ class PlaygroundView:
         )
 
     def ran(self, reply: dict, request: dict) -> None:
-        elapsed = window.performance.now() - self.runner.sent_at  # from when the worker had it
+        """The run's reply: its results drawn in this task, the grade asked for, the stepping drawn in parts."""
+        started = window.performance.now()
+        elapsed = started - self.runner.sent_at  # from when the worker had it
         if "error" in reply:
             self.set_running(False)
             self.show_failure("error", reply["error"]["line"], reply["error"]["message"], elapsed)
@@ -338,29 +344,36 @@ class PlaygroundView:
         summary = reply["summary"]
         self.runner.remember(request)
         self.result = summary
-        asyncio.ensure_future(self.draw_run(summary, request, elapsed))
-
-    async def draw_run(self, summary, request: dict, elapsed: float) -> None:
-        """Draw a run's results in parts (the page stays free between them), then say it is done and grade it."""
-        started = window.performance.now()
         label = self.puzzle.expected_label if self.puzzle else "A @ B"
-        if not await self.results.show(summary, request["source"], elapsed, label) or self.result is not summary:
-            self.set_running(False)  # a link's code replaced it meanwhile
-            return
+        self.results.show(summary, elapsed, label)  # asks the worker for the first interval
         self.ran_with = (request["source"], (request["M"], request["N"], request["K"]), request["puzzle"])
         self.check_stale()  # edited while it ran
-        # From the reply to the last part drawn, the breaks for the page included.
         self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started:.0f}")
         self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
         self.status.setAttribute("data-state", "done")
+        span("run", "results drawn", started)
         if self.puzzle is None:
             self.set_running(False)
-            return
-        self.card.pending()
-        grade = {"op": "grade", "source": request["source"], "puzzle": self.puzzle.key}
-        self.runner.request(
-            Job(grade, GRADE_LIMIT_MS, self.graded, lambda why, detail: self.stopped("grade", why, detail))
-        )
+        else:  # behind the first interval: the worker grades while this thread draws the grids
+            self.card.pending()
+            grade = {"op": "grade", "source": request["source"], "puzzle": self.puzzle.key}
+            self.runner.request(
+                Job(
+                    grade,
+                    GRADE_LIMIT_MS,
+                    self.graded,
+                    lambda why, detail: self.stopped("grade", why, detail),
+                    timed=True,
+                )
+            )
+        if summary.intervals:
+            asyncio.ensure_future(self.draw_stepping(summary, request["source"], label))
+
+    async def draw_stepping(self, summary, source: str, label: str) -> None:
+        """The stepping section's grids, in parts (the page stays free between them)."""
+        started = window.performance.now()
+        if await self.results.stepping.load(summary, source, label):
+            span("run", "grids drawn", started)
 
     def stopped(self, what: str, why: str, detail: str) -> None:
         """The run or the grade was stopped, overran its limit or crashed the worker: say so, keep what is shown."""
@@ -402,6 +415,7 @@ class PlaygroundView:
 
     # --- grading -----------------------------------------------------------------------------------------
     def graded(self, reply: dict) -> None:
+        started = window.performance.now()
         self.set_running(False)
         puzzle = self.puzzle
         if "checker_failed" in reply:
@@ -409,6 +423,7 @@ class PlaygroundView:
             return
         grade = reply["grade"]
         self.card.show_grade(grade)
+        span("grade", "drawn", started)
         if puzzle is not None and grade.passed and grade.puzzle == puzzle.key:
             if quiz_on(self.address_params, document.documentElement.getAttribute("data-quiz")):
                 shared_book().record(puzzle_key(puzzle.key), True, "solved")  # a solved puzzle counts in a course

@@ -89,9 +89,9 @@ class Results:
         self.stepping.result = None
         self.stepping.element.setAttribute("hidden", "")
 
-    async def show(self, result, source: str, elapsed: float, expected_label: str) -> bool:
-        """Draw `result`, the stepping section in parts (pysim.play.session's RunSummary); False when another
-        run, or other code, took its place before it was drawn."""
+    def show(self, result, elapsed: float, expected_label: str) -> None:
+        """Draw `result` (pysim.play.session's RunSummary) in one short task, and start the stepping section
+        at its first interval; `stepping.load` draws its grids after."""
         launch = result.launch
         intervals = result.intervals
         self.reveal("done", elapsed)
@@ -118,10 +118,10 @@ class Results:
         self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])
         if intervals:
             self.stepping.element.removeAttribute("hidden")
-            return await self.stepping.load(result, source, expected_label)
-        self.stepping.result = result
-        self.stepping.element.setAttribute("hidden", "")
-        return True
+            self.stepping.begin(result)
+        else:
+            self.stepping.result = result
+            self.stepping.element.setAttribute("hidden", "")
 
     def show_difference(self, result) -> None:
         if result.c_matches:

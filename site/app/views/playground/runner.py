@@ -31,6 +31,11 @@ WORKER_FILE = "playworker.js"
 STOPPABLE = ("run", "grade")  # what Stop ends (questions about a finished run take milliseconds)
 
 Failed = Callable[[str, str], None]  # (why: "timeout" | "stopped" | "crashed", what the interpreter said)
+# A Run's timeline as performance measures named "playground <op>: <part>" (bench/playground.py lists them,
+# DevTools' Performance panel shows them): each request's way to the worker, its time there, the way back
+# and its decoding here; the page adds what it draws. Kept for a Run's own requests only and cleared at each Run,
+# so they never pile up.
+SPAN_PREFIX = "playground "
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class Job:
     on_reply: Callable[[dict], None]
     on_fail: Failed
     on_progress: Callable[[int, int], None] | None = None
+    timed: bool = False  # its timeline is kept as performance measures (see SPAN_PREFIX)
 
 
 def ignore_failure(why: str, detail: str) -> None:
@@ -48,6 +54,18 @@ def ignore_failure(why: str, detail: str) -> None:
 
 def js_object(values: dict):
     return to_js(values, dict_converter=window.Object.fromEntries)
+
+
+def span(op: str, part: str, start: float, end: float | None = None) -> None:
+    """One part of a request's timeline, from `start` to `end` (now when None), in performance.now() ms."""
+    finish = window.performance.now() if end is None else end
+    window.performance.measure(f"{SPAN_PREFIX}{op}: {part}", js_object({"start": start, "end": finish}))
+
+
+def clear_spans() -> None:
+    for entry in window.performance.getEntriesByType("measure"):
+        if str(entry.name).startswith(SPAN_PREFIX):
+            window.performance.clearMeasures(entry.name)
 
 
 class Runner:
@@ -208,11 +226,20 @@ class Runner:
             if self.current.on_progress is not None:
                 self.current.on_progress(int(data.threads), int(data.steps))
         elif kind == "reply":
+            arrived, sent = window.performance.now(), self.sent_at
             window.tilelabPlayworker.heapBytes = data.heapBytes  # the heap grows and is never given back
             job = self.finish()
             self.pump()
-            if job is not None:
-                job.on_reply(loads(str(data.text)))
+            if job is None:
+                return
+            reply = loads(str(data.text))
+            if job.timed:
+                op, origin = job.request["op"], window.performance.timeOrigin  # the worker's times: ms since the epoch
+                span(op, "to the worker", sent, data.began - origin)
+                span(op, "in the worker", data.began - origin, data.ended - origin)
+                span(op, "back to the page", data.ended - origin, arrived)
+                span(op, "decoded", arrived)
+            job.on_reply(reply)
         elif kind == "crashed":
             self.end_current("crashed", str(data.message))
 

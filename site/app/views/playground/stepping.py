@@ -24,7 +24,7 @@ from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_pan
 from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
 from ...widgets.warp_pictures import WarpPicture
-from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure
+from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure, span
 from .texts import access_text, shape_text, xy_text
 
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
@@ -63,6 +63,8 @@ class RunStepping:
         self.runner = runner
         self.result = None
         self.view = None  # the IntervalView on screen (or being drawn)
+        self.loaded = None  # the run whose grids are drawn: an interval of it can be drawn
+        self.first_since: float | None = None  # while a run's first interval is not drawn: when it was asked for
         self.block = None  # the block shape the thread picker lists
         self.asking = False  # an interval is on its way from the worker
         self.thread = 0
@@ -161,11 +163,21 @@ class RunStepping:
         return [table, self.warp_more, self.picture.element]
 
     # --- a new run -----------------------------------------------------------------------------------
-    async def load(self, result, source: str, expected_label: str) -> bool:
-        """Show a run that has intervals, from its first interval, following thread 0, drawn in parts;
-        False when another run (or none) took its place meanwhile."""
+    def begin(self, result) -> None:
+        """A run that has intervals: the player at its first interval, following thread 0. The worker is asked
+        for that interval at once, so it works on it while `load` draws the grids here; it is drawn once they
+        are (with the results on screen before any grid, issue 22)."""
         self.result = result
         self.view = None
+        self.thread = 0
+        self.asking = False  # an answer about the run before is dropped on arrival (`ask`)
+        self.first_since = window.performance.now()
+        self.player.load(result.intervals, 0)
+
+    async def load(self, result, source: str, expected_label: str) -> bool:
+        """Draw the listing, the thread picker and the grids of `result` (after `begin`), in parts; False when
+        another run (or none) took its place meanwhile."""
+        parts = Parts()  # the listing and the picker count toward the first part
         lines = source.split("\n")
         if lines != self.source_lines:
             self.source_lines = lines
@@ -177,11 +189,9 @@ class RunStepping:
             set_number_markup(picker, thread_options(launch))
             self.thread_select.replaceWith(picker)
             self.thread_select = picker
-        self.thread = 0
-        self.thread_select.value = "0"
+        self.thread_select.value = str(self.thread)
         M, N, K = result.M, result.N, result.K
         rows, cols = result.expected.shape
-        parts = Parts()
         for grid, shape, caption, values in (
             (self.grid_a, (M, K), f"A ({M} × {K})", result.A),
             (self.grid_b, (K, N), f"B ({K} × {N})", result.B),
@@ -197,8 +207,13 @@ class RunStepping:
                 if self.result is not result:
                     return False
                 grid.show(values, {})
+        await parts.pause()
+        if self.result is not result:
+            return False
         self.load_shared_grids(result.shared)
-        self.player.load(result.intervals, 0)
+        self.loaded = result
+        if self.view is not None:  # the first interval came while the grids were drawn
+            asyncio.ensure_future(self.draw(self.view, self.thread))
         return True
 
     def load_shared_grids(self, allocations) -> None:
@@ -220,7 +235,7 @@ class RunStepping:
             self.shared_box.appendChild(h("p", "hint", "This kernel declares no shared arrays."))
 
     # --- asking the worker ---------------------------------------------------------------------------
-    def ask(self, request: dict, answered: Callable[[dict], None]) -> None:
+    def ask(self, request: dict, answered: Callable[[dict], None], timed: bool = False) -> None:
         """One question about the run on screen; unanswered when that run is no longer in the worker."""
         result = self.result
 
@@ -228,14 +243,14 @@ class RunStepping:
             if self.result is result and "missing" not in answer:
                 answered(answer)
 
-        self.runner.request(Job(request, ASK_LIMIT_MS, reply, ignore_failure))
+        self.runner.request(Job(request, ASK_LIMIT_MS, reply, ignore_failure, timed=timed))
 
     def show_interval(self, index: int) -> None:
         """The player moved: ask for the interval (one at a time; the latest wanted wins)."""
         if self.result is None or self.asking:
             return
         self.asking = True
-        self.ask({"op": "interval", "index": index, "thread": self.thread}, self.arrived)
+        self.ask({"op": "interval", "index": index, "thread": self.thread}, self.arrived, self.first_since is not None)
 
     def arrived(self, answer: dict) -> None:
         self.asking = False
@@ -244,7 +259,8 @@ class RunStepping:
             self.show_interval(self.player.index)  # the student moved on meanwhile
             return
         self.view = view
-        asyncio.ensure_future(self.draw(view, self.thread))
+        if self.loaded is self.result:
+            asyncio.ensure_future(self.draw(view, self.thread))
 
     # --- following --------------------------------------------------------------------------------------
     def listing_clicked(self, event) -> None:
@@ -295,6 +311,9 @@ class RunStepping:
             if not await step(view, parts):
                 return
         self.element.setAttribute("data-shown", f"{view.index}:{thread}")  # what is drawn: interval, thread
+        if self.first_since is not None:
+            span("interval", "first of the run drawn", self.first_since)
+            self.first_since = None
 
     async def show_memory(self, view, parts: Parts) -> bool:
         """The grids, in parts; False when another view is wanted before they are all drawn."""
