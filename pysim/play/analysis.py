@@ -357,7 +357,7 @@ class Analysis:
         if not pending:
             return []
         found, values, counted_intervals = self.records, self.values, pending
-        if pending[-1].stopped:  # the run's last interval: its records are the last ones
+        if pending[-1].stopped:  # only a run's last interval stops (the runtime returns): its records, last, stay out
             last = pending[-1]
             cut = len(values) - sum(map(self._made, last.records))
             stopped_records = partial(_interval_records, found[RECORD * cut :], values[cut:], last)
@@ -371,9 +371,8 @@ class Analysis:
         every_starts = np.searchsorted(every[:, POSITION], bounds).tolist()
         position, site, number = (every[:, c].astype(np.intp) for c in (POSITION, SITE, ARRAY))
         register = self._register[number]
-        # Local arrays live in registers: no warp instruction of memory. Nor is the interval a run stopped in counted.
+        rows = every[~register]  # local arrays live in registers: no warp instruction of memory
         stopped = np.array([interval.stopped for interval in pending])
-        rows = every[~register & ~stopped[position]]
         chunk = Chunk(rows, np.searchsorted(rows[:, POSITION], bounds), self.vectors.by_number())
         instructions = chunk.instructions(self._layout)
         columns = chunk.counts(self._layout, instructions)
