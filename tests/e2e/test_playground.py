@@ -325,3 +325,31 @@ def test_a_solved_puzzle_counts_toward_the_course_score(visit):
     press_run(page)
     page.wait_for_function("window.__answers.length > 0", timeout=RUN_TIMEOUT_MS)
     assert page.evaluate("window.__answers") == [["puzzle:copy", True, len(scored_keys()), "solved"]]
+
+
+UNPAINTED_CELLS = """canvas => {
+  const pitch = 28, scale = canvas.width / canvas.clientWidth, ctx = canvas.getContext('2d');
+  const cols = Math.round(canvas.clientWidth / pitch), rows = Math.round(canvas.clientHeight / pitch);
+  const missing = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const [, , , alpha] = ctx.getImageData(Math.floor((c * pitch + 3) * scale), Math.floor((r * pitch + 3) * scale), 1, 1).data;
+    if (alpha === 0) missing.push([r, c]);
+  }
+  return missing;
+}"""
+
+
+def test_a_canvas_grid_painted_in_parts_ends_with_every_cell_painted(app):
+    """A 32×32 run's grids are canvases painted 256 cells a task (widgets/grids.py PAINT_CHUNK): once the
+    first interval is drawn, every cell of A, B and NumPy's answer has its fill, the bottom rows included."""
+    source = (SOLUTIONS / "smem_tiled.py").read_text()
+    go(app, f"#/playground?M=32&N=32&K=32&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    shown(page, 0, 0)
+    for name in ("A", "B", "expected"):
+        canvas = by_testid(page, f"canvas-{name}")
+        canvas.scroll_into_view_if_needed()
+        page.wait_for_function(f"c => ({UNPAINTED_CELLS})(c).length === 0", arg=canvas.element_handle(), timeout=5000)
+        assert canvas.evaluate(UNPAINTED_CELLS) == [], name

@@ -537,6 +537,17 @@ class Worker:
         self.addEventListener = self.removeEventListener = self.postMessage = self.terminate = _no_effect
 
 
+class IntersectionObserver:
+    """An observer that never reports: nothing is on screen at build time."""
+
+    @classmethod
+    def new(cls, callback: object, options: object = None) -> IntersectionObserver:
+        return cls()
+
+    def __init__(self) -> None:
+        self.observe = self.disconnect = _no_effect
+
+
 class Window:
     """The globals the views read. Timers get an id and never run."""
 
@@ -545,6 +556,7 @@ class Window:
         self.performance = Performance()
         self.Object = JsObject
         self.Worker = Worker
+        self.IntersectionObserver = IntersectionObserver
         self.location = Location()
         self.devicePixelRatio = 1
         self._ids = itertools.count(1)

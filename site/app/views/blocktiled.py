@@ -115,10 +115,9 @@ class BlocktiledView(SteppingView):
         first = trace[0]
         shapes = {"A": trace.A.shape, "B": trace.B.shape, "C": trace.expected.shape}
         shapes |= {name: first.shared[name].shape for name in ("As", "Bs")}
+        values = {"A": trace.A, "B": trace.B}
         for name, grid in self.grids.items():
-            grid.resize(*shapes[name], captions[name], trace.expected.max())
-        self.grids["A"].show(trace.A, {})
-        self.grids["B"].show(trace.B, {})
+            grid.resize(*shapes[name], captions[name], trace.expected.max(), values.get(name))
         self.patch_classes = self.patches()
         self.monitor_head.textContent = ""
         self.monitor_values = {}  # register name -> how many of its values the monitor lists

@@ -83,13 +83,11 @@ class NaiveView(SteppingView):
     def load_panels(self) -> None:
         p = self.params
         gx, gy = self.kernel.grid(p)
-        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})")
-        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
+        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})", values=self.trace.A)
+        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})", values=self.trace.B)
         self.grid_c.resize(
             p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks of {p.T}×{p.T} threads", self.trace.expected.max()
         )
-        self.grid_a.show(self.trace.A, {})
-        self.grid_b.show(self.trace.B, {})
         naive_explain.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:

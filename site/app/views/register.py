@@ -62,14 +62,12 @@ class RegisterView(SteppingView):
     def load_panels(self) -> None:
         p = self.params
         gx, gy = self.kernel.grid(p)
-        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})")
-        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
+        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})", values=self.trace.A)
+        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})", values=self.trace.B)
         self.grid_as.resize(p.BM, p.BK, f"As [{p.BM}][{p.BK}] (column → regM)")
         self.grid_bs.resize(p.BK, p.BN, f"Bs [{p.BK}][{p.BN}] (row → regN)")
         caption = f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch"
         self.grid_c.resize(p.M, p.N, caption, self.trace.expected.max())
-        self.grid_a.show(self.trace.A, {})
-        self.grid_b.show(self.trace.B, {})
         patches = {}  # each thread's patch of C, alternating solid and dashed borders
         for block in self.trace.blocks:
             for thread in range(p.threads):

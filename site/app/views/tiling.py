@@ -104,13 +104,11 @@ class TilingView(SteppingView):
     def load_panels(self) -> None:
         p = self.params
         gx, gy = self.kernel.grid(p)
-        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})")
-        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})")
+        self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})", values=self.trace.A)
+        self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})", values=self.trace.B)
         self.grid_ta.resize(p.T, p.T, f"tileA [{p.T}][{p.T}]")
         self.grid_tb.resize(p.T, p.T, f"tileB [{p.T}][{p.T}]")
         self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks", self.trace.expected.max())
-        self.grid_a.show(self.trace.A, {})
-        self.grid_b.show(self.trace.B, {})
         explain_tiling.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:

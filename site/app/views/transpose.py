@@ -125,10 +125,9 @@ class TransposeView(SteppingView):
         p = self.params
         gx, gy = self.kernel.grid(p)
         stride = self.trace[0].shared["tile"].shape[1]
-        self.grid_a.resize(p.n, p.n, f"Matrix A ({p.n} × {p.n}), {gx}×{gy} tiles")
+        self.grid_a.resize(p.n, p.n, f"Matrix A ({p.n} × {p.n}), {gx}×{gy} tiles", values=self.trace.A)
         self.grid_tile.resize(p.TILE, stride, f"tile [{p.TILE}][{stride}] (pad = {p.pad})")
         self.grid_c.resize(p.n, p.n, f"Matrix C = Aᵀ ({p.n} × {p.n})", self.trace.expected.max())
-        self.grid_a.show(self.trace.A, {})
         self.padding = k04_transpose.padding_cells(p)
         transpose_explain.show(self.explained, p)
 

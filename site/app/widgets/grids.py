@@ -24,6 +24,12 @@ from .components import MEMORY_KEY, RESULT_KEY, add_marks
 # Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
 CANVAS_ABOVE_CELLS = 1024
 CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells plus 1px
+# A canvas paints at most this many cells in one task, top rows first, and the rest in the tasks after it: in one
+# task, the first paint of a 32×32 matrix took 19-41 ms of the page's thread (bench/playground.py), and a 64×64
+# matrix has four times as many cells. Off screen it paints nothing until it comes within this margin of the
+# viewport (a playground run's grids are thousands of px below its Run button).
+PAINT_CHUNK = 256
+NEAR_VIEWPORT = "50%"
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 MARK_WORDS = dict(
     (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
@@ -65,6 +71,7 @@ class MatrixGrid:
 
     def close(self) -> None:
         """The grid leaves the page: remove its listeners and free their proxies."""
+        self.canvas.close()
         self.listeners.close()
 
     def _clicked(self, event) -> None:
@@ -76,13 +83,17 @@ class MatrixGrid:
     def is_canvas(self) -> bool:
         return self.surface is self.canvas
 
-    def resize(self, rows: int, cols: int, caption: str, widest: float = 9) -> None:
-        """A new shape; `widest` is the largest value the grid will show (cells widen for its digits)."""
+    def resize(self, rows: int, cols: int, caption: str, widest: float = 9, values: np.ndarray | None = None) -> None:
+        """A new shape, its cells blank or holding `values` (drawn once, not blank and then again by `show`);
+        `widest` is the largest value the grid will show (cells widen for its digits)."""
         self.caption.textContent = caption
         self.cells_element.className = f"matrix digits-{len(fmt(widest))}"
         self.shape = (rows, cols)
         self.base, self.marks, self.classes, self.labels = {}, {}, {}, {}
-        self.values = np.full(rows * cols, np.nan)
+        if values is None:
+            self.values = np.full(rows * cols, np.nan)
+        else:
+            self.values = np.array(values, dtype=np.float64).reshape(rows * cols)
         big = rows * cols > self.canvas_above
         self.surface = self.canvas if big else self.dom
         self.cells_element.hidden = big
@@ -139,9 +150,9 @@ class MatrixGrid:
             flat = np.asarray(values, dtype=np.float64).reshape(-1)[: self.values.size]
             differs = ~((flat == self.values) | (np.isnan(flat) & np.isnan(self.values)))
             self.values = flat.copy()
-            for i in np.nonzero(differs)[0]:
-                changed.add(int(i))
-                self.surface.text(int(i), fmt(flat[i]))
+            indices = np.nonzero(differs)[0].tolist()
+            changed.update(indices)
+            self.surface.texts(indices, flat)
         rows, cols = self.shape
         wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < rows and c < cols}
         # Only cells whose marks differ from the last step's can change (set_base forgets the marks of
@@ -223,8 +234,9 @@ class DomCells:
     def label(self, index: int, text: str) -> None:
         self._cell(index).setAttribute("data-label", text)  # CSS draws it from data-label
 
-    def text(self, index: int, text: str) -> None:
-        self.pending_text[index] = text
+    def texts(self, indices: list[int], values: np.ndarray) -> None:
+        for i in indices:
+            self.pending_text[i] = fmt(values[i])
 
     def mark(self, index: int, cls: str) -> None:
         self.pending_class[index] = cls
@@ -268,24 +280,37 @@ class CanvasCells:
         self.look_ids: dict[str, int] = {}
         self.js_labels = None
         self.unpainted: set[int] = set()  # labelled cells not painted yet
+        self.queued: set[int] = set()  # cells left for the next tasks (PAINT_CHUNK) or until the canvas is near
+        self.timer = None
+        self.near = False  # within NEAR_VIEWPORT of the viewport (a hidden canvas never is)
         self.cursor = 0
         self.context = None
+        self.pixels = (0, 0)  # the canvas's size in device pixels
         self.scale = 1.0
         listeners = grid.listeners
         listeners.on(self.element, "click", self._clicked)
         listeners.on(self.element, "keydown", self._key)
         listeners.on(self.element, "focus", lambda event: self._paint(self.cursor))
         listeners.on(self.element, "blur", lambda event: self._paint(self.cursor))
+        self.paint_queued_proxy = listeners.proxy(lambda *args: self._paint_queued())
+        options = to_js({"rootMargin": NEAR_VIEWPORT}, dict_converter=window.Object.fromEntries)
+        self.observer = window.IntersectionObserver.new(listeners.proxy(self._moved), options)
+        self.observer.observe(self.element)
 
     def show(self, visible: bool) -> None:
         self.element.hidden = not visible
+        if not visible:
+            self.forget()  # the grid is drawn as elements now
         if visible and not self.probe.parentNode:
             self.grid.cells_element.appendChild(self.probe)
 
     def resize(self, rows: int, cols: int, caption: str) -> None:
         self.scale = float(window.devicePixelRatio or 1)
-        self.element.width = int(cols * CANVAS_PITCH * self.scale)
-        self.element.height = int(rows * CANVAS_PITCH * self.scale)
+        self.pixels = (int(cols * CANVAS_PITCH * self.scale), int(rows * CANVAS_PITCH * self.scale))
+        # Its pixels are allocated when it is first painted, near the viewport: a canvas on the page holding
+        # pixels is copied to the compositor in each frame after one changes (4-5 ms for a 32×32 matrix's).
+        self.element.width = self.element.height = 0
+        self.context = None
         self.element.style.width = f"{cols * CANVAS_PITCH}px"
         self.element.style.height = f"{rows * CANVAS_PITCH}px"
         self.element.setAttribute(
@@ -295,9 +320,8 @@ class CanvasCells:
         )
         self.styles = {}  # the colour scheme may have changed since the last size
         self.looks, self.look_ids, self.js_labels = [], {}, None
-        self.context = self.element.getContext("2d")
-        self.context.setTransform(self.scale, 0, 0, self.scale, 0, 0)
         self.cursor = 0
+        self.forget()  # another shape's cells
         self.flush(set(range(rows * cols)))
 
     def label(self, index: int, text: str) -> None:
@@ -305,20 +329,66 @@ class CanvasCells:
         self.js_labels = None
         self.unpainted.add(index)
 
-    def text(self, index: int, text: str) -> None:
-        """Painted in flush, with the cell's class."""
+    def texts(self, indices: list[int], values: np.ndarray) -> None:
+        """Painted in flush, with the cells' classes (the painter writes each value itself)."""
 
     def mark(self, index: int, cls: str) -> None:
         """Painted in flush, with the cell's value."""
 
     def flush(self, changed: set[int]) -> None:
-        """Paint the changed cells in one call into the page (site/gridpaint.js), as columns."""
+        """Paint the changed cells (at most PAINT_CHUNK of them now, the others queued), each with what the grid
+        holds when it is painted."""
         changed, self.unpainted = changed | self.unpainted, set()
-        if self.context is None or not changed:
+        if not changed:
             return
+        if not self.near:
+            self.queued |= changed
+            return
+        ordered = sorted(changed)
+        self.queued.update(ordered[PAINT_CHUNK:])
+        self.queued.difference_update(ordered[:PAINT_CHUNK])
+        self._paint_cells(ordered[:PAINT_CHUNK])
+        self._schedule()
+
+    def forget(self) -> None:
+        """Paint none of the queued cells."""
+        if self.timer is not None:
+            window.clearTimeout(self.timer)
+            self.timer = None
+        self.queued = set()
+
+    def close(self) -> None:
+        """Paint nothing more: the grid is closed."""
+        self.observer.disconnect()
+        self.forget()
+
+    def _moved(self, entries, observer=None) -> None:
+        """The canvas came near the viewport (its queued cells are painted) or left it."""
+        self.near = bool(entries[len(entries) - 1].isIntersecting)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self.near and self.queued and self.timer is None:
+            self.timer = window.setTimeout(self.paint_queued_proxy, 0)
+
+    def _paint_queued(self) -> None:
+        self.timer = None
+        if not self.near:
+            return
+        ordered = sorted(self.queued)
+        self.queued = set(ordered[PAINT_CHUNK:])
+        self._paint_cells(ordered[:PAINT_CHUNK])
+        self._schedule()
+
+    def _paint_cells(self, ordered: list[int]) -> None:
+        """Paint cells `ordered` (sorted) in one call into the page (site/gridpaint.js), as columns."""
+        if self.context is None:
+            self.element.width, self.element.height = self.pixels
+            self.context = self.element.getContext("2d")
+            self.context.setTransform(self.scale, 0, 0, self.scale, 0, 0)
         grid = self.grid
-        indices = np.fromiter(sorted(changed), dtype=np.int32, count=len(changed))
-        looks = np.fromiter((self._look(grid.classes.get(int(i), "")) for i in indices), dtype=np.int32)
+        indices = np.array(ordered, dtype=np.int32)
+        looks = np.fromiter((self._look(grid.classes.get(i, "")) for i in ordered), dtype=np.int32)
         cursor = self.cursor if document.activeElement == self.element else -1
         window.tilelabGridPaint(
             self.context,

@@ -352,28 +352,31 @@ class PlaygroundView:
         self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
         self.status.setAttribute("data-state", "done")
         span("run", "results drawn", started)
-        if self.puzzle is None:
-            self.set_running(False)
-        else:  # behind the first interval: the worker grades while this thread draws the grids
+        if self.puzzle is not None:
             self.card.pending()
-            grade = {"op": "grade", "source": request["source"], "puzzle": self.puzzle.key}
-            self.runner.request(
-                Job(
-                    grade,
-                    GRADE_LIMIT_MS,
-                    self.graded,
-                    lambda why, detail: self.stopped("grade", why, detail),
-                    timed=True,
-                )
-            )
         if summary.intervals:
-            asyncio.ensure_future(self.draw_stepping(summary, request["source"], label))
+            asyncio.ensure_future(self.draw_stepping(summary, request, label))
+        else:
+            self.grade(request)
 
-    async def draw_stepping(self, summary, source: str, label: str) -> None:
-        """The stepping section's grids, in parts (the page stays free between them)."""
+    async def draw_stepping(self, summary, request: dict, label: str) -> None:
+        """The stepping section's grids and first interval, in parts (the page stays free between them), then
+        the grade: while the worker grades it uses a core, and on a two-core machine the page's drawing would
+        wait for it (tasks twice as long as their CPU time, measured with bench/playground.py)."""
         started = window.performance.now()
-        if await self.results.stepping.load(summary, source, label):
+        if await self.results.stepping.load(summary, request["source"], label):
             span("run", "grids drawn", started)
+        self.grade(request)
+
+    def grade(self, run: dict) -> None:
+        """After `run`: the worker grades its source for the run's puzzle (none: the run is over)."""
+        if run["puzzle"] is None:
+            self.set_running(False)
+            return
+        grade = {"op": "grade", "source": run["source"], "puzzle": run["puzzle"]}
+        self.runner.request(
+            Job(grade, GRADE_LIMIT_MS, self.graded, lambda why, detail: self.stopped("grade", why, detail), timed=True)
+        )
 
     def stopped(self, what: str, why: str, detail: str) -> None:
         """The run or the grade was stopped, overran its limit or crashed the worker: say so, keep what is shown."""

@@ -34,7 +34,7 @@ COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
 CANVAS_ABOVE_CELLS = 64
 # A part of a drawing runs this long, then the page has the thread (so a part is this plus one piece at most:
 # a grid's canvas painted, or a table row).
-PART_MS = 15
+PART_MS = 8
 
 
 class Parts:
@@ -175,8 +175,9 @@ class RunStepping:
         self.player.load(result.intervals, 0)
 
     async def load(self, result, source: str, expected_label: str) -> bool:
-        """Draw the listing, the thread picker and the grids of `result` (after `begin`), in parts; False when
-        another run (or none) took its place meanwhile."""
+        """Draw the listing, the thread picker and the grids of `result` (after `begin`), in parts, and its first
+        interval if the worker has sent it meanwhile (else it is drawn when it comes); False when another run (or
+        none) took its place meanwhile."""
         parts = Parts()  # the listing and the picker count toward the first part
         lines = source.split("\n")
         if lines != self.source_lines:
@@ -201,19 +202,14 @@ class RunStepping:
             await parts.pause()
             if self.result is not result:
                 return False
-            grid.resize(*shape, caption)  # a canvas paints all its cells twice: resized, then with values
-            if values is not None:
-                await parts.pause()
-                if self.result is not result:
-                    return False
-                grid.show(values, {})
+            grid.resize(*shape, caption, values=values)
         await parts.pause()
         if self.result is not result:
             return False
         self.load_shared_grids(result.shared)
         self.loaded = result
         if self.view is not None:  # the first interval came while the grids were drawn
-            asyncio.ensure_future(self.draw(self.view, self.thread))
+            await self.draw(self.view, self.thread)
         return True
 
     def load_shared_grids(self, allocations) -> None:
