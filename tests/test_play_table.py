@@ -73,9 +73,10 @@ def test_bulk_counts_equal_counting_each_intervals_warp_instructions(path, size)
     assert {k: v for k, v in result.metrics.__dict__.items() if v} == {k: v for k, v in metrics.items() if v}
 
 
-def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys():
+@pytest.mark.parametrize("scale", [1, 2**60], ids=["one key", "lexsort"])  # 2**60: the ranges' product passes 2**62
+def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys(scale):
     rng = np.random.default_rng(1)
-    a, b = rng.integers(0, 5, 400), rng.integers(-3, 3, 400)
+    a, b = rng.integers(0, 5, 400), rng.integers(-3, 3, 400) * scale
     ids, count, first = groups(a, b)
     seen = {}
     for i, key in enumerate(zip(a.tolist(), b.tolist())):
@@ -84,6 +85,7 @@ def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys(
     assert sorted(first.tolist()) == sorted(seen.values())
     assert all(ids[i] == ids[seen[key]] for i, key in enumerate(zip(a.tolist(), b.tolist())))
     assert len({int(ids[i]) for i in seen.values()}) == count
+    assert [int(ids[seen[key]]) for key in sorted(seen)] == list(range(count))  # numbered in the tuples' order
 
 
 KERNEL_HEAD = "from numba import cuda, float32\n\n\n@cuda.jit\ndef kernel(A, B, C):\n"

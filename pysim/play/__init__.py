@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 
 import numpy as np
 
@@ -443,7 +444,7 @@ def run(
                         block=interval.block,
                         number=interval.number,
                         barrier_lines=analysis.barrier_lines(interval),
-                        threads=tuple(t for t, _ in interval.segments),
+                        threads=tuple(map(itemgetter(0), interval.segments)),
                         finished=interval.finished,
                         _streams=dict(interval.segments),
                         _decoder=decoder,

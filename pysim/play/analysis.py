@@ -33,11 +33,12 @@ instances (another `cuda.syncthreads()`, or the same one in another iteration).
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property, partial
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 
 import numpy as np
@@ -262,17 +263,24 @@ class Counted:
 def _table(found: list[int], values: list[float], intervals: list[Interval]) -> np.ndarray:
     """The accesses of consecutive `intervals` in pysim.play.table's columns, from the runtime's records (site,
     array, word, ordinal, vector), their values, and who made them (Interval.records)."""
-    records = np.frombuffer(array("q", found), dtype=np.int64).reshape(-1, RECORD)
+    records = _int64(found).reshape(-1, RECORD)
     owners = [interval.records for interval in intervals]
     position = np.repeat(np.arange(len(owners)), [len(made) for made in owners])
-    thread, sizes = np.array(list(chain.from_iterable(owners)), dtype=np.intp).reshape(-1, 2).T
-    rows = np.empty((len(records), 8))
+    thread, sizes = _int64(list(chain.from_iterable(chain.from_iterable(owners)))).astype(np.intp).reshape(-1, 2).T
+    rows = np.empty((len(records), 8), order="F")  # column by column: each column is written and read whole
     rows[:, POSITION] = np.repeat(position, sizes)
     rows[:, THREAD] = np.repeat(thread, sizes)
     rows[:, ORDINAL], rows[:, VECTOR] = records[:, 3], records[:, 4]
     rows[:, SITE : WORD + 1] = records[:, :3]
     rows[:, VALUE] = np.frombuffer(array("d", values), dtype=np.float64)
     return rows
+
+
+def _int64(numbers: list[int]) -> np.ndarray:
+    """Whole numbers within int64 as an array. struct packs a list three times faster than array('q') converts
+    it in Pyodide (which parses each item with PyArg_Parse), and NumPy converts it slower still; the runtime
+    records no word past 2**63."""
+    return np.frombuffer(struct.pack(f"{len(numbers)}q", *numbers), dtype=np.int64)
 
 
 def _between(rows: np.ndarray, start: int, end: int) -> np.ndarray:
@@ -318,8 +326,11 @@ class Analysis:
         self._barrier_lines: dict[frozenset[int], tuple[int, ...]] = {}
         self._pending: list[Interval] = []
         self._tallies: list[tuple[int, int]] = []  # (multiply-adds, atomics) of each pending interval
-        # Per statement, its multiply-adds plus 2**32 if it is an atomic: one sum tallies both.
-        self._packed = [s.fma + ((s.kind == "atomic") << 32) for s in program.statements]
+        # The statements with multiply-adds or an atomic, each with its multiply-adds plus 2**32 if it is an
+        # atomic: one sum tallies both. A kernel has few (most have none), so `walk` counts each in every stream.
+        self._weighted = [
+            (s.number, s.fma + ((s.kind == "atomic") << 32)) for s in program.statements if s.fma or s.kind == "atomic"
+        ]
         self._loaded = {n: np.zeros(self.arrays[n].shape, dtype=bool) for n in (0, 1)}
 
     @property
@@ -344,8 +355,9 @@ class Analysis:
         if interval.stopped:
             self._tallies.append((0, 0))
             return
-        streams = chain.from_iterable(map(itemgetter(1), interval.segments))
-        tally = sum(map(self._packed.__getitem__, streams))
+        tally = 0
+        for number, weight in self._weighted:
+            tally += weight * sum(map(list.count, map(itemgetter(1), interval.segments), repeat(number)))
         self._tallies.append((tally & FMA_TALLY, tally >> 32))
         self._divergence(interval)
 
@@ -386,6 +398,7 @@ class Analysis:
         self._races(chunk, pending)
         for array_number, mask in self._loaded.items():
             mask.ravel()[chunk.loaded(self._layout, array_number, mask.size)] = True
+        chunk.counted()
         counted = []
         columns_of = every[:, 1:]
         for at, (interval, change, after) in enumerate(zip(pending, delta.tolist(), total.tolist())):

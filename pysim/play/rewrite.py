@@ -29,9 +29,9 @@ import ast
 import math
 
 from ..core.constants import WORD_BYTES
-from .numba_types import FLOATS, NumbaTypes
+from .numba_types import BOOL, FLOATS, INT, NumbaTypes
 from .program import Allocation, ProgramError, Site, Statement
-from .runtime import ATOMIC_OPERATIONS, LOCAL_LIMIT_BYTES
+from .runtime import ATOMIC_OPERATIONS, INT_LIMIT, LOCAL_LIMIT_BYTES
 from .subset import (
     BINARY_OPS,
     CALLABLE_BUILTINS,
@@ -70,11 +70,13 @@ def _assign(name: str, value: ast.expr) -> ast.stmt:
 
 
 ORDINAL = "_pl_o"  # statements the thread executed in this barrier interval (program order, for races)
+FLOAT32_BUFFER = "_pl_F"  # the runtime's array('f') of one element, which rounds what is stored in it
+STREAM = "_pl_e"  # the thread's stream (pysim.play.runtime): the statements it executed, one number each
 
 
 def _number(iteration: ast.expr) -> ast.expr:
     """The number of an iteration vector (pysim.play.runtime.Vectors)."""
-    return _call("_pl_vset", iteration, _call("_pl_vlen"))
+    return _call("_pl_vset", iteration, _call("_pl_len", _name("_pl_vectors")))  # len(): no call of a method-wrapper
 
 
 def counter(level: int) -> str:
@@ -159,11 +161,22 @@ class KernelRewriter:
         return number
 
     def _tick(self, node: ast.AST) -> ast.stmt:
-        return ast.copy_location(ast.Expr(_call("_pl_tick")), node)
+        """The step budget's check at the top of a loop's iteration: the thread's statements and the run's
+        accesses (`_pl_e`, `_pl_values`) against what the thread may reach (`_pl_allow`, set by the
+        scheduler). Inline, not a runtime function: a call costs twice this check in Pyodide."""
+        steps = ast.BinOp(
+            left=_call("_pl_len", _name(STREAM)), op=ast.Add(), right=_call("_pl_len", _name("_pl_values"))
+        )
+        over = ast.Compare(left=steps, ops=[ast.Gt()], comparators=[_name("_pl_allow")])
+        return ast.copy_location(ast.If(test=over, body=[ast.Raise(exc=_name("_pl_budget"))], orelse=[]), node)
 
     def _event(self, number: int, node: ast.AST) -> list[ast.stmt]:
-        """Record statement `number` in the thread's stream, and count its ordinal."""
-        out = [ast.Expr(_call("_pl_e", _num(number))), _increment(ORDINAL)]
+        """Record statement `number` in the thread's stream, and count its ordinal. `_pl_e.append(n)` on the list
+        itself: CPython specialises that into an append without a call (a bound `append` in a variable is a
+        call, five times the time in Pyodide)."""
+        append = ast.Attribute(value=_name(STREAM), attr="append", ctx=ast.Load())
+        event = ast.Call(func=append, args=[_num(number)], keywords=[])
+        out = [ast.Expr(event), _increment(ORDINAL)]
         return [ast.copy_location(item, node) for item in out]
 
     def _enter(self, node: ast.For | ast.While) -> None:
@@ -344,7 +357,39 @@ class KernelRewriter:
             new_value = self.unpacked(target, value)
         else:
             new_value = self.bounded(value, self.expr(value))
-        return [*self._event(number, node), ast.copy_location(ast.Assign(targets=[new_target], value=new_value), node)]
+        integer = self.types.of(value) in (INT, BOOL)
+        return [*self._event(number, node), *self._stored(new_target, new_value, node, integer)]
+
+    def _stored(self, target: ast.expr, value: ast.expr, node: ast.stmt, integer: bool = False) -> list[ast.stmt]:
+        """`target = value`, where a variable's last rounding or 64-bit check is done inline (in Pyodide the calls
+        cost about twice the inline rounding and four times the inline check, and most statements end with one):
+
+        - a value rounded to float32 last (`_pl_f32(e)`) goes through the runtime's one-float buffer, as
+          `_pl_f32` rounds it: `_pl_F[0] = e; x = _pl_F[0]`;
+        - a value typed an integer (`integer`) checked to fit in 64 bits (`_pl_int(e)`) is compared with the
+          limits, and `_pl_int` is called (to refuse it) only past them: `x = e; if not -2**63 <= x < 2**63: ...`.
+        """
+        call = value if isinstance(value, ast.Call) and isinstance(target, ast.Name) else None
+        function = attribute_chain(call.func) if call is not None else None
+        out: list[ast.stmt]
+        if call is not None and function == ["_pl_f32"]:
+            buffer = [
+                ast.Subscript(value=_name(FLOAT32_BUFFER), slice=_num(0), ctx=ctx) for ctx in (ast.Store(), ast.Load())
+            ]
+            out = [ast.Assign(targets=[buffer[0]], value=call.args[0]), ast.Assign(targets=[target], value=buffer[1])]
+        elif call is not None and integer and function == ["_pl_int"]:
+            name = target.id  # type: ignore[attr-defined]  # a Name: `call` is None otherwise
+            fits = ast.Compare(
+                left=ast.Constant(value=-INT_LIMIT),
+                ops=[ast.LtE(), ast.Lt()],
+                comparators=[_name(name), ast.Constant(value=INT_LIMIT)],
+            )
+            refuse = _assign(name, _call("_pl_int", _name(name)))
+            check = ast.If(test=ast.UnaryOp(op=ast.Not(), operand=fits), body=[refuse], orelse=[])
+            out = [ast.Assign(targets=[target], value=call.args[0]), check]
+        else:
+            out = [ast.Assign(targets=[target], value=value)]
+        return [ast.copy_location(item, node) for item in out]
 
     def bounded(self, node: ast.expr, value: ast.expr) -> ast.expr:
         """`value` (the rewritten `node`), checked to fit in 64 bits when it may be an integer: a variable
@@ -386,7 +431,7 @@ class KernelRewriter:
         number = self._new_statement(node, "augassign", self._multiply_adds(node))
         if isinstance(node.target, ast.Name):
             self.check_assignable(node.target)
-            return [*self._event(number, node), ast.copy_location(self.name_update(node, node.target.id), node)]
+            return [*self._event(number, node), *self.name_update(node, node.target.id)]
         if not isinstance(node.target, ast.Subscript):
             raise fail(node, "`+=` needs a variable or an array element on the left")
         # X[i, j] += v  ->  _pl_k0 = i; _pl_k1 = j; st(X, k0, k1, ld(X, k0, k1) + v): indices evaluated once.
@@ -408,16 +453,20 @@ class KernelRewriter:
         out.append(ast.copy_location(ast.Expr(call), node))
         return out
 
-    def name_update(self, node: ast.AugAssign, name: str) -> ast.stmt:
+    def name_update(self, node: ast.AugAssign, name: str) -> list[ast.stmt]:
         """`name op= v`: rounded to float32 (`x = f32(x op v)`) or checked to fit in 64 bits
         (`x = int(x op v)`) as its type asks; a float64 stays `x op= v`."""
         value = self.expr(node.value)
         kind = self.types.of(node)
         if kind in FLOATS and not self.types.rounds(node, node.op):
-            return ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=node.op, value=value)
+            return [
+                ast.copy_location(
+                    ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=node.op, value=value), node
+                )
+            ]
         result = ast.BinOp(left=_name(name), op=node.op, right=value)
         wrapped = _call("_pl_f32" if kind in FLOATS else "_pl_int", result)
-        return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=wrapped)
+        return self._stored(ast.Name(id=name, ctx=ast.Store()), wrapped, node, kind in (INT, BOOL))
 
     def _multiply_adds(self, node: ast.stmt) -> int:
         """How many multiply-adds `node` holds (its Statement's `fma`); their factors are register reads

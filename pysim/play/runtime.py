@@ -210,11 +210,10 @@ class Runtime:
         self.stream: list[int] = []  # the running thread's stream: the statements it executed
         # Every access of the run not yet in the analysis's table, RECORD numbers each, and its value (the
         # analysis empties both). Flat lists of one type each: extending them is cheaper than making a tuple an
-        # item, and array('q') / array('d') convert them several times faster than NumPy converts a mixed list
-        # (most of the table's cost in Pyodide).
+        # item, and struct (the ints, pysim.play.analysis `_int64`) and array('d') convert them several times
+        # faster than NumPy converts a mixed list (most of the table's cost in Pyodide).
         self.records: list[int] = []
         self.values: list[float] = []
-        self.allow = max_steps  # the running thread's statements and records may reach this many
         self.charged = 0  # steps the running thread spent beyond its stream (local arrays it filled)
         self.thread = 0
         self.block = (0, 0)
@@ -242,6 +241,7 @@ class Runtime:
         templates = self._local_templates
         values = self.values
         record, value_of = self.records.extend, values.append  # two calls per access (the module docstring)
+        namespace: dict[str, Any] = {}
 
         def shared(number: int) -> Array:
             return rt.shared[number]
@@ -250,13 +250,10 @@ class Runtime:
             a = allocations[number]
             # Filling it costs a step per word: a fresh large local array in every iteration stays bounded.
             rt.charged += a.words
-            rt.allow -= a.words
-            tick()
-            return Array(a.name, "register", 3 + number, a.shape, array("f", templates[number]))
-
-        def tick() -> None:
-            if len(rt.stream) + len(values) > rt.allow:
+            namespace["_pl_allow"] -= a.words
+            if len(rt.stream) + len(values) > namespace["_pl_allow"]:
                 raise StepBudgetError
+            return Array(a.name, "register", 3 + number, a.shape, array("f", templates[number]))
 
         def outside(X: Any, site: int, index: tuple, o: int, v: int) -> float:
             if not isinstance(X, Array):
@@ -367,7 +364,7 @@ class Runtime:
                 raise KernelError(f"{a} << {b} does not fit in 64 bits (±2**63)")
             return launch_int(a << b)
 
-        namespace: dict[str, Any] = {
+        namespace |= {
             "__builtins__": {},
             "range": range,
             "min": min,
@@ -376,11 +373,17 @@ class Runtime:
             "int": int,
             "float": float,
             "_pl_f32": f32,
+            "_pl_F": _F32,  # the buffer `_pl_f32` rounds through, which the rewritten kernel also uses inline
             "_pl_pow": pow_,
             "_pl_lshift": lshift,
             "_pl_shared": shared,
             "_pl_local": local,
-            "_pl_tick": tick,
+            # The step budget's check in every loop iteration (pysim.play.rewrite: `_tick`): the scheduler sets
+            # `_pl_allow` for the running thread; the run's access values count the accesses.
+            "_pl_len": len,
+            "_pl_values": values,
+            "_pl_allow": self.max_steps,
+            "_pl_budget": StepBudgetError,
             "_pl_ld1": ld1,
             "_pl_ld2": ld2,
             "_pl_st1": st1,
@@ -388,7 +391,7 @@ class Runtime:
             "_pl_at1": at1,
             "_pl_at2": at2,
             "_pl_vset": self.vectors.numbers.setdefault,
-            "_pl_vlen": self.vectors.numbers.__len__,
+            "_pl_vectors": self.vectors.numbers,
             "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
         }
         namespace.update(self.program.constants)
@@ -481,8 +484,7 @@ def schedule(
             runtime.new_block((bx, by))
             streams: list[list] = [[] for _ in threads]
             generators = [
-                kernel(*arrays, streams[t].append, tx, ty, bx, by, bdx, bdy, gdx, gdy)
-                for t, (tx, ty) in enumerate(threads)
+                kernel(*arrays, streams[t], tx, ty, bx, by, bdx, bdy, gdx, gdy) for t, (tx, ty) in enumerate(threads)
             ]
             live = list(range(len(threads)))
             number = 0
@@ -492,13 +494,14 @@ def schedule(
                 instances: dict[int, int] = {}
                 finished: list[int] = []
                 made: list[tuple[int, int]] = []
-                starts = [len(streams[t]) for t in live]
+                segments: list[tuple[int, list[int]]] = []
                 stop: Stop | None = None
-                for t, start in zip(live, starts):
+                executed = runtime.executed  # a local in the loop, which runs for every thread of every interval
+                for t in live:
                     stream = streams[t]
-                    before = len(values)
+                    start, before = len(stream), len(values)
                     runtime.stream, runtime.thread = stream, t
-                    runtime.allow = budget - runtime.executed + start + before
+                    namespace["_pl_allow"] = budget - executed + start + before
                     runtime.charged = 0
                     try:
                         waiting[t], instances[t] = next(generators[t])
@@ -512,15 +515,24 @@ def schedule(
                     accesses = len(values) - before
                     if accesses:
                         made.append((t, accesses))
-                    runtime.executed += len(stream) - start + accesses + runtime.charged
-                    if stop is None and runtime.executed > budget:
+                    if len(stream) > start:
+                        segments.append((t, stream[start:]))
+                    executed += len(stream) - start + accesses + runtime.charged
+                    if stop is None and executed > budget:
                         stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
                     if stop is not None:
                         break
-                segments = tuple((t, streams[t][start:]) for t, start in zip(live, starts) if len(streams[t]) > start)
+                runtime.executed = executed
                 on_interval(
                     Interval(
-                        (bx, by), number, segments, tuple(made), waiting, instances, tuple(finished), stop is not None
+                        (bx, by),
+                        number,
+                        tuple(segments),
+                        tuple(made),
+                        waiting,
+                        instances,
+                        tuple(finished),
+                        stop is not None,
                     )
                 )
                 if stop is not None:

@@ -19,7 +19,7 @@ the site, the array number, the word, and the value read or written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -38,24 +38,50 @@ ACCESS_COUNTERS = (
     "bank_extra_cycles",
     "shared_wavefronts",
 )
+KEY_LIMIT = 1 << 62  # `groups`' combined key stays below it: its int64 arithmetic cannot overflow
 
 
 def groups(*columns: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
     """Number the distinct tuples of `columns` (equal-length integer arrays): (each row's group, how many
-    groups, the first row of each group in row order). One stable sort, no combined key that could overflow.
-    Group numbers are NumPy's index type (`np.bincount` refuses int64 where that is 32 bits: Pyodide's wasm32)."""
+    groups, the first row of each group in row order). One stable sort: of one combined key where the columns'
+    ranges allow it (`_combined`: in Pyodide, a lexsort of a warp instruction's four columns took nine times as
+    long as sorting their combined key), else a lexsort of the columns. Group numbers are NumPy's index type
+    (`np.bincount` refuses int64 where that is 32 bits: Pyodide's wasm32)."""
     if not len(columns[0]):
         return np.zeros(0, dtype=np.intp), 0, np.zeros(0, dtype=np.intp)
-    order = np.lexsort(columns[::-1])
-    change = np.zeros(len(order), dtype=bool)
+    change = np.zeros(len(columns[0]), dtype=bool)
     change[0] = True
-    for column in columns:
-        ordered = column[order]
-        change[1:] |= ordered[1:] != ordered[:-1]
+    key = _combined(columns)
+    if key is None:
+        order = np.lexsort(columns[::-1])
+        for column in columns:
+            ordered = column[order]
+            change[1:] |= ordered[1:] != ordered[:-1]
+    else:
+        order = np.argsort(key, kind="stable")
+        ordered = key[order]
+        change[1:] = ordered[1:] != ordered[:-1]
     number = np.cumsum(change) - 1
     ids = np.empty(len(order), dtype=np.intp)
     ids[order] = number
     return ids, int(number[-1]) + 1, order[change]
+
+
+def _combined(columns: tuple[np.ndarray, ...]) -> np.ndarray | None:
+    """One int64 key that orders the rows as the columns do, first column most significant (each column less
+    its least value, times the ranges of the columns after it), or None when the product of the columns'
+    ranges passes KEY_LIMIT (an out-of-bounds load's word can be near 2**63)."""
+    key: np.ndarray | None = None
+    span = 1
+    for column in columns:
+        low = int(column.min())
+        extent = int(column.max()) - low + 1
+        span *= extent
+        if span > KEY_LIMIT:
+            return None
+        shifted = column.astype(np.int64) - low
+        key = shifted if key is None else key * extent + shifted
+    return key
 
 
 def distinct_per_group(group: np.ndarray, count: int, values: np.ndarray) -> np.ndarray:
@@ -94,6 +120,8 @@ class Chunk:
     rows: np.ndarray  # (rows, 8) float64, columns as the module docstring lists them
     starts: np.ndarray  # (intervals + 1,)
     vectors: list[tuple[int, ...]]  # iteration vectors by number (shared by every chunk of a run)
+    # Columns converted once (until `counted`): the counting, the races and the loaded masks read the same few.
+    _converted: dict[int, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def intervals(self) -> int:
@@ -101,11 +129,22 @@ class Chunk:
 
     def column(self, number: int) -> np.ndarray:
         """A column of small whole numbers (not WORD) in NumPy's index type, which bincount needs."""
-        return self.rows[:, number].astype(np.intp)
+        found = self._converted.get(number)
+        if found is None:
+            found = self._converted[number] = self.rows[:, number].astype(np.intp)
+        return found
 
     def words(self) -> np.ndarray:
         """The word column: an out-of-bounds load's address can pass 2**31."""
-        return self.rows[:, WORD].astype(np.int64)
+        found = self._converted.get(WORD)
+        if found is None:
+            found = self._converted[WORD] = self.rows[:, WORD].astype(np.int64)
+        return found
+
+    def counted(self) -> None:
+        """Forget the converted columns once the chunk is counted: a run keeps its chunks for stepping, which
+        reads rows only, and the columns would add 28 to 48 bytes a row (wasm32, 64-bit) to the rows' 64."""
+        self._converted.clear()
 
     def instructions(self, layout: Layout) -> Instructions:
         """Group the rows into warp instructions (the lanes of one warp that execute one site in the same
