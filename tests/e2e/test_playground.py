@@ -53,12 +53,17 @@ def type_code(page, source: str) -> None:
     section(page).locator(".cm-content").fill(source)
 
 
-def editor_text(page) -> str:
-    """The editor's text, as the address holds it (the address is written from the editor)."""
-    page.wait_for_timeout(600)  # typing settles 400 ms before the address follows
-    hash_ = page.evaluate("location.hash")
-    query = dict(part.split("=", 1) for part in hash_.split("?", 1)[1].split("&"))
-    return decode(query["code"]) if "code" in query else ""
+def editor_text(page, expected: str) -> str:
+    """The editor's text as the address holds it (written from the editor once typing has settled for 400 ms):
+    what it holds once it is `expected`, or after 5 s (on a busy machine the address can follow late)."""
+    for _ in range(25):
+        page.wait_for_timeout(200)
+        hash_ = page.evaluate("location.hash")
+        query = dict(part.split("=", 1) for part in hash_.split("?", 1)[1].split("&"))
+        text = decode(query["code"]) if "code" in query else ""
+        if text == expected:
+            break
+    return text
 
 
 def set_sizes(page, M: int, N: int, K: int) -> None:
@@ -110,7 +115,7 @@ def test_tiled_puzzle_with_the_reference_solution_passes_with_the_cli_counters(a
     path = SOLUTIONS / PUZZLE_BY_KEY["tiled"].solution_file  # hidden from students; the test reads it
     source = path.read_text(encoding="utf-8")
     type_code(page, source)
-    assert editor_text(page) == source  # the address holds exactly what the editor holds
+    assert editor_text(page, source) == source  # the address holds exactly what the editor holds
     press_run(page)
     run_ms = int(by_testid(page, "results").get_attribute("data-run-ms"))
     print(
@@ -219,7 +224,7 @@ def test_ctrl_enter_in_the_editor_runs_without_editing(app):
     page.wait_for_selector("#view-playground [data-testid=run-status][data-state=done]", timeout=RUN_TIMEOUT_MS)
     assert by_testid(page, "verify").get_attribute("data-value") == "ok"
     assert by_testid(page, "counter-fma").get_attribute("data-value") == str(5 * 7 * 3)
-    assert editor_text(page) == source  # no blank line typed
+    assert editor_text(page, source) == source  # no blank line typed
 
 
 def test_a_damaged_link_says_so_and_keeps_the_starter(app):

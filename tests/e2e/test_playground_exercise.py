@@ -70,8 +70,8 @@ def test_the_starter_code_asks_before_it_replaces_edits(visit):
     by_testid(page, "load-starter").click()
     assert by_testid(page, "confirm-starter").is_visible()
     by_testid(page, "keep-code").click()
-    assert not by_testid(page, "confirm-starter").is_visible() and editor_text(page) == mine
+    assert not by_testid(page, "confirm-starter").is_visible() and editor_text(page, mine) == mine
     by_testid(page, "load-starter").click()
     by_testid(page, "replace-code").click()
-    assert editor_text(page) == ""  # the address leaves `code` out while the editor holds the starter
+    assert editor_text(page, "") == ""  # the address leaves `code` out while the editor holds the starter
     assert visit.errors == []

@@ -338,17 +338,10 @@ class CanvasCells:
     def flush(self, changed: set[int]) -> None:
         """Paint the changed cells (at most PAINT_CHUNK of them now, the others queued), each with what the grid
         holds when it is painted."""
-        changed, self.unpainted = changed | self.unpainted, set()
-        if not changed:
-            return
-        if not self.near:
-            self.queued |= changed
-            return
-        ordered = sorted(changed)
-        self.queued.update(ordered[PAINT_CHUNK:])
-        self.queued.difference_update(ordered[:PAINT_CHUNK])
-        self._paint_cells(ordered[:PAINT_CHUNK])
-        self._schedule()
+        self.queued |= changed | self.unpainted
+        self.unpainted = set()
+        if self.near and self.queued:
+            self._paint_chunk()
 
     def forget(self) -> None:
         """Paint none of the queued cells."""
@@ -373,8 +366,11 @@ class CanvasCells:
 
     def _paint_queued(self) -> None:
         self.timer = None
-        if not self.near:
-            return
+        if self.near:
+            self._paint_chunk()
+
+    def _paint_chunk(self) -> None:
+        """Paint the first PAINT_CHUNK queued cells (top rows first), and the others in the next tasks."""
         ordered = sorted(self.queued)
         self.queued = set(ordered[PAINT_CHUNK:])
         self._paint_cells(ordered[:PAINT_CHUNK])

@@ -18,7 +18,7 @@ from pyscript import window
 from pysim.core.counters import COUNTER_LABELS, Counters
 from pysim.play.analysis import thread_xy
 
-from ...core.dom import Listeners, h, set_number_markup, thousands
+from ...core.dom import AFTER_FRAME_MS, Listeners, h, set_number_markup, thousands
 from ...widgets.cellmarkup import options_markup
 from ...widgets.components import ACCESS_MARKS, CodePanel, add_marks, memory_panel
 from ...widgets.grids import MatrixGrid
@@ -48,6 +48,11 @@ class Parts:
         if window.performance.now() - self.began >= PART_MS:
             await asyncio.sleep(0)
             self.began = window.performance.now()
+
+    async def next_frame(self) -> None:
+        """End the part and let the browser draw a frame before the next one."""
+        await asyncio.sleep(AFTER_FRAME_MS / 1000)
+        self.began = window.performance.now()
 
 
 def thread_options(launch) -> str:
@@ -87,23 +92,29 @@ class RunStepping:
         self.shared_grids: dict[str, MatrixGrid] = {}
         self.wrong: list[tuple[int, int]] = []
 
+        # When the section appears, its listing and grids show a frame after the player, and its tables a frame
+        # after the grids: in one frame, the section's 275 elements took 29 ms of CPU (bench/playground.py).
+        self.later = [
+            h(
+                "div",
+                "code-and-memory",
+                children=[h("section", "code-panel", children=[self.listing.element]), self.build_memory()],
+            ),
+            h("div", "details play-details", children=[h("section", "", children=self.build_thread_table())]),
+            h("div", "", children=self.build_warp_table()),
+        ]
         self.element = h(
             "section",
             "stepping",
             aria_label="Step through the run",
+            hidden="",  # until `load` draws a run
             children=[
                 h("h3", "", "Barrier interval by barrier interval"),
                 self.player.element,
                 self.interval_focus,
                 self.interval_counters,
                 follow,
-                h(
-                    "div",
-                    "code-and-memory",
-                    children=[h("section", "code-panel", children=[self.listing.element]), self.build_memory()],
-                ),
-                h("div", "details play-details", children=[h("section", "", children=self.build_thread_table())]),
-                *self.build_warp_table(),
+                *self.later,
             ],
         )
 
@@ -179,6 +190,11 @@ class RunStepping:
         interval if the worker has sent it meanwhile (else it is drawn when it comes); False when another run (or
         none) took its place meanwhile."""
         parts = Parts()  # the listing and the picker count toward the first part
+        if self.element.hasAttribute("hidden"):
+            for part in self.later:
+                part.setAttribute("hidden", "")
+            self.element.removeAttribute("hidden")
+        appearing = self.later[-1].hasAttribute("hidden")  # (also when a run before this one stopped appearing)
         lines = source.split("\n")
         if lines != self.source_lines:
             self.source_lines = lines
@@ -191,6 +207,8 @@ class RunStepping:
             self.thread_select.replaceWith(picker)
             self.thread_select = picker
         self.thread_select.value = str(self.thread)
+        if appearing and not await self.reveal(self.later[:1], result, parts):
+            return False
         M, N, K = result.M, result.N, result.K
         rows, cols = result.expected.shape
         for grid, shape, caption, values in (
@@ -207,9 +225,20 @@ class RunStepping:
         if self.result is not result:
             return False
         self.load_shared_grids(result.shared)
+        if appearing and not await self.reveal(self.later[1:], result, parts):
+            return False
         self.loaded = result
         if self.view is not None:  # the first interval came while the grids were drawn
             await self.draw(self.view, self.thread)
+        return True
+
+    async def reveal(self, shown: list, result, parts: Parts) -> bool:
+        """After a frame, `shown` appear; False when another run (or none) took `result`'s place meanwhile."""
+        await parts.next_frame()
+        if self.result is not result:
+            return False
+        for part in shown:
+            part.removeAttribute("hidden")
         return True
 
     def load_shared_grids(self, allocations) -> None:
@@ -304,7 +333,9 @@ class RunStepping:
         )
         parts = Parts()
         for step in (self.show_memory, self.show_thread, self.show_warps):
-            if not await step(view, parts):
+            if step != self.show_memory:
+                await parts.next_frame()  # each laid out in a frame of its own (two in one took 15 ms of layout)
+            if self.view is not view or not await step(view, parts):
                 return
         self.element.setAttribute("data-shown", f"{view.index}:{thread}")  # what is drawn: interval, thread
         if self.first_since is not None:
