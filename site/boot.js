@@ -207,6 +207,7 @@
 
   // Called by site/main.py in the task that builds the view, so no frame shows the page as written.
   function takeOver() {
+    endDocumentWatch();
     takenOver = true;
     Object.keys(written).forEach(putBack);
   }
@@ -341,10 +342,42 @@
     });
   }
 
+  // @pyscript/core 0.6.66 watches the whole document with one MutationObserver (every element added is
+  // searched for Python scripts and py-* handlers, every attribute set is looked at) for as long as the page
+  // lives. This page adds no script and no handler after main.py, so that watch ends when Python takes the
+  // page over (`takeOver`): it was 10 ms of a playground Run's page work, in pieces of 4-6 ms at the end of
+  // its longest tasks (bench/playground.py --trace), and nothing added later can start Python code.
+  var documentWatchers = [];
+  var NativeObserver = window.MutationObserver;
+
+  function recordDocumentWatchers() {
+    if (!NativeObserver) return;
+    function RecordingObserver(callback) {
+      var watcher = new NativeObserver(callback);
+      var observe = watcher.observe;
+      watcher.observe = function (target, options) {
+        if (target === document) documentWatchers.push(watcher);
+        return observe.call(watcher, target, options);
+      };
+      return watcher;
+    }
+    RecordingObserver.prototype = NativeObserver.prototype;
+    window.MutationObserver = RecordingObserver;
+  }
+
+  function endDocumentWatch() {
+    documentWatchers.forEach(function (watcher) {
+      watcher.disconnect();
+    });
+    documentWatchers = [];
+    if (NativeObserver) window.MutationObserver = NativeObserver;
+  }
+
   function startRuntime() {
     if (runtimeStarted) return;
     runtimeStarted = true;
     performance.mark("tilelab:runtime");
+    recordDocumentWatchers(); // PyScript's core sets its watch up as it loads
     var script = document.createElement("script");
     script.type = "module";
     script.src = "pyscript/core.js";

@@ -28,6 +28,25 @@ def test_csp_blocks_inline_handlers_and_foreign_origins(app):
     assert any(v.startswith("connect-src") for v in violations)
 
 
+def test_a_python_script_added_after_start_never_runs(app):
+    """PyScript's core would run a <script type="py"> added at any time, and handlers in py-* attributes; once
+    Python has the page (site/boot.js: endDocumentWatch) nothing added can start Python code."""
+    go(app, "#/")
+    app.page.evaluate(
+        """() => {
+        const script = document.createElement('script');
+        script.type = 'py';
+        script.textContent = 'from pyscript import window\\nwindow.__ranPython = 1';
+        document.body.appendChild(script);
+        const button = document.createElement('button');
+        button.setAttribute('py-click', 'print');
+        document.body.appendChild(button);
+    }"""
+    )
+    app.page.wait_for_timeout(3000)  # a script PyScript takes runs well within this on the same interpreter
+    assert app.page.evaluate("window.__ranPython") is None
+
+
 def test_no_cookies_and_no_storage(app):
     for route in ("#/tiling?step=5", "#/register?step=5", "#/hierarchy?step=3"):
         go(app, route)
