@@ -332,8 +332,8 @@ class RunStepping:
             f"line(s) {', '.join(str(n) for n in lines) or '–'}; then {end}."
         )
         parts = Parts()
-        for step in (self.show_memory, self.show_thread, self.show_warps):
-            if step != self.show_memory:
+        for number, step in enumerate((self.show_memory, self.show_thread, self.show_warps)):
+            if number:
                 await parts.next_frame()  # each laid out in a frame of its own (two in one took 15 ms of layout)
             if self.view is not view or not await step(view, parts):
                 return
