@@ -21,5 +21,5 @@ for module in ("numpy", "pysim.core.trace", "pysim.kernels", "app.core.shell"):
 
 from app.core import shell  # noqa: E402 - needs NumPy loaded first
 
-window.tilelabBoot.takeOver()  # the page as written again, for the view built next, in this task (no frame between)
+window.tilelabBoot.takeOver()  # the other routes as written again; the view on screen is built on its pre-render
 shell.start()

@@ -45,7 +45,6 @@ def test_runtime_and_site_are_bundled(built):
         "pyodide/python_stdlib.zip",
         "pyodide/pyodide-lock.json",
         "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl",
-        "katex/katex.min.js",
         paths.PYTHON_ARCHIVE,
         paths.NUMPY_BYTECODE,
     ):

@@ -14,7 +14,7 @@ from pysim.core.trace import Trace
 from pysim.kernels import KERNELS
 from tools.build.fakedom import Document, Element, parse_into
 from tools.build.paths import PARTIALS, SITE
-from tools.build.prerender import container_end, draw_views, prerender
+from tools.build.prerender import Drawn, container_end, creation_order, draw_views, prerender
 from tools.build.site import include_partials
 
 
@@ -28,7 +28,7 @@ def page(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def drawn(page) -> dict[str, tuple[str, str]]:
+def drawn(page) -> dict[str, Drawn]:
     html = page.read_text(encoding="utf-8")
     return draw_views(html[html.index("<main") : html.index("</main>") + len("</main>")])
 
@@ -40,15 +40,15 @@ def read(markup: str):
 
 def test_every_view_is_drawn(drawn):
     assert set(drawn) == {spec.container for spec in VIEWS}
-    for container, (markup, address) in drawn.items():
-        assert markup.strip() and "placeholder" not in markup, container
-        assert "step=" in address or container == "app-ladder" or container == "app-playground", container
+    for container, view in drawn.items():
+        assert view.markup.strip() and "placeholder" not in view.markup, container
+        assert "step=" in view.address or container == "app-ladder" or container == "app-playground", container
 
 
 @pytest.mark.parametrize("spec", [spec for spec in VIEWS if spec.kernel], ids=lambda spec: spec.path)
 def test_a_stepping_view_shows_its_sizes_values_and_zero_counters(drawn, spec):
-    markup, address = drawn[spec.container]
-    state = dict(parse_qsl(address))
+    markup = drawn[spec.container].markup
+    state = dict(parse_qsl(drawn[spec.container].address))
     kernel = KERNELS[spec.kernel]
     params = kernel.PARAMS.parse({key: value for key, value in state.items() if key not in ("thread", "step")})
     assert state["step"] == "0"
@@ -66,11 +66,10 @@ def test_a_stepping_view_shows_its_sizes_values_and_zero_counters(drawn, spec):
 
 
 def test_inline_styles_travel_as_data_for_the_csp(drawn):
-    markup, _ = drawn["app-tiling"]
-    grid = read(markup).xpath("//*[@data-testid='grid-A']")[0]
+    grid = read(drawn["app-tiling"].markup).xpath("//*[@data-testid='grid-A']")[0]
     assert grid.get("style") is None
     assert grid.get("data-prerender-style").startswith("--cols:")
-    assert all(" style=" not in markup for markup, _ in drawn.values())
+    assert all(" style=" not in view.markup for view in drawn.values())
 
 
 def test_the_page_gets_a_template_beside_each_container(page, tmp_path):
@@ -148,3 +147,44 @@ def test_a_view_that_needs_more_fails_the_build():
 def test_the_container_ends_after_its_nested_divs():
     html = '<div id="app-x"><div><div></div></div><p></p></div><div id="next"></div>'
     assert html[: container_end(html, "app-x")].endswith("<p></p></div>")
+
+
+def decode(created: str) -> list[int | None]:
+    """site/boot.js's reading of a template's data-created, per element in document order."""
+    numbers, last = [], -1
+    for token in created.split(" "):
+        if token == "-":
+            numbers.append(None)
+        else:
+            last += 1 + int(token or 0)
+            numbers.append(last)
+    return numbers
+
+
+def test_the_creation_order_names_each_element_the_view_created():
+    document = Document()
+    container = document.createElement("div")  # written by the page: not the view's
+    parse_into(container, "<p>written</p>")
+    document.number_from_zero()
+    cell, row = document.createElement("td"), document.createElement("tr")  # children first, as h() does
+    row.appendChild(cell)
+    table = document.createElement("table")
+    table.appendChild(row)
+    container.appendChild(table)
+    container.appendChild(document.createElement("span"))
+    assert decode(creation_order(container)) == [None, 2, 1, 0, 3]
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_every_created_element_is_named_once_in_the_parse_order(drawn, spec):
+    view = drawn[spec.container]
+    numbers = decode(view.created)
+    created = [number for number in numbers if number is not None]
+    assert len(created) == len(set(created)) > 0  # (that the browser's parse has one element per token:
+    # tests/e2e/test_prerender.py, where each route is adopted whole)
+
+
+def test_a_row_written_in_a_table_gets_the_tbody_a_browser_gives_it():
+    root = Element("div")
+    parse_into(root, "<table><tr><td>1</td></tr></table>")
+    assert [element.localName for element in root.descendants()] == ["table", "tbody", "tr", "td"]

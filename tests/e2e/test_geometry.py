@@ -53,7 +53,7 @@ TEXT_OVERFLOW = """() => {
   const scrolls = el => { const s = getComputedStyle(el).overflowX; return s === 'auto' || s === 'scroll'; };
   const reachable = el => el.tabIndex >= 0 || el.querySelector('a, button, input, select, textarea, summary, [tabindex]');
   for (const el of document.querySelectorAll('main *, header *')) {
-    if (!el.checkVisibility() || el.closest('.sr-only, .katex-mathml, svg')) continue;
+    if (!el.checkVisibility() || el.closest('.sr-only, svg')) continue;
     const style = getComputedStyle(el);
     if ((style.overflowX === 'hidden' || style.overflowX === 'clip') && el.scrollWidth > el.clientWidth + 1 && el.textContent.trim())
       problems.push(`text clipped in <${el.tagName.toLowerCase()} class="${el.className}">`);

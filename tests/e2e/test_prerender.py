@@ -4,6 +4,8 @@ and a progress line that names its stage and is never full while work remains.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from app.core.urlstate import VIEWS
@@ -48,6 +50,108 @@ def test_each_route_is_drawn_before_python(visit, spec):
             assert lefts == cols > 1
     else:
         assert section.locator(PICTURE[spec.path]).first.is_visible()
+
+
+def held(visit: Visit) -> list:
+    """The runtime's downloads wait (the requests are kept) until `release`."""
+    waiting: list = []
+    visit.page.route("**/pyodide/**", lambda route: waiting.append(route))
+    return waiting
+
+
+def release(visit: Visit, waiting: list) -> None:
+    for route in waiting:
+        route.continue_()
+    visit.page.unroute("**/pyodide/**")
+    visit.page.wait_for_function("document.documentElement.dataset.state !== 'loading'", timeout=READY_TIMEOUT_MS)
+    assert visit.page.evaluate("document.documentElement.dataset.state") == "ready"
+
+
+# Every element of the container as the page shows it before Python, marked on the element object.
+MARK = """id => { const all = [...document.getElementById(id).querySelectorAll('*')];
+  all.forEach(element => { element.__drawn = true; }); return all.length; }"""
+# After ready: how many elements the container holds, how many of them are marked, how many marked ones left.
+KEPT = """([id, total]) => { const all = [...document.getElementById(id).querySelectorAll('*')];
+  return [all.length, all.filter(element => element.__drawn).length, total]; }"""
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_python_builds_each_view_on_the_elements_drawn_before_it(visit, spec):
+    waiting = held(visit)
+    visit.page.goto(visit.server.url + f"#{spec.path}")
+    visit.page.wait_for_function("id => !document.querySelector('#' + id + ' .placeholder')", arg=spec.container)
+    drawn = visit.page.evaluate(MARK, spec.container)
+    release(visit, waiting)
+    now, kept, before = visit.page.evaluate(KEPT, [spec.container, drawn])
+    assert now == kept == before > 0, f"{now} elements, {kept} of the {before} drawn still there"
+    adoption = visit.page.evaluate("window.tilelabAdoption")
+    assert adoption["adopted"] == adoption["drawn"] > 0 and not adoption["mismatch"], adoption
+    assert adoption["changed"] == 0, adoption
+
+
+SETTLE_MS = 120_000  # a busy machine starts the playground's worker (a second Pyodide) slowly
+
+# A container's markup and its controls' values. The build's DOM writes a control's value as its markup
+# (the value attribute, an option's selected) where the browser's build sets the value itself: both
+# show the same, so the markup is compared without them and the values beside it, its attributes in
+# alphabetical order. An id made from a
+# Python object's id (the player's speed slider) differs between any two page loads.
+SHOWN = """id => { const copy = document.getElementById(id).cloneNode(true);
+  const values = [...document.getElementById(id).querySelectorAll('input, select, textarea')].map(control => control.value);
+  copy.querySelectorAll('input').forEach(input => input.removeAttribute('value'));
+  copy.querySelectorAll('option').forEach(option => option.removeAttribute('selected'));
+  for (const element of copy.querySelectorAll('*')) {  // attributes in one order (theirs is not the page's meaning)
+    const attributes = [...element.attributes].map(a => [a.name, a.value]).sort();
+    attributes.forEach(([name]) => element.removeAttribute(name));
+    attributes.forEach(([name, value]) => element.setAttribute(name, value));
+  }
+  return [copy.innerHTML.replace(/(speed)-[0-9]+/g, '$1-N'), values]; }"""
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_a_view_built_on_its_pre_render_is_the_view_built_afresh(browser, server, spec):
+    # The same route twice: once built on the pre-render, once with site/adopt.js empty (the view is
+    # built on the page as written, as before adoption existed); the two containers' markup is the same.
+    markups = []
+    for adopting in (True, False):
+        visit = Visit(browser, server)
+        if not adopting:
+            visit.page.route("**/adopt.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+        visit.open(f"#{spec.path}")
+        assert (visit.page.evaluate("window.tilelabAdoption || null") is not None) == adopting
+        if spec.path == "/playground":  # compared once its editor and worker have started, as both do later
+            visit.page.wait_for_selector("[data-testid=editor][data-editor=codemirror]", timeout=SETTLE_MS)
+            visit.page.wait_for_selector("[data-testid=worker-status][data-state=ready]", timeout=SETTLE_MS)
+        markups.append(visit.page.evaluate(SHOWN, spec.container))
+        visit.close()
+    assert markups[0] == markups[1]
+
+
+def tampered(route) -> None:
+    """index.html with #/tiling's pre-render unlike what Python builds: a text changed, an element moved."""
+    html = route.fetch().text()
+    start = html.index('<template data-prerender="app-tiling"')
+    end = html.index("</template>", start)
+    drawn = html[start:end].replace("Current focus: Block (0, 0)", "A stale focus")
+    focus = re.search(r'<p class="focus".*?</p>', drawn).group(0)
+    drawn = drawn.replace(focus, "") + focus
+    route.fulfill(body=html[:start] + drawn + html[end:], content_type="text/html")
+
+
+def test_a_pre_render_unlike_the_view_still_ends_as_the_view_built_afresh(browser, server):
+    markups = []
+    for tamper in (True, False):
+        visit = Visit(browser, server)
+        if tamper:
+            visit.page.route(server.url, tampered)
+        else:
+            visit.page.route("**/adopt.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+        visit.open("#/tiling")
+        markups.append(visit.page.evaluate(SHOWN, "app-tiling"))
+        if tamper:
+            assert visit.page.evaluate("window.tilelabAdoption.changed") > 0
+        visit.close()
+    assert markups[0] == markups[1]
 
 
 def test_a_deep_link_with_other_sizes_waits_for_python_and_shows_its_own(visit):

@@ -251,6 +251,7 @@ class Element(Node):
         self.classList = ClassList(self)
         self.dataset = Dataset(self)
         self._value: str | None = None
+        self.serial: int | None = None  # the creation number the pre-render writes (Document.number_from_zero)
         for name in NO_EFFECT:
             setattr(self, name, _no_effect)
 
@@ -479,12 +480,23 @@ class Document(Element):
         super().__init__("html")
         self.documentElement = self
         self.activeElement = None
+        self.created: Iterator[int] | None = None
 
     def createElement(self, tag: str) -> Element:
-        return Element(tag)
+        return self.numbered(Element(tag))
 
     def createElementNS(self, namespace: str, tag: str) -> Element:
-        return Element(tag, namespace)
+        return self.numbered(Element(tag, namespace))
+
+    def number_from_zero(self) -> None:
+        """Number the elements created from now on 0, 1, 2, ... (`serial`): the browser's build of
+        the same view creates them in the same order (site/adopt.js)."""
+        self.created = itertools.count()
+
+    def numbered(self, element: Element) -> Element:
+        if self.created is not None:
+            element.serial = next(self.created)
+        return element
 
     def createTextNode(self, data: str) -> Text:
         return Text(data)
@@ -677,6 +689,12 @@ class _TreeBuilder(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         parent = self.open[-1]
+        if tag == "tr" and parent.localName == "table":
+            # The browser's parser puts a row written straight in a table into an implied <tbody>.
+            body = Element("tbody")
+            parent.appendChild(body)
+            self.open.append(body)
+            parent = body
         inside_svg = parent.namespaceURI != HTML_NS or tag == "svg"
         element = Element(tag, "http://www.w3.org/2000/svg" if inside_svg else HTML_NS)
         for name, value in attrs:

@@ -9,7 +9,6 @@ DIST = ROOT / "dist"
 NODE_MODULES = ROOT / "node_modules"
 PYODIDE_DIR = NODE_MODULES / "pyodide"
 PYSCRIPT_DIST = NODE_MODULES / "@pyscript" / "core" / "dist"
-KATEX_DIST = NODE_MODULES / "katex" / "dist"
 VENDOR_WHEELS = ROOT / "vendor" / "pyodide"
 SITE = ROOT / "site"
 PARTIALS = "partials"  # under SITE: HTML pieces that index.html includes at build time

@@ -26,6 +26,7 @@ import types
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from urllib.parse import urlencode
@@ -89,8 +90,17 @@ def browser_stand_in(document: Document) -> Iterator[Window]:
         sys.modules.update({name: module for name, module in before.items() if name in BROWSER_MODULES})
 
 
-def draw_views(main_markup: str) -> dict[str, tuple[str, str]]:
-    """{container id: (its markup once the view has drawn its first state, the address of that state)}."""
+@dataclass(frozen=True)
+class Drawn:
+    """A view's first state as the build drew it."""
+
+    markup: str  # the container's content
+    address: str  # the state's address parameters, as the view wrote them
+    created: str  # the order the view created the elements in (creation_order)
+
+
+def draw_views(main_markup: str) -> dict[str, Drawn]:
+    """{container id: what its view drew for its first state}."""
     # A view may start a task (the editor loads CodeMirror in one): it gets a loop of its own, in a
     # thread of its own (the caller may be running a loop, as Playwright's tests do), and
     # `asyncio.run` cancels the task before it first runs, since nothing here awaits.
@@ -98,12 +108,12 @@ def draw_views(main_markup: str) -> dict[str, tuple[str, str]]:
         return thread.submit(asyncio.run, draw_in_loop(main_markup)).result()
 
 
-async def draw_in_loop(main_markup: str) -> dict[str, tuple[str, str]]:
+async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
     document = Document()
     body = document.createElement("body")
     document.appendChild(body)
     parse_into(body, main_markup)
-    drawn: dict[str, tuple[str, str]] = {}
+    drawn: dict[str, Drawn] = {}
     with browser_stand_in(document):
         urlstate = importlib.import_module("app.core.urlstate")
         for spec in urlstate.VIEWS:
@@ -112,10 +122,27 @@ async def draw_in_loop(main_markup: str) -> dict[str, tuple[str, str]]:
                 raise BuildError(f"index.html has no container #{spec.container} for {spec.path}")
             written: dict[str, str] = {}
             view_class = getattr(importlib.import_module(spec.module), spec.name)
+            document.number_from_zero()  # as site/adopt.js counts the browser's build of this view
             view = view_class(container, written.update)  # the view reports its state as it would to the address
             view.activate({})
-            drawn[spec.container] = (container.innerHTML, urlencode(written, safe=","))
+            drawn[spec.container] = Drawn(container.innerHTML, urlencode(written, safe=","), creation_order(container))
     return drawn
+
+
+def creation_order(container: Element) -> str:
+    """The container's elements in document order, each as the view created it: "-" for one it did not
+    create (the page's markup, a grid's cells), else its creation number less the previous created
+    one's, less one ("" for the very next; a parent comes after its children). site/boot.js reads
+    it back for site/adopt.js: a number per element would add a fifth to the page's download."""
+    tokens, last = [], -1
+    for element in container.descendants():
+        if element.serial is None:
+            tokens.append("-")
+            continue
+        gap = element.serial - last - 1
+        tokens.append(str(gap) if gap else "")
+        last = element.serial
+    return " ".join(tokens)
 
 
 def container_end(html: str, container_id: str) -> int:
@@ -137,8 +164,11 @@ def prerender(page: Path) -> None:
     main = MAIN.search(html)
     if main is None:
         raise BuildError(f"{page} has no <main>")
-    for container_id, (markup, address) in draw_views(main.group(0)).items():
+    for container_id, view in draw_views(main.group(0)).items():
         closed = container_end(html, container_id)
-        drawn = f'<template data-prerender="{container_id}" data-address="{escape(address)}">{markup}</template>'
+        drawn = (
+            f'<template data-prerender="{container_id}" data-address="{escape(view.address)}"'
+            f' data-created="{view.created}">{view.markup}</template>'
+        )
         html = html[:closed] + drawn + html[closed:]
     page.write_text(html, encoding="utf-8")

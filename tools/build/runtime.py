@@ -13,7 +13,6 @@ from tools.build.errors import BuildError
 from tools.build.files import copy_tree, sha256
 from tools.build.paths import (
     BYTECODE,
-    KATEX_DIST,
     NODE_MODULES,
     NUMPY_BYTECODE,
     PYODIDE_DIR,
@@ -29,7 +28,6 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-KATEX_FILES = ("katex.min.js", "katex.min.css")
 
 
 def ensure_node_modules() -> None:
@@ -70,17 +68,13 @@ def verify_wheels(wheel_dir: Path, lock_file: Path) -> list[Path]:
 
 
 def copy_runtime(out: Path, wheels: list[Path]) -> None:
-    """Pyodide (with our wheels beside its lock file), PyScript and KaTeX."""
+    """Pyodide (with our wheels beside its lock file) and PyScript."""
     (out / "pyodide").mkdir(parents=True)
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE_DIR / name, out / "pyodide" / name)
     for wheel in wheels:
         shutil.copy2(wheel, out / "pyodide" / wheel.name)
     copy_tree(PYSCRIPT_DIST, out / "pyscript", skip_suffixes=(".map",))
-    (out / "katex" / "fonts").mkdir(parents=True)
-    for name in KATEX_FILES:
-        shutil.copy2(KATEX_DIST / name, out / "katex" / name)
-    copy_tree(KATEX_DIST / "fonts", out / "katex" / "fonts", pattern="*.woff2")
 
 
 def compile_bytecode(out: Path, numpy_wheel: Path) -> None:

@@ -54,7 +54,7 @@ FETCHED_URL = re.compile(
     re.IGNORECASE,
 )
 # The runtime's folders hold vendors' files as released: the origin check covers only ours.
-RUNTIME_FOLDERS = {"pyodide", "pyscript", "katex"}
+RUNTIME_FOLDERS = {"pyodide", "pyscript"}
 
 # `<!-- include: NAME.html -->` in index.html is replaced by site/partials/NAME.html, so each
 # view's static text (prose with number slots, skeletons) lives in a file of its own.

@@ -68,12 +68,17 @@ class Shell:
         self.open_full.href = str(window.location.href).partition("#")[0] + open_in_full_hash(route)
         self.share.update(route)
 
-    def view(self, path: str):
-        if path not in self.views and path in self.specs:
-            spec = self.specs[path]
-            view_class = getattr(importlib.import_module(spec.module), spec.name)  # imported on first visit
-            self.views[path] = view_class(by_id(spec.container), partial(self.navigate, path))
-        return self.views.get(path)
+    def build(self, route: Route) -> None:
+        """Build a view and show its first state. Where the page shows what the build drew for that
+        state, the view is built on those elements (site/adopt.js: nothing new to lay out)."""
+        spec = self.specs[route.path]
+        view_class = getattr(importlib.import_module(spec.module), spec.name)  # imported on first visit
+        window.tilelabBoot.adopt(spec.container)
+        try:
+            view = self.views[route.path] = view_class(by_id(spec.container), partial(self.navigate, route.path))
+            view.activate(route.params)
+        finally:
+            window.tilelabBoot.adopted()
 
     def navigate(self, path: str, params: dict[str, str]) -> None:
         """Make the address describe the current state, without a new history entry."""
@@ -99,9 +104,10 @@ class Shell:
         route = parse_hash(str(window.location.hash))
         document.documentElement.classList.toggle("lock", route.params.get("lock") == "1")
         self.state_shown(route)
-        view = self.view(route.path)
-        if view is not None:
-            view.activate(route.params)
+        if route.path in self.views:
+            self.views[route.path].activate(route.params)
+        elif route.path in self.specs:
+            self.build(route)
 
     def link_clicked(self, event) -> None:
         """An in-page link (`#/...`) keeps the shell's keys (embed, lock, quiz, relay): a course's frame

@@ -39,7 +39,7 @@ class PlainEditor:
             rows="24",
             data_testid="editor-plain",
         )
-        self.area.value = text
+        self.area.textContent = text  # its default value: the content the page drawn at build time holds
         self.element = h("div", "plain-editor", children=[self.gutter, self.area])
         self.lines = 0
         self.number_lines()
