@@ -184,6 +184,17 @@
     element.removeAttribute("data-prerender-style");
   }
 
+  // Whether the template's pre-render is what the address asks its container to show.
+  function standsFor(template, route) {
+    var container = template && byId(template.dataset.prerender);
+    var section = container && container.closest("[data-route]");
+    return !!section && section.dataset.route === route.path && asksFor(template, route.params);
+  }
+
+  function templateOf(id) {
+    return document.querySelector('template[data-prerender="' + id + '"]');
+  }
+
   function putBack(id) {
     byId(id).replaceChildren.apply(byId(id), written[id]);
     delete written[id];
@@ -212,8 +223,7 @@
     document.querySelectorAll("template[data-prerender]").forEach(function (template) {
       var id = template.dataset.prerender;
       var container = byId(id);
-      var section = container && container.closest("[data-route]");
-      var wanted = !!section && section.dataset.route === route.path && asksFor(template, route.params);
+      var wanted = standsFor(template, route);
       if (wanted && !written[id]) {
         var content = template.content.cloneNode(true);
         content.querySelectorAll("[data-prerender-style]").forEach(applyStyle);
@@ -233,14 +243,8 @@
     takenOver = true;
     var route = currentRoute();
     Object.keys(written).forEach(function (id) {
-      if (!standsFor(id, route)) putBack(id);
+      if (!standsFor(templateOf(id), route)) putBack(id);
     });
-  }
-
-  function standsFor(id, route) {
-    var template = document.querySelector('template[data-prerender="' + id + '"]');
-    var section = byId(id).closest("[data-route]");
-    return !!template && section.dataset.route === route.path && asksFor(template, route.params);
   }
 
   // Called by the shell just before it builds the view of container `id`, and `adopted` just after, in
@@ -248,7 +252,7 @@
   // elements; otherwise on the page as written.
   function adopt(id) {
     if (!written[id]) return;
-    if (!standsFor(id, currentRoute()) || !window.tilelabAdopt) return putBack(id);
+    if (!standsFor(templateOf(id), currentRoute()) || !window.tilelabAdopt) return putBack(id);
     // A container written with a placeholder only is emptied by its view, which builds everything in it;
     // one written with markup (the walkthrough's) is filled by its view: the pre-render is that markup filled.
     var placeholder = written[id].every(function (node) {
