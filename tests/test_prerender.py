@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -188,3 +189,17 @@ def test_a_row_written_in_a_table_gets_the_tbody_a_browser_gives_it():
     root = Element("div")
     parse_into(root, "<table><tr><td>1</td></tr></table>")
     assert [element.localName for element in root.descendants()] == ["table", "tbody", "tr", "td"]
+
+
+def test_a_second_page_drawn_in_one_process_is_drawn_alike(page, drawn):
+    """The build draws the site and then a course package in one process, and tests import the app's
+    packages (here `app.widgets`, as tests/test_walkthrough.py does): each page gets modules bound to
+    its own document, so the same creation order."""
+    importlib.import_module("app.widgets.chartmath")
+    html = page.read_text(encoding="utf-8")
+    main = html[html.index("<main") : html.index("</main>") + len("</main>")]
+    draw_views(main)
+    again = draw_views(main)
+    assert {container: view.created for container, view in again.items()} == {
+        container: view.created for container, view in drawn.items()
+    }

@@ -84,10 +84,20 @@ def browser_stand_in(document: Document) -> Iterator[Window]:
     finally:
         sys.path.remove(str(SITE))
         for name in set(sys.modules) - set(before):
-            del sys.modules[name]
+            forget(name)
         for name in BROWSER_MODULES:
             sys.modules.pop(name, None)
         sys.modules.update({name: module for name, module in before.items() if name in BROWSER_MODULES})
+
+
+def forget(name: str) -> None:
+    """Drop a module imported against one page, and its name on a package that stays: `from ..widgets
+    import charts` reads that name before sys.modules, so a later page would get this page's module,
+    still bound to this page's document (and its creation numbers)."""
+    module = sys.modules.pop(name)
+    package, _, child = name.rpartition(".")
+    if package in sys.modules and getattr(sys.modules[package], child, None) is module:
+        delattr(sys.modules[package], child)
 
 
 @dataclass(frozen=True)
