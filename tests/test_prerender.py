@@ -15,7 +15,7 @@ from pysim.core.trace import Trace
 from pysim.kernels import KERNELS
 from tools.build.fakedom import Document, Element, parse_into
 from tools.build.paths import PARTIALS, SITE
-from tools.build.prerender import Drawn, container_end, creation_order, draw_views, prerender
+from tools.build.prerender import MAIN, Drawn, container_end, creation_order, draw_views, prerender
 from tools.build.site import include_partials
 
 
@@ -29,9 +29,14 @@ def page(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def drawn(page) -> dict[str, Drawn]:
-    html = page.read_text(encoding="utf-8")
-    return draw_views(html[html.index("<main") : html.index("</main>") + len("</main>")])
+def main(page) -> str:
+    """The page's <main>, where the views are drawn (as prerender() takes it)."""
+    return MAIN.search(page.read_text(encoding="utf-8")).group(0)
+
+
+@pytest.fixture(scope="module")
+def drawn(main) -> dict[str, Drawn]:
+    return draw_views(main)
 
 
 def read(markup: str):
@@ -117,9 +122,7 @@ SELECTORS = {
 
 
 @pytest.mark.parametrize("selector", SELECTORS)
-def test_selectors_find_what_xpath_finds(page, selector):
-    html = page.read_text(encoding="utf-8")
-    main = html[html.index("<main") : html.index("</main>") + len("</main>")]
+def test_selectors_find_what_xpath_finds(main, selector):
     document = Document()
     body = document.createElement("body")
     document.appendChild(body)
@@ -191,13 +194,11 @@ def test_a_row_written_in_a_table_gets_the_tbody_a_browser_gives_it():
     assert [element.localName for element in root.descendants()] == ["table", "tbody", "tr", "td"]
 
 
-def test_a_second_page_drawn_in_one_process_is_drawn_alike(page, drawn):
+def test_a_second_page_drawn_in_one_process_is_drawn_alike(main, drawn):
     """The build draws the site and then a course package in one process, and tests import the app's
     packages (here `app.widgets`, as tests/test_walkthrough.py does): each page gets modules bound to
     its own document, so the same creation order."""
     importlib.import_module("app.widgets.chartmath")
-    html = page.read_text(encoding="utf-8")
-    main = html[html.index("<main") : html.index("</main>") + len("</main>")]
     draw_views(main)
     again = draw_views(main)
     assert {container: view.created for container, view in again.items()} == {

@@ -1,6 +1,6 @@
 """The hash helpers of the app shell (pure Python)."""
 
-from app.core.urlstate import format_hash, parse_hash, pick
+from app.core.urlstate import format_hash, modules_shown, parse_hash, pick
 
 
 def test_parse_route_and_params():
@@ -58,3 +58,12 @@ def test_the_page_has_a_section_and_a_nav_link_for_every_route():
     assert set(re.findall(r'data-nav="([^"]+)"', html)) == set(ROUTES)
     for view in VIEWS:
         assert f'id="{view.container}"' in html
+
+
+def test_the_module_imported_first_is_the_one_the_address_shows_and_can_be_imported():
+    import importlib.util
+
+    assert modules_shown("#/warptile?BM=64&step=3") == ("app.views.blocktiled",)
+    assert modules_shown("#/playground?code=x") == ("app.views.playground.page",)
+    assert modules_shown("#/") == modules_shown("#/nowhere") == modules_shown("") == ()
+    assert importlib.util.find_spec("app.views.playground.page") is not None

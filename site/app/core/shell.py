@@ -140,12 +140,6 @@ def wasm_bytes() -> int:
     return pyodide_js._module.HEAP8.length
 
 
-def view_module(address: str) -> str | None:
-    """The module of the view an address shows (None where no view has that route)."""
-    spec = next((spec for spec in VIEWS if spec.path == parse_hash(address).path), None)
-    return spec.module if spec else None
-
-
 def start() -> None:
     shell = Shell()
     shell.route_changed()

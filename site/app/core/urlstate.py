@@ -42,6 +42,7 @@ VIEWS = (
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
+
 # Parameters of the shell itself, kept across every address the views write.
 # quiz=1: prediction checkpoints (app.widgets.checkpoint); relay: the link package's nonce (site/scorm/score.js
 # relays answers only to the parent that echoes it), kept so that a reload inside the package still relays.
@@ -74,6 +75,11 @@ def parse_hash(text: str) -> Route:
     if path not in ROUTES:
         return Route("/", params, known=False)
     return Route(path, params)
+
+
+def modules_shown(address: str) -> tuple[str, ...]:
+    """The module of the view an address shows, if any (site/main.py imports it before the shell builds it)."""
+    return tuple(view.module for view in VIEWS if view.path == parse_hash(address).path)
 
 
 def format_hash(path: str, params: Mapping[str, str]) -> str:
