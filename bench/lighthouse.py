@@ -49,7 +49,7 @@ TIMEOUT_S = 300
 
 def chromium_path() -> str:
     with sync_playwright() as playwright:
-        return find_chromium(playwright) or playwright.chromium.executable_path
+        return find_chromium(playwright.chromium) or playwright.chromium.executable_path
 
 
 def lighthouse(url: str, chrome: str, keep: Path | None = None) -> dict:

@@ -9,7 +9,6 @@ import os
 import shutil
 import threading
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import urlparse
 
 from tools.build.serve import Handler
@@ -26,34 +25,40 @@ CHROMIUM_ARGS = [
 ]
 
 
-def find_chromium(playwright) -> str | None:
-    """The browser to launch: TILELAB_CHROMIUM, else Playwright's own (None), else the system one."""
+def find_chromium(browser_type) -> str | None:
+    """The browser to launch: TILELAB_CHROMIUM, else Debian's chromium, else Playwright's own (None).
+
+    Debian's comes first: it is the browser the project pins and `.ci/run` installs. On a CI machine that
+    also held Playwright's download (Chrome for Testing), the harness once took that one, and a quarter of
+    the page loads crashed its renderer ("Target crashed")."""
     override = os.environ.get("TILELAB_CHROMIUM")
     if override:
         return override
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
+        if candidate and Path(candidate).exists():
+            return candidate
     try:
-        own = playwright.chromium.executable_path
+        own = browser_type.executable_path
     except Exception:  # noqa: BLE001 - Playwright raises when its browser is not installed
         own = ""
     if own and Path(own).exists():
         return None
-    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
-        if candidate and Path(candidate).exists():
-            return candidate
     raise RuntimeError(
-        "no Chromium found: set TILELAB_CHROMIUM, run `playwright install chromium`, or install Debian's chromium"
+        "no Chromium found: set TILELAB_CHROMIUM, install Debian's chromium, or run `playwright install chromium`"
     )
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=find_chromium(playwright), args=CHROMIUM_ARGS)
+    return playwright.chromium.launch(executable_path=find_chromium(playwright.chromium), args=CHROMIUM_ARGS)
 
 
-def launch_persistent(browser_type, user_data_dir: Path):
+def launch_persistent(browser_type, user_data_dir: Path, **options):
     """A context with a profile on disk, as a student's browser has (an incognito context's
     HTTP cache is in memory and too small for the 10 MB WebAssembly): same Chromium, same flags."""
-    executable = find_chromium(SimpleNamespace(chromium=browser_type))
-    return browser_type.launch_persistent_context(user_data_dir, executable_path=executable, args=CHROMIUM_ARGS)
+    executable = find_chromium(browser_type)
+    return browser_type.launch_persistent_context(
+        user_data_dir, executable_path=executable, args=CHROMIUM_ARGS, **options
+    )
 
 
 # What GitHub Pages (Fastly) compresses: text, scripts, JSON, SVG and WebAssembly; zip

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tools.harness import Server, launch
+from tools.harness import Server, find_chromium, launch
 
 READY_TIMEOUT_MS = 60_000
 ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)
@@ -22,12 +22,22 @@ def server(dist):
     serving.close()
 
 
+BROWSERS_USED: list[str] = []  # named in the summary, so a CI log says which Chromium ran the tests
+
+
 @pytest.fixture(scope="session")
 def browser():
     with sync_playwright() as playwright:
         launched = launch(playwright)
+        executable = find_chromium(playwright.chromium) or playwright.chromium.executable_path
+        BROWSERS_USED.append(f"Chromium {launched.version} at {executable}")
         yield launched
         launched.close()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    for used in BROWSERS_USED:
+        terminalreporter.write_line(f"end-to-end tests ran in {used}")
 
 
 class Visit:

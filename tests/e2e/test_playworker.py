@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 from e2e.test_playground import by_testid, press_run, shown, type_code, wait_for_editor
 from e2e.test_scorm import SUB_PATH, lms_server, unzip
 from pysim.play.puzzles import FREE_PLAY_FILE, starter_text
 from tools.build import scorm
-from tools.harness import CHROMIUM_ARGS, find_chromium, wait_ready
+from tools.harness import launch_persistent, wait_ready
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = starter_text(FREE_PLAY_FILE)
@@ -138,12 +137,7 @@ def test_the_worker_downloads_nothing_the_page_downloaded(tmp_path, server, brow
     """A profile on disk (a student's browser) and no service worker (a course package has none, and one that
     answers hides what the HTTP cache did): the worker's runtime files come from the HTTP cache (or are
     revalidated, a few hundred bytes of headers), never downloaded whole a second time."""
-    context = browser.browser_type.launch_persistent_context(
-        tmp_path / "profile",
-        executable_path=find_chromium(SimpleNamespace(chromium=browser.browser_type)),
-        args=CHROMIUM_ARGS,
-        service_workers="block",
-    )
+    context = launch_persistent(browser.browser_type, tmp_path / "profile", service_workers="block")
     try:
         page = context.new_page()
         page.goto(server.url + "#/playground")

@@ -26,14 +26,13 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import quote
 
 import pytest
 
 from tools.build import scorm
 from tools.build.paths import NODE_MODULES
-from tools.harness import CHROMIUM_ARGS, Server, find_chromium
+from tools.harness import Server, launch_persistent
 
 READY_MS = 90_000
 # What Moodle's file-type table sends (it has no .wasm, .mjs, .whl or .py entries).
@@ -436,12 +435,7 @@ def blocking_browser(browser):
     prefs = {"profile": {"cookie_controls_mode": 1, "block_third_party_cookies": True}}
     (profile / "Default" / "Preferences").write_text(json.dumps(prefs))
     chromium = browser.browser_type  # the session's Playwright: a second one cannot start inside it
-    context = chromium.launch_persistent_context(
-        profile,
-        executable_path=find_chromium(SimpleNamespace(chromium=chromium)),
-        args=CHROMIUM_ARGS,
-        viewport={"width": 1280, "height": 1000},
-    )
+    context = launch_persistent(chromium, profile, viewport={"width": 1280, "height": 1000})
     yield context
     context.close()
     shutil.rmtree(profile, ignore_errors=True)
