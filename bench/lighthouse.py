@@ -6,8 +6,8 @@ on 127.0.0.1 with gzip (as GitHub Pages sends it), with CHROME_PATH set to the C
 tests use. The floor page is bench/tti.py's (Pyodide as released; `--floor-on-dist` for
 dist/'s runtime). For each page it prints the performance score, TBT, LCP, Speed Index and CLS,
 the medians over --runs runs (the run with the median score is reported), and that run's long
-tasks (over 50 ms: what TBT adds up), with the script each ran. Target: the site's score at or
-above the floor's.
+tasks (over 50 ms: what TBT adds up), with the script each ran. Target: the site's score above
+the floor's (as Lighthouse rounds them, to two places).
 
     python bench/lighthouse.py               # build dist/, 3 runs of each page
     python bench/lighthouse.py --runs 1      # quick
@@ -138,9 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"lighthouse {VERSION}, desktop preset, Chromium {chrome}")
     site_median = describe(f"site  {args.route}", site)
     floor_median = describe("floor PyScript+Pyodide+NumPy", floor)
-    verdict = "meets" if site_median["score"] >= floor_median["score"] else "misses"
+    verdict = "meets" if site_median["score"] > floor_median["score"] else "misses"
     print(
-        f"site score {site_median['score']:.2f} vs floor {floor_median['score']:.2f}: {verdict} the target (site >= floor)"
+        f"site score {site_median['score']:.2f} vs floor {floor_median['score']:.2f}: {verdict} the target (site above floor)"
     )
     return 0
 

@@ -16,9 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pysim import KERNELS, RegisterParams, SmemParams, Trace
 from pysim.core import sectors  # noqa: E402
-from pysim.kernels import k02_smem_tiled, k03_register_tiled  # noqa: E402
+from pysim.core.trace import Trace
+from pysim.hardware.params import RegisterParams, SmemParams
+from pysim.kernels import KERNELS, k02_smem_tiled, k03_register_tiled  # noqa: E402
 
 TARGET_MS = 50.0
 

@@ -8,10 +8,10 @@ from math import ceil
 import pytest
 from test_explain import parse, shown_text
 
-from pysim import KERNELS, Trace
+from pysim.core.trace import Trace
 from pysim.hardware.blocktile_params import VectorizedParams, WarptileParams
 from pysim.hardware.params import RegisterParams
-from pysim.kernels import k07_warptile
+from pysim.kernels import KERNELS, k07_warptile
 from pysim.lessons import blocktiled
 
 NAMES = ("blocktile1d", "vectorized", "warptile")

@@ -6,7 +6,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from timetext import durations
 
-from pysim import KERNELS, NaiveParams, RegisterParams, SmemParams
 from pysim.hardware.bounds import (
     CAVEAT,
     COMPUTE,
@@ -20,7 +19,8 @@ from pysim.hardware.bounds import (
     time_bound_for,
 )
 from pysim.hardware.devices import DEVICES
-from pysim.hardware.params import TransposeParams
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.kernels import KERNELS
 from pysim.lessons.ladder import SIBOEHM_NUMBER, LadderParams, measured_seconds, report_for, siboehm_ladder
 from pysim.speed import measured
 from pysim.speed.measured import SIZE

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from bruteforce import conflict_cycles, naive, naive_requests, sectors_of, warps
-from pysim import KERNELS, NaiveParams, ParamError, Trace, TransposeParams
 from pysim.core import lanes
-from pysim.kernels import k01_naive, k04_transpose
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams, ParamError, TransposeParams
+from pysim.kernels import KERNELS, k01_naive, k04_transpose
 from pysim.lessons.ladder import (
     COLUMNS,
     SIBOEHM_NUMBER,

@@ -6,7 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bruteforce import naive, register, smem, transpose
-from pysim import KERNELS, Counters, NaiveParams, RegisterParams, SmemParams, Trace, TransposeParams
+from pysim.core.counters import Counters
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.kernels import KERNELS
 
 SMEM_CASES = [
     (4, 4, 8, 2),

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from test_stores import break_stores, minus_one
 
-from pysim import KERNELS, SmemParams, Trace
+from pysim.core.trace import Trace
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
 
 
 def stored_by_brute_force(p: SmemParams, trace: Trace, index: int) -> int:

@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 import bruteforce
-from pysim import KERNELS, Counters, ParamError, RegisterParams, Trace
+from pysim.core.counters import Counters
+from pysim.core.trace import Trace
 from pysim.core.warps import INACTIVE, by_warp
 from pysim.hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
+from pysim.hardware.params import ParamError, RegisterParams
+from pysim.kernels import KERNELS
 from pysim.lessons.ladder import SIBOEHM_ROWS, LadderParams, siboehm_ladder
 from pysim.lessons.narration import narration
 

@@ -2,8 +2,7 @@
 
 import pytest
 
-from pysim import NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams
-from pysim.hardware.params import parse_int
+from pysim.hardware.params import NaiveParams, ParamError, RegisterParams, SmemParams, TransposeParams, parse_int
 
 
 @pytest.mark.parametrize(

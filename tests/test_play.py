@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from bruteforce import naive, register, smem
-from pysim import KERNELS, NaiveParams, RegisterParams, SmemParams
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams
+from pysim.kernels import KERNELS
 from pysim.play import ProgramError, run
 from pysim.play.runtime import evaluate_launch
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pysim import KERNELS, SmemParams
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
 
 ROOT = Path(__file__).resolve().parents[1]
 TILED = ROOT / "pysim" / "play" / "solutions" / "smem_tiled.py"

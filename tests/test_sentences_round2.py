@@ -313,7 +313,8 @@ def test_transpose_preset_that_names_a_conflict_sets_the_pad_that_has_it():
 
 
 def test_transpose_monitor_says_zero_for_a_lane_outside_A():
-    from pysim import KERNELS, Trace
+    from pysim.core.trace import Trace
+    from pysim.kernels import KERNELS
     from pysim.lessons.narration import transpose as words
 
     p = TransposeParams(n=5, TILE=4)

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from app.core.urlstate import HOME_TITLE, iframe_snippet, open_in_full_hash, page_title, parse_hash, shared_hash
-from pysim import KERNELS, SmemParams, Trace
+from pysim.core.trace import Trace
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
 
 STATE = "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14"
 

@@ -13,8 +13,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from pysim import KERNELS, NaiveParams, RegisterParams, SmemParams, Trace, TransposeParams
 from pysim.cli import main
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.kernels import KERNELS
 
 CASES = {
     "naive": NaiveParams(M=5, N=3, K=4, T=2),

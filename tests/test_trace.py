@@ -2,9 +2,9 @@
 
 import pytest
 
-from pysim import KERNELS, RegisterParams, SmemParams, Trace, TransposeParams
-from pysim.hardware.params import NaiveParams
-from pysim.kernels import ORDER
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.kernels import KERNELS, ORDER
 from pysim.lessons.narration import narration
 
 SMALL = {

@@ -9,7 +9,8 @@ import pytest
 import bruteforce
 from e2e.conftest import go, url_has, value, view
 from e2e.test_register import COUNTERS
-from pysim import KERNELS, Trace
+from pysim.core.trace import Trace
+from pysim.kernels import KERNELS
 from pysim.lessons import blocktiled
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

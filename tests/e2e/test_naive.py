@@ -4,7 +4,9 @@ import pytest
 
 from bruteforce import naive, naive_requests
 from e2e.conftest import go, url_has, value, view
-from pysim import KERNELS, NaiveParams, Trace
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams
+from pysim.kernels import KERNELS
 
 COUNTERS = ("global_loads", "global_sectors", "global_stores", "fma")
 

@@ -4,7 +4,9 @@ import pytest
 
 from bruteforce import register
 from e2e.conftest import go, url_has, value, view
-from pysim import KERNELS, RegisterParams, Trace
+from pysim.core.trace import Trace
+from pysim.hardware.params import RegisterParams
+from pysim.kernels import KERNELS
 
 COUNTERS = (
     "global_loads",

@@ -7,7 +7,9 @@ import pytest
 
 from app.core.urlstate import ROUTES as ALL_ROUTES
 from e2e.conftest import go, url_has
-from pysim import KERNELS, SmemParams, Trace
+from pysim.core.trace import Trace
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
 
 ROUTES = ["#/", "#/tiling", "#/register", "#/hierarchy"]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

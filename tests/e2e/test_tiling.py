@@ -5,9 +5,11 @@ from timetext import bound_times, durations
 
 from bruteforce import smem
 from e2e.conftest import go, url_has, value, view
-from pysim import KERNELS, SmemParams, Trace
+from pysim.core.trace import Trace
 from pysim.hardware.bounds import latency_floor
 from pysim.hardware.devices import DEVICES
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
 from pysim.lessons.ladder import measured_seconds
 from pysim.speed import measured
 

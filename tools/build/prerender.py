@@ -76,6 +76,7 @@ def browser_stand_in(document: Document) -> Iterator[Window]:
     pyodide = types.ModuleType("pyodide")
     pyodide.__dict__.update(ffi=ffi)
     fakes = {"pyscript": pyscript, "pyodide": pyodide, "pyodide.ffi": ffi, "pyodide_js": types.ModuleType("pyodide_js")}
+    importlib.import_module("numpy")  # before the views, as in the page; and kept (it cannot load twice)
     before = dict(sys.modules)
     sys.modules.update(fakes)
     sys.path.insert(0, str(SITE))

@@ -17,6 +17,7 @@ from pathlib import Path
 from tools.build.errors import BuildError
 from tools.build.files import copy_tree, sri
 from tools.build.icons import write_icons
+from tools.build.import_plan import PLAN_FILE, import_plan
 from tools.build.manifest import disable_service_worker, write_manifest
 from tools.build.paths import (
     DIST,
@@ -101,14 +102,19 @@ def copy_site(out: Path, packages: Sequence[Path] = ()) -> None:
 
 
 def pack_python(out: Path) -> None:
-    """Move our Python packages under `out` into one zip archive. Fixed timestamps and order:
-    the same sources give the same bytes, so an unchanged build keeps its id."""
+    """Move our Python packages under `out` into one zip archive, with the order site/main.py imports
+    them in (tools/build/import_plan.py). Fixed timestamps and order: the same sources give the same
+    bytes, so an unchanged build keeps its id."""
+
+    def entry(name: str) -> zipfile.ZipInfo:
+        return zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+
     with zipfile.ZipFile(out / PYTHON_ARCHIVE, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         for package in PYTHON_PACKAGES:
             for path in sorted((out / package).rglob("*.py")):
-                entry = zipfile.ZipInfo(path.relative_to(out).as_posix(), date_time=(1980, 1, 1, 0, 0, 0))
-                archive.writestr(entry, path.read_bytes(), compress_type=zipfile.ZIP_DEFLATED)
+                archive.writestr(entry(path.relative_to(out).as_posix()), path.read_bytes(), zipfile.ZIP_DEFLATED)
             shutil.rmtree(out / package)
+        archive.writestr(entry(PLAN_FILE), import_plan(), zipfile.ZIP_DEFLATED)
 
 
 def write_pyscript_config(out: Path) -> None:

@@ -24,7 +24,6 @@ from pysim.hardware.params import HierarchyParams
 from pysim.kernels import KERNELS
 from pysim.lessons import checkpoints
 from pysim.lessons.walkthrough import Walkthrough, quiz
-from pysim.play.puzzles import PUZZLES
 
 from .urlstate import STEPPING_VIEWS
 
@@ -47,6 +46,10 @@ DEFAULT_COUNTS = ("quiz", "checkpoints")
 @cache
 def keys_by_kind() -> dict[str, tuple[str, ...]]:
     """The questions of each kind, in page order."""
+    # Here, not at the top: the puzzles come with the playground's whole simulator (pysim.play), which a
+    # page needs only on the playground or once it restores answers, not at every start.
+    from pysim.play.puzzles import PUZZLES
+
     return {
         "quiz": tuple(f"{WALKTHROUGH}:{q.key}" for q in quiz(Walkthrough(HierarchyParams()))),
         "checkpoints": tuple(key for name in STEPPING_KERNELS for key in checkpoints.keys(KERNELS[name])),
