@@ -33,6 +33,7 @@ for shown in ("app.core.shell", *modules_shown(str(window.location.hash))):
         if time.perf_counter() - sliced > SLICE_S:
             await asyncio.sleep(0)  # noqa: F704 - yield to the browser
             sliced = time.perf_counter()
+await asyncio.sleep(0)  # noqa: F704 - building the view is a task of its own
 
 from app.core import shell  # noqa: E402 - needs NumPy loaded first
 
