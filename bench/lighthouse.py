@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.tti import floor_root, floor_server  # noqa: E402
 from tools.build import paths  # noqa: E402
 from tools.build.site import build  # noqa: E402
-from tools.harness import CHROMIUM_ARGS, Server, find_chromium  # noqa: E402
+from tools.harness import CHROMIUM_ARGS, Server, chromium_executable  # noqa: E402
 
 LIGHTHOUSE = paths.NODE_MODULES / ".bin" / "lighthouse"
 VERSION = "12.2.3"
@@ -49,7 +49,7 @@ TIMEOUT_S = 300
 
 def chromium_path() -> str:
     with sync_playwright() as playwright:
-        return find_chromium(playwright.chromium) or playwright.chromium.executable_path
+        return chromium_executable(playwright.chromium)
 
 
 def lighthouse(url: str, chrome: str, keep: Path | None = None) -> dict:

@@ -48,6 +48,11 @@ def find_chromium(browser_type) -> str | None:
     )
 
 
+def chromium_executable(browser_type) -> str:
+    """The file of the Chromium the harness launches (find_chromium's None being Playwright's own)."""
+    return find_chromium(browser_type) or browser_type.executable_path
+
+
 def launch(playwright):
     return playwright.chromium.launch(executable_path=find_chromium(playwright.chromium), args=CHROMIUM_ARGS)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tools.harness import Server, find_chromium, launch
+from tools.harness import Server, chromium_executable, launch
 
 READY_TIMEOUT_MS = 60_000
 ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)
@@ -29,8 +29,7 @@ BROWSERS_USED: list[str] = []  # named in the summary, so a CI log says which Ch
 def browser():
     with sync_playwright() as playwright:
         launched = launch(playwright)
-        executable = find_chromium(playwright.chromium) or playwright.chromium.executable_path
-        BROWSERS_USED.append(f"Chromium {launched.version} at {executable}")
+        BROWSERS_USED.append(f"Chromium {launched.version} at {chromium_executable(playwright.chromium)}")
         yield launched
         launched.close()
 
