@@ -12,7 +12,7 @@ DEBIAN = Path("/usr/bin/chromium")
 
 @pytest.mark.skipif(not DEBIAN.exists(), reason="Debian's chromium is not installed")
 def test_debians_chromium_is_chosen_over_playwrights_download(tmp_path, monkeypatch):
-    """CI once held both, the harness took Playwright's Chrome for Testing, and its renderers crashed."""
+    """CI once held both, and the tests ran in Playwright's Chrome for Testing, not the pinned browser."""
     monkeypatch.delenv("TILELAB_CHROMIUM", raising=False)
     downloaded = tmp_path / "chrome"
     downloaded.touch()

@@ -28,9 +28,8 @@ CHROMIUM_ARGS = [
 def find_chromium(browser_type) -> str | None:
     """The browser to launch: TILELAB_CHROMIUM, else Debian's chromium, else Playwright's own (None).
 
-    Debian's comes first: it is the browser the project pins and `.ci/run` installs. On a CI machine that
-    also held Playwright's download (Chrome for Testing), the harness once took that one, and its renderer
-    crashed on many page loads ("Target crashed": 29 tests failed, 50 errored)."""
+    Debian's comes first: it is the browser the project pins and `.ci/run` installs. A CI machine that also
+    held Playwright's download (Chrome for Testing) once ran the tests in that one instead."""
     override = os.environ.get("TILELAB_CHROMIUM")
     if override:
         return override
