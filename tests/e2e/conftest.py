@@ -90,9 +90,19 @@ def app(browser, server):
 
 
 def go(app: Visit, hash_: str) -> None:
-    """Navigate within the loaded app (no reload) and wait for the view and its address to settle."""
-    app.page.evaluate("hash => { location.hash = hash; }", hash_)
-    app.page.wait_for_function("h => location.hash.startsWith(h.split('?')[0])", arg=hash_)
+    """Navigate within the loaded app (no reload); return once the app has handled the change, and its address
+    has settled. The app's hashchange listener (added at start) runs before the one added here, so the view
+    holds the new state when this one fires. (Waiting for the address to start with the route, as this did
+    before, proved nothing when the route stays the same: it held before the change was handled.)"""
+    app.page.evaluate(
+        """hash => new Promise(handled => {
+            const before = location.hash;
+            addEventListener("hashchange", () => handled(), {once: true});
+            location.hash = hash;
+            if (location.hash === before) handled();  // the same address: no event comes
+        })""",
+        hash_,
+    )
     app.page.wait_for_timeout(ADDRESS_SETTLE_MS)
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from app.views.codeurl import decode, encode
@@ -72,11 +73,38 @@ def set_sizes(page, M: int, N: int, K: int) -> None:
 
 
 def press_run(page) -> None:
+    """Press Run and wait for the run it started to end. The status must have said "running" since the press:
+    a "done" left by the run before never counts, and a press that starts nothing fails here by name."""
+    page.evaluate(
+        """() => {
+            const status = document.querySelector("#view-playground [data-testid=run-status]");
+            window.tilelabTestRunBegan = false;
+            new MutationObserver((records, observer) => {
+                if (status.getAttribute("data-state") !== "running") return;
+                window.tilelabTestRunBegan = true;
+                observer.disconnect();
+            }).observe(status, {attributes: true, attributeFilter: ["data-state"]});
+        }"""
+    )
     by_testid(page, "run").click()
+    try:
+        page.wait_for_function("() => window.tilelabTestRunBegan", timeout=RUN_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"Run was pressed, and no run began: {run_outcome(page)}") from None
     page.wait_for_selector(
         "#view-playground [data-testid=run-status][data-state=done], "
         "#view-playground [data-testid=run-status][data-state=failed]",
         timeout=RUN_TIMEOUT_MS,
+    )
+
+
+def run_outcome(page) -> str:
+    """What the page says of the last run, for a failing assertion's message."""
+    status = by_testid(page, "run-status")
+    kinds = [item.get_attribute("data-kind") for item in by_testid(page, "diagnostic").all()]
+    return (
+        f"status {status.get_attribute('data-state')!r} (why: {status.get_attribute('data-why')!r}) "
+        f"{status.inner_text()!r}; diagnostics {kinds}; worker {by_testid(page, 'worker-status').inner_text()!r}"
     )
 
 
@@ -263,7 +291,7 @@ def test_kernels_that_misbehave_show_a_diagnostic_not_a_crash(app, name, kind):
     wait_for_editor(page)
     press_run(page)
     found = by_testid(page, "diagnostic").and_(page.locator(f"[data-kind={kind}]"))
-    assert found.count() >= 1
+    assert found.count() >= 1, run_outcome(page)
     expected = run(source, 6, 6, 6).diagnostics_of(kind)[0]
     assert int(found.first.get_attribute("data-line")) == expected.line
     assert page.locator(".py-error").count() == 0
