@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -73,8 +75,13 @@ def set_sizes(page, M: int, N: int, K: int) -> None:
 
 
 def press_run(page) -> None:
-    """Press Run and wait for the run it started to end. The status must have said "running" since the press:
-    a "done" left by the run before never counts, and a press that starts nothing fails here by name."""
+    run_after(page, by_testid(page, "run").click)
+
+
+def run_after(page, press: Callable[[], None]) -> None:
+    """`press` (Run, or a key) and wait for the run it started to end. The status must have said "running"
+    since the press: a "done" left by the run before never counts, and a press that starts nothing fails here
+    by name."""
     page.evaluate(
         """() => {
             const status = document.querySelector("#view-playground [data-testid=run-status]");
@@ -86,11 +93,11 @@ def press_run(page) -> None:
             }).observe(status, {attributes: true, attributeFilter: ["data-state"]});
         }"""
     )
-    by_testid(page, "run").click()
+    press()
     try:
         page.wait_for_function("() => window.tilelabTestRunBegan", timeout=RUN_TIMEOUT_MS)
     except PlaywrightTimeout:
-        raise AssertionError(f"Run was pressed, and no run began: {run_outcome(page)}") from None
+        raise AssertionError(f"Run was asked for, and no run began: {run_outcome(page)}") from None
     page.wait_for_selector(
         "#view-playground [data-testid=run-status][data-state=done], "
         "#view-playground [data-testid=run-status][data-state=failed]",
@@ -248,8 +255,8 @@ def test_ctrl_enter_in_the_editor_runs_without_editing(app):
     last = [line for line in source.splitlines() if line.strip()][-1].strip()
     expect(section(page).locator(".cm-content")).to_contain_text(last)
     section(page).locator(".cm-line").first.click()
-    page.keyboard.press("Control+Enter")
-    page.wait_for_selector("#view-playground [data-testid=run-status][data-state=done]", timeout=RUN_TIMEOUT_MS)
+    run_after(page, partial(page.keyboard.press, "Control+Enter"))
+    assert by_testid(page, "run-status").get_attribute("data-state") == "done", run_outcome(page)
     assert by_testid(page, "verify").get_attribute("data-value") == "ok"
     assert by_testid(page, "counter-fma").get_attribute("data-value") == str(5 * 7 * 3)
     assert editor_text(page, source) == source  # no blank line typed
