@@ -7,6 +7,14 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+
+  // Pyodide 0.27 switches Python's stack (WebAssembly JSPI) wherever the browser offers it, and
+  // with it the tab can crash, now and then, with JSPI only (pyodide#5702 on 0.27.7; #6106 on 0.28,
+  // importing large packages). TileLab never suspends Python on a promise, so Pyodide is shown a
+  // browser without JSPI and takes its ordinary path. The playground's worker does the same.
+  ["Suspending", "promising", "Suspender"].forEach(function (name) {
+    delete WebAssembly[name];
+  });
   var expectedBytes = 0;
   var loadedBytes = 0;
 

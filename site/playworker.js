@@ -9,9 +9,12 @@
 // answered by pysim.play.session.Session.
 //
 // In:  {kind: "start", wasmBytes} once, then {kind: "request", id, text}, one at a time.
-// Out: {kind: "ready", startMs, heapBytes, resources}, {kind: "failed", message} (cannot start),
+// Out: {kind: "ready", startMs, heapBytes, resources, stackSwitching}, {kind: "failed", message} (cannot start),
 //      {kind: "progress", id, threads, steps}, {kind: "reply", id, text, heapBytes, began, ended},
 //      {kind: "crashed", id, message} (the interpreter died or raised: the page starts a fresh worker).
+
+// As on the page (site/boot.js): Pyodide must not see WebAssembly JSPI, with which it can crash.
+for (const name of ["Suspending", "promising", "Suspender"]) delete WebAssembly[name];
 
 let session = null;
 let pyodide = null;
@@ -47,7 +50,8 @@ async function start(options) {
     transferSize: entry.transferSize,
     encodedBodySize: entry.encodedBodySize,
   }));
-  self.postMessage({ kind: "ready", startMs: performance.now() - begun, heapBytes: heapBytes(), resources });
+  const stackSwitching = Boolean(pyodide._module.jspiSupported); // Pyodide's own choice, for tests
+  self.postMessage({ kind: "ready", startMs: performance.now() - begun, heapBytes: heapBytes(), resources, stackSwitching });
 }
 
 function answer(message) {

@@ -5,6 +5,7 @@ import hashlib
 import pytest
 
 from e2e.conftest import go, url_has, view
+from e2e.test_playworker import WORKER_READY_MS
 from tools.harness import Server
 
 
@@ -56,6 +57,21 @@ def test_no_cookies_and_no_storage(app):
     # refuses storage still starts: nothing reaches IndexedDB (README, "Privacy and storage").
     assert app.page.evaluate("indexedDB.databases().then(list => list.map(db => db.name))") == []
     assert app.page.context.cookies() == []
+
+
+def test_pyodide_runs_without_stack_switching(app):
+    """With WebAssembly JSPI, Pyodide 0.27 can crash the tab (site/boot.js): this Chromium offers JSPI, and
+    neither the page's Pyodide nor the playground worker's uses it."""
+    blank = app.page.context.new_page()
+    blank.goto("about:blank")
+    assert blank.evaluate("'Suspending' in WebAssembly")  # offered where nothing hides it
+    blank.close()
+    assert app.page.evaluate("window.tilelabStackSwitching") is False
+    go(app, "#/playground")
+    app.page.wait_for_selector(
+        "#view-playground [data-testid=worker-status][data-state=ready]", timeout=WORKER_READY_MS
+    )
+    assert app.page.evaluate("window.tilelabPlayworker.stackSwitching") is False
 
 
 @pytest.mark.parametrize(

@@ -145,4 +145,5 @@ def start() -> None:
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabWasmBytes = create_proxy(wasm_bytes)  # for the long-run memory test and benchmark
+    window.tilelabStackSwitching = bool(pyodide_js._module.jspiSupported)  # Pyodide's choice (site/boot.js)
     window.tilelabBoot.ready()
