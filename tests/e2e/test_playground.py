@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 
 from app.views.codeurl import decode, encode
 from e2e.conftest import go, url_has
+from e2e.test_shell import AXE
 from pysim.play import run
 from pysim.play.puzzles import PUZZLE_BY_KEY
 
@@ -302,6 +303,52 @@ def test_kernels_that_misbehave_show_a_diagnostic_not_a_crash(app, name, kind):
     expected = run(source, 6, 6, 6).diagnostics_of(kind)[0]
     assert int(found.first.get_attribute("data-line")) == expected.line
     assert page.locator(".py-error").count() == 0
+
+
+EVERY_TOKEN = '''"""Every kind of token the editor colours."""  # a comment
+
+import re
+
+from numba import cuda
+
+T = 4  # block = T x T threads
+DIGITS = re.compile(r"\\d+")
+ESCAPED = "a\\tb\\n"
+
+
+@cuda.jit
+def kernel(A, B, C):
+    row = cuda.blockIdx.y * T + cuda.threadIdx.y
+    if row < C.shape[0] and True is not None:
+        C[row, 0] = 0.5 * A[row, 0] + B[0, 0]
+
+
+class Launch:
+    size = 1_000
+'''
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_editor_colours_code_legibly_in_both_schemes(app, scheme):
+    """Every token the editor colours (strings, escapes, comments, keywords, numbers, names…) reaches WCAG AA
+    contrast in axe-core's judgement, on the panel and on the active line (CodeMirror's own colours fail: its
+    escapes on white, nearly all of them on the dark panel)."""
+    page = app.page
+    page.emulate_media(color_scheme=scheme)
+    try:
+        go(app, f"#/playground?code={encode(EVERY_TOKEN)}")
+        wait_for_editor(page)
+        colours = page.evaluate(
+            """() => new Set([...document.querySelector('#view-playground .cm-host').shadowRoot
+                .querySelectorAll('.cm-line span')].map(span => getComputedStyle(span).color)).size"""
+        )
+        assert colours >= 8  # the sample is highlighted, in many colours
+        page.evaluate(AXE.read_text())
+        result = page.evaluate("axe.run(document, {runOnly: ['color-contrast']})")
+        failing = [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
+        assert failing == []
+    finally:
+        page.emulate_media(color_scheme="light")
 
 
 def test_codemirror_styles_pass_the_csp(visit):
