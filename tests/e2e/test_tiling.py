@@ -158,6 +158,18 @@ def test_too_large_offers_counts_only(app):
     assert url_has(app.page, "mode=counts")
 
 
+def test_a_first_visit_too_large_to_animate_shows_its_counts(visit):
+    """A link to sizes too large to animate, without mode=counts, opened first: the counts of those sizes. (It
+    animated the defaults under an error that said "counts only", with the counts button hidden.)"""
+    visit.open("#/tiling?M=1000&N=1000&K=1000&T=16")
+    expected = KERNELS["smem"].counters(SmemParams(M=1000, N=1000, K=1000, T=16))
+    assert value(visit, "tiling", "counter-global_loads") == expected.global_loads == 126_000_000
+    assert value(visit, "tiling", "counter-fma") == expected.fma == 1008**3  # 63 tiles of 16 each way, padded
+    assert "M=1000 is too large to animate" in tiling(visit).locator("[data-testid=counts-note]").inner_text()
+    assert not tiling(visit).locator("[data-testid=input-error]").is_visible()
+    assert url_has(visit.page, "M=1000", "mode=counts")
+
+
 def test_lens_shows_the_followed_threads_row_and_column(app):
     p = SmemParams(M=6, N=6, K=9, T=3)
     trace = Trace(KERNELS["smem"], p)

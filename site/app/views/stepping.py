@@ -122,7 +122,9 @@ class SteppingView:
             return
         try:
             params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
-            if raw.get("mode") == "counts" and params.too_large_to_animate():
+            # A link to sizes too large to animate shows their counts when it asks for them, and on a first
+            # visit, where there is no state to keep (the defaults would answer with another problem).
+            if params.too_large_to_animate() and (raw.get("mode") == "counts" or self.params is None):
                 self.form.clear_error()
                 self.enter_counts_only(params)
                 return
