@@ -5,7 +5,7 @@ import hashlib
 import pytest
 
 from e2e.conftest import go, url_has, view
-from e2e.test_playworker import WORKER_READY_MS
+from e2e.test_playworker import wait_for_worker
 from tools.harness import Server
 
 
@@ -68,9 +68,7 @@ def test_pyodide_runs_without_stack_switching(app):
     blank.close()
     assert app.page.evaluate("window.tilelabStackSwitching") is False
     go(app, "#/playground")
-    app.page.wait_for_selector(
-        "#view-playground [data-testid=worker-status][data-state=ready]", timeout=WORKER_READY_MS
-    )
+    wait_for_worker(app.page)
     assert app.page.evaluate("window.tilelabPlayworker.stackSwitching") is False
 
 
