@@ -4,7 +4,7 @@
 PYTHON ?= python3
 PORT ?= 8000
 
-.PHONY: serve test deps chromium lint bench
+.PHONY: serve test test-fast deps chromium lint bench
 
 deps:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test]"
@@ -29,6 +29,10 @@ lint:
 
 test: deps chromium lint
 	$(PYTHON) -m pytest -q
+
+# Every layer but the browser's (tests/unit, tests/views, tests/build): a few minutes, no Chromium.
+test-fast: deps lint
+	$(PYTHON) -m pytest -q -m "not browser"
 
 bench: deps chromium
 	$(PYTHON) bench/pysim_bench.py

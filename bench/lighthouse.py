@@ -31,9 +31,9 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.tti import floor_root, floor_server  # noqa: E402
-from tools.build import paths  # noqa: E402
-from tools.build.site import build  # noqa: E402
 from tools.harness import CHROMIUM_ARGS, Server, chromium_executable  # noqa: E402
+from tools.sitebuild import paths  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 LIGHTHOUSE = paths.NODE_MODULES / ".bin" / "lighthouse"
 VERSION = "12.2.3"

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
 from app.views.codeurl import encode  # noqa: E402
-from tools.build.site import build  # noqa: E402
 from tools.harness import Server, launch, wait_ready  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = (

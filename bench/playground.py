@@ -38,8 +38,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.build.site import build  # noqa: E402
 from tools.harness import Server, launch, wait_ready  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 TARGET_MS = 50
 WAIT_MS = 600_000  # a busy machine's worker boots and simulates slowly

@@ -17,8 +17,8 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.build.site import build  # noqa: E402
 from tools.harness import Server, launch, wait_ready  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 

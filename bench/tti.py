@@ -3,7 +3,7 @@
 The floor page loads only PyScript + Pyodide + NumPy, the way a bare page would (NumPy
 fetched after the interpreter is up): PyScript and the NumPy wheel as dist/ has them, Pyodide
 as its release ships it (node_modules/pyodide). dist/'s own standard library is precompiled
-(tools/build/bytecode/compile.py), an optimisation of TileLab's; `--floor-on-dist` serves the floor
+(tools/sitebuild/bytecode/compile.py), an optimisation of TileLab's; `--floor-on-dist` serves the floor
 page from dist/ instead, so it gets that too. Both are served alike (127.0.0.1, gzip as
 GitHub Pages). Site and floor samples are interleaved so machine noise hits both alike;
 each cold sample is a fresh browser.
@@ -13,7 +13,7 @@ Five figures:
 - throttled: Chromium's network emulation at 20 Mbit/s down, 5 up, 40 ms latency, cache
   disabled, files gzip-compressed as GitHub Pages sends them (target: site/floor <= 0.85);
 - picture: on the throttled profile, seconds to the first frame whose first screen shows the
-  view's picture (tools/build/prerender.py draws it before Python is ready; target <= 1.5 s);
+  view's picture (tools/sitebuild/prerender.py draws it before Python is ready; target <= 1.5 s);
 - warm: the second visit of the same browser, served by the service worker, against the
   throttled cold visit (target: <= 0.6);
 - the bytes on the wire of one cold visit of each page (gzip as GitHub Pages would send).
@@ -39,9 +39,9 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.build import paths, runtime  # noqa: E402
-from tools.build.site import build  # noqa: E402
 from tools.harness import SW_ACTIVE, Server, launch, wait_ready  # noqa: E402
+from tools.sitebuild import paths, runtime  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 TARGETS = {"localhost": 1.05, "throttled": 0.85, "warm": 0.6, "picture": 1.5}
 # Chromium's network emulation: a school or home connection.

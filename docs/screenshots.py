@@ -15,8 +15,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.build.site import build  # noqa: E402
 from tools.harness import Server, launch, wait_ready  # noqa: E402
+from tools.sitebuild.site import build  # noqa: E402
 
 SHOTS = {
     "tiling": "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14",

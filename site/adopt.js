@@ -1,5 +1,5 @@
 // Python takes the pre-rendered view over in place. The build drew each view's first state with the
-// views' own code (tools/build/prerender.py) and noted the order that code created the elements in
+// views' own code (tools/sitebuild/prerender.py) and noted the order that code created the elements in
 // (the template's data-created, read by site/boot.js). When Python builds the same view for the same
 // state (site/app/core/shell.py `build`), its n-th createElement
 // gets the n-th pre-rendered element, which is already on screen where it belongs: the browser styles

@@ -163,7 +163,7 @@
     return { path: path || "/", params: params };
   }
 
-  // --- the views drawn at build time (tools/build/prerender.py) --------------------------------
+  // --- the views drawn at build time (tools/sitebuild/prerender.py) --------------------------------
   // Each <template data-prerender="ID" data-address="..."> holds what the view of container ID
   // draws for that address. It stands in for the container's content while the address asks for
   // that state (the shell's keys that change no view aside), until Python builds the view on it
@@ -210,7 +210,7 @@
   }
 
   // The pre-rendered elements by the order the view's code created them, from the template's
-  // data-created (tools/build/prerender.py creation_order); none where the page's parse of it holds
+  // data-created (tools/sitebuild/prerender.py creation_order); none where the page's parse of it holds
   // other elements than the build's.
   function numbered(content, created) {
     var elements = content.querySelectorAll("*");

@@ -2,7 +2,7 @@
 
 NumPy's wheel is already downloading (the boot guard preloads it while the interpreter
 boots), so `loadPackage` mostly unpacks and links it. Our modules are imported one by one in
-the order the build recorded (tools/build/import_plan.py), and the browser gets the thread
+the order the build recorded (tools/sitebuild/import_plan.py), and the browser gets the thread
 back whenever a slice of time has passed (an `await`), so no task of ours holds the main
 thread for long: the page paints and answers input while Python starts.
 """

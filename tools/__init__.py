@@ -1,1 +1,1 @@
-"""The project's own tooling: the build (tools/build/) and the browser harness (tools/harness.py)."""
+"""The project's own tooling: the build (tools/sitebuild/) and the browser harness (tools/harness.py)."""

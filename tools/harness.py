@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
-from tools.build.serve import Handler
+from tools.sitebuild.serve import Handler
 
 CHROMIUM_ARGS = [
     "--headless",

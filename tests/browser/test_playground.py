@@ -1,0 +1,442 @@
+"""#/playground in Chromium: puzzle + reference solution = the CLI's counters and a pass; a shared link
+fills the editor and runs nothing; a missing barrier is a race on its line; damaged links, files that
+cannot run and a missing editor module never break the page."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from app.views.codeurl import decode, encode
+from browser.conftest import go, url_has
+from browser.test_shell import AXE
+from pysim.play import run
+from pysim.play.puzzles import PUZZLE_BY_KEY
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTIONS = ROOT / "pysim" / "play" / "solutions"
+KNOWN_WRONG = ROOT / "tests" / "play"
+COUNTERS = (
+    "global_loads",
+    "global_stores",
+    "shared_loads",
+    "shared_stores",
+    "register_reads",
+    "fma",
+    "barriers",
+    "global_sectors",
+    "bank_extra_cycles",
+)
+EDITOR_TIMEOUT_MS = 20_000
+RUN_TIMEOUT_MS = 60_000
+BROWSER_RUN_LIMIT_MS = 10_000  # a sanity bound for slow CI machines; the target (2 s) is reported, not asserted
+
+
+def section(page):
+    return page.locator("#view-playground")
+
+
+def by_testid(page, name: str):
+    return section(page).locator(f"[data-testid={name}]")
+
+
+def wait_for_editor(page, kind: str = "codemirror") -> None:
+    page.wait_for_selector(f"#view-playground [data-testid=editor][data-editor={kind}]", timeout=EDITOR_TIMEOUT_MS)
+
+
+def type_code(page, source: str) -> None:
+    """Replace the editor's text as a student would (select all, then type/paste)."""
+    section(page).locator(".cm-content").fill(source)
+
+
+def editor_text(page, expected: str) -> str:
+    """The editor's text as the address holds it (written from the editor once typing has settled for 400 ms):
+    what it holds once it is `expected`, or after 5 s (on a busy machine the address can follow late)."""
+    for _ in range(25):
+        page.wait_for_timeout(200)
+        hash_ = page.evaluate("location.hash")
+        query = dict(part.split("=", 1) for part in hash_.split("?", 1)[1].split("&"))
+        text = decode(query["code"]) if "code" in query else ""
+        if text == expected:
+            break
+    return text
+
+
+def set_sizes(page, M: int, N: int, K: int) -> None:
+    for name, value in zip("MNK", (M, N, K)):
+        by_testid(page, f"input-{name}").fill(str(value))
+
+
+def press_run(page) -> None:
+    run_after(page, by_testid(page, "run").click)
+
+
+def run_after(page, press: Callable[[], None]) -> None:
+    """`press` (Run, or a key) and wait for the run it started to end. The status must have said "running"
+    since the press: a "done" left by the run before never counts, and a press that starts nothing fails here
+    by name."""
+    page.evaluate(
+        """() => {
+            const status = document.querySelector("#view-playground [data-testid=run-status]");
+            window.tilelabTestRunBegan = false;
+            new MutationObserver((records, observer) => {
+                if (status.getAttribute("data-state") !== "running") return;
+                window.tilelabTestRunBegan = true;
+                observer.disconnect();
+            }).observe(status, {attributes: true, attributeFilter: ["data-state"]});
+        }"""
+    )
+    press()
+    try:
+        page.wait_for_function("() => window.tilelabTestRunBegan", timeout=RUN_TIMEOUT_MS)
+    except PlaywrightTimeout:
+        raise AssertionError(f"Run was asked for, and no run began: {run_outcome(page)}") from None
+    page.wait_for_selector(
+        "#view-playground [data-testid=run-status][data-state=done], "
+        "#view-playground [data-testid=run-status][data-state=failed]",
+        timeout=RUN_TIMEOUT_MS,
+    )
+
+
+def run_outcome(page) -> str:
+    """What the page says of the last run, for a failing assertion's message."""
+    status = by_testid(page, "run-status")
+    kinds = [item.get_attribute("data-kind") for item in by_testid(page, "diagnostic").all()]
+    return (
+        f"status {status.get_attribute('data-state')!r} (why: {status.get_attribute('data-why')!r}) "
+        f"{status.inner_text()!r}; diagnostics {kinds}; worker {by_testid(page, 'worker-status').inner_text()!r}"
+    )
+
+
+def shown(page, interval: int, thread: int) -> None:
+    """Wait until the stepping draws `interval` following `thread` (it asks the worker for each interval)."""
+    page.wait_for_selector(f"#view-playground .stepping[data-shown='{interval}:{thread}']", timeout=RUN_TIMEOUT_MS)
+
+
+def counters(page) -> dict[str, int]:
+    return {name: int(by_testid(page, f"counter-{name}").get_attribute("data-value")) for name in COUNTERS}
+
+
+def cli(path: Path, M: int, N: int, K: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "pysim", "run", str(path), "--M", str(M), "--N", str(N), "--K", str(K), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def line_of(source: str, text: str) -> int:
+    return next(number for number, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+def test_tiled_puzzle_with_the_reference_solution_passes_with_the_cli_counters(app):
+    go(app, "#/playground")
+    page = app.page
+    wait_for_editor(page)
+    by_testid(page, "puzzle").select_option("tiled")
+    assert by_testid(page, "puzzle-card").is_visible()
+    assert "Shared-memory tiling" in by_testid(page, "puzzle-card").inner_text()
+    assert url_has(page, "puzzle=tiled", "M=32", "N=32", "K=32")
+    path = SOLUTIONS / PUZZLE_BY_KEY["tiled"].solution_file  # hidden from students; the test reads it
+    source = path.read_text(encoding="utf-8")
+    type_code(page, source)
+    assert editor_text(page, source) == source  # the address holds exactly what the editor holds
+    press_run(page)
+    run_ms = int(by_testid(page, "results").get_attribute("data-run-ms"))
+    print(
+        f"\nbrowser: 32×32×32 tiled kernel ran in {run_ms} ms (drawing took {by_testid(page, 'results').get_attribute('data-draw-ms')} ms more)"
+    )
+    assert run_ms < BROWSER_RUN_LIMIT_MS
+    expected = cli(path, 32, 32, 32)
+    assert counters(page) == {name: expected[name] for name in COUNTERS}
+    assert expected["c_matches"] and by_testid(page, "verify").get_attribute("data-value") == "ok"
+    assert by_testid(page, "diagnostic").count() == 0
+    page.wait_for_selector("#view-playground [data-testid=grade]:not([data-value=pending])", timeout=RUN_TIMEOUT_MS)
+    assert by_testid(page, "grade").get_attribute("data-value") == "pass"
+    checks = by_testid(page, "check")
+    assert checks.count() == len(PUZZLE_BY_KEY["tiled"].grade(source).checks)
+    assert all(checks.nth(i).get_attribute("data-passed") == "true" for i in range(checks.count()))
+    # Each budget row shows the value pysim measured against the budget.
+    loads = checks.filter(has_text="global loads").first
+    assert loads.locator("td").nth(2).get_attribute("data-value") == str(expected["global_loads"])
+
+
+def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
+    source = (SOLUTIONS / "smem_tiled.py").read_text()
+    go(app, f"#/playground?M=16&N=16&K=16&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    result = run(source, 16, 16, 16)
+    assert section(page).locator(".position").inner_text() == f"step 0 of {len(result.intervals) - 1}"
+    by_testid(page, "step").click()
+    shown(page, 1, 0)
+    interval = result.intervals[1]
+    highlighted = section(page).locator(".code .line.executing")
+    assert sorted(int(highlighted.nth(i).get_attribute("data-line")) for i in range(highlighted.count())) == sorted(
+        interval.lines()
+    )
+    assert f"line {interval.barrier_lines[0]}" in by_testid(page, "interval-focus").inner_text()
+    by_testid(page, "thread").select_option("9")  # thread (1, 1) of an 8×8 block
+    shown(page, 1, 9)
+    rows = by_testid(page, "thread-steps").locator("tbody tr")
+    steps = interval.thread_steps(9)
+    assert rows.count() == len(steps)
+    first_access = next(step for step in steps if step.accesses)
+    assert first_access.accesses[0].array in by_testid(page, "thread-steps").inner_text()
+    # Warp instructions: 64 threads are 2 warps; every shared read of this interval is conflict-free.
+    warps = by_testid(page, "warp-instructions").locator("tbody tr")
+    assert warps.count() > 0
+    assert "no conflict" in by_testid(page, "warp-instructions").inner_text()
+    # Keyboard: → steps when the focus is outside the editor.
+    section(page).locator("h1").click()
+    page.keyboard.press("ArrowRight")
+    assert section(page).locator(".position").inner_text() == f"step 2 of {len(result.intervals) - 1}"
+
+
+def test_a_shared_link_fills_the_editor_and_runs_nothing_until_run(visit):
+    source = (KNOWN_WRONG / "missing_first_barrier.py").read_text()
+    visit.open(f"#/playground?puzzle=tiled&M=8&N=8&K=8&code={encode(source)}")
+    page = visit.page
+    wait_for_editor(page)
+    results = by_testid(page, "results")
+    assert results.is_hidden()
+    assert by_testid(page, "puzzle").input_value() == "tiled"
+    assert [by_testid(page, f"input-{n}").input_value() for n in "MNK"] == ["8", "8", "8"]
+    assert "Nothing has run" in by_testid(page, "link-note").inner_text()
+    assert by_testid(page, "diagnostic").count() == 0
+    content = section(page).locator(".cm-content").inner_text()
+    assert "partialSum += tileA[ty, k] * tileB[k, tx]" in content
+    before = counters(page)
+    page.wait_for_timeout(1500)  # time enough for any stray run to finish
+    assert results.is_hidden() and counters(page) == before == dict.fromkeys(COUNTERS, 0)
+    assert by_testid(page, "grade").get_attribute("data-value") == "none"
+    press_run(page)
+    assert results.is_visible()
+    assert counters(page)["global_loads"] == run(source, 8, 8, 8).counters.global_loads
+    assert visit.errors == []
+
+
+def test_a_missing_barrier_shows_a_race_naming_the_line_and_jumps_there(app):
+    source = (KNOWN_WRONG / "missing_second_barrier.py").read_text()
+    go(app, f"#/playground?M=8&N=8&K=8&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    races = by_testid(page, "diagnostic").and_(page.locator("[data-kind=race]"))
+    assert races.count() >= 1
+    lines = {int(races.nth(i).get_attribute("data-line")) for i in range(races.count())}
+    assert lines == {line_of(source, "tileA[ty, tx] ="), line_of(source, "tileB[ty, tx] =")}
+    first = races.first
+    line = int(first.get_attribute("data-line"))
+    assert f"line {line}" in first.inner_text() and "block (0, 0)" in first.inner_text()
+    assert "write-after-read" in first.inner_text()
+    first.click()
+    active = section(page).locator(".cm-activeLine")
+    assert active.inner_text() == source.splitlines()[line - 1]
+
+
+def test_ctrl_enter_in_the_editor_runs_without_editing(app):
+    source = (SOLUTIONS / "naive.py").read_text()
+    go(app, f"#/playground?M=5&N=7&K=3&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    # The editor holds the link's code (not the previous test's) before the key is pressed.
+    last = [line for line in source.splitlines() if line.strip()][-1].strip()
+    expect(section(page).locator(".cm-content")).to_contain_text(last)
+    section(page).locator(".cm-line").first.click()
+    run_after(page, partial(page.keyboard.press, "Control+Enter"))
+    assert by_testid(page, "run-status").get_attribute("data-state") == "done", run_outcome(page)
+    assert by_testid(page, "verify").get_attribute("data-value") == "ok"
+    assert by_testid(page, "counter-fma").get_attribute("data-value") == str(5 * 7 * 3)
+    assert editor_text(page, source) == source  # no blank line typed
+
+
+def test_a_damaged_link_says_so_and_keeps_the_starter(app):
+    go(app, "#/playground?puzzle=copy&code=not-a-real-link")
+    page = app.page
+    wait_for_editor(page)
+    error = by_testid(page, "input-error")
+    assert error.is_visible() and "code=" in error.inner_text()
+    assert "starter" in error.inner_text()
+    assert by_testid(page, "puzzle").input_value() == "copy"
+    text = section(page).locator(".cm-content").inner_text()
+    assert "Copy A into C" in text and "not-a-real-link" not in text
+
+
+def test_link_text_never_becomes_markup(app):
+    hostile = '"""<img src=x onerror=alert(1)>"""\n<script>alert(1)</script>\n'
+    go(app, f"#/playground?code={encode(hostile)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    assert page.locator("#view-playground img").count() == 0
+    assert page.locator("#view-playground script").count() == 0
+    diagnostics = by_testid(page, "diagnostic")
+    assert diagnostics.count() == 1 and diagnostics.first.get_attribute("data-kind") == "error"
+    assert by_testid(page, "results").get_attribute("data-state") == "failed"
+
+
+@pytest.mark.parametrize(
+    "name, kind",
+    [("python_error.py", "error"), ("endless_loop.py", "step_budget"), ("off_by_one.py", "out_of_bounds")],
+)
+def test_kernels_that_misbehave_show_a_diagnostic_not_a_crash(app, name, kind):
+    source = (KNOWN_WRONG / name).read_text()
+    go(app, f"#/playground?M=6&N=6&K=6&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    found = by_testid(page, "diagnostic").and_(page.locator(f"[data-kind={kind}]"))
+    assert found.count() >= 1, run_outcome(page)
+    expected = run(source, 6, 6, 6).diagnostics_of(kind)[0]
+    assert int(found.first.get_attribute("data-line")) == expected.line
+    assert page.locator(".py-error").count() == 0
+
+
+EVERY_TOKEN = '''"""Every kind of token the editor colours."""  # a comment
+
+import re
+
+from numba import cuda
+
+T = 4  # block = T x T threads
+DIGITS = re.compile(r"\\d+")
+ESCAPED = "a\\tb\\n"
+
+
+@cuda.jit
+def kernel(A, B, C):
+    row = cuda.blockIdx.y * T + cuda.threadIdx.y
+    if row < C.shape[0] and True is not None:
+        C[row, 0] = 0.5 * A[row, 0] + B[0, 0]
+
+
+class Launch:
+    size = 1_000
+'''
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_editor_colours_code_legibly_in_both_schemes(app, scheme):
+    """Every token the editor colours (strings, escapes, comments, keywords, numbers, names…) reaches WCAG AA
+    contrast in axe-core's judgement, on the panel and on the active line (CodeMirror's own colours fail: its
+    escapes on white, nearly all of them on the dark panel)."""
+    page = app.page
+    page.emulate_media(color_scheme=scheme)
+    try:
+        go(app, f"#/playground?code={encode(EVERY_TOKEN)}")
+        wait_for_editor(page)
+        colours = page.evaluate(
+            """() => new Set([...document.querySelector('#view-playground .cm-host').shadowRoot
+                .querySelectorAll('.cm-line span')].map(span => getComputedStyle(span).color)).size"""
+        )
+        assert colours >= 8  # the sample is highlighted, in many colours
+        page.evaluate(AXE.read_text())
+        result = page.evaluate("axe.run(document, {runOnly: ['color-contrast']})")
+        failing = [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
+        assert failing == []
+    finally:
+        page.emulate_media(color_scheme="light")
+
+
+def test_codemirror_styles_pass_the_csp(visit):
+    visit.page.add_init_script(
+        "window.__violations = [];"
+        "document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective));"
+    )
+    visit.open("#/playground")
+    page = visit.page
+    wait_for_editor(page)
+    style = page.evaluate(
+        """() => {
+            const root = document.querySelector('#view-playground .cm-host').shadowRoot;
+            const editor = root.querySelector('.cm-editor');
+            return {display: getComputedStyle(editor).display, sheets: root.adoptedStyleSheets.length,
+                    styleTags: document.querySelectorAll('style').length,
+                    tokens: root.querySelectorAll('.cm-line span[class]').length};
+        }"""
+    )
+    assert style == {**style, "display": "flex", "styleTags": 0}
+    assert style["sheets"] >= 1 and style["tokens"] > 0  # styled, and highlighted
+    assert page.locator("#view-playground .cm-lineNumbers .cm-gutterElement").count() > 10
+    assert page.evaluate("window.__violations") == []
+
+
+def test_without_its_editor_module_the_page_keeps_a_plain_editor_that_runs(visit):
+    visit.server.faults["editor.js"] = "missing"
+    visit.open("#/playground?M=4&N=4&K=4")
+    page = visit.page
+    wait_for_editor(page, "plain-fallback")
+    assert "plain text box" in by_testid(page, "editor-note").inner_text()
+    area = by_testid(page, "editor-plain")
+    source = (SOLUTIONS / "naive.py").read_text()
+    area.fill(source)
+    press_run(page)
+    assert counters(page)["global_loads"] == run(source, 4, 4, 4).counters.global_loads
+    assert by_testid(page, "verify").get_attribute("data-value") == "ok"
+    assert visit.errors == []
+
+
+# Stands in for site/scorm/score.js (an LMS's side): records what the page reports.
+SCORE_RECORDER = """
+window.__answers = [];
+const recorder = { answer: (key, ok, total, text) => { window.__answers.push([key, ok, total, text]); return true; },
+                   restored: () => "{}" };
+Object.defineProperty(window, "tilelabScore", { get: () => recorder, set: () => {} });
+"""
+
+
+def test_a_solved_puzzle_counts_toward_the_course_score(visit):
+    from app.core.score import scored_keys
+
+    visit.page.add_init_script(SCORE_RECORDER)
+    visit.open("#/playground?puzzle=copy&quiz=1")
+    page = visit.page
+    wait_for_editor(page)
+    type_code(page, "x = (")  # a file that cannot run: nothing is reported
+    press_run(page)
+    assert page.evaluate("window.__answers") == []
+    type_code(page, (SOLUTIONS / PUZZLE_BY_KEY["copy"].solution_file).read_text())
+    press_run(page)
+    page.wait_for_function("window.__answers.length > 0", timeout=RUN_TIMEOUT_MS)
+    assert page.evaluate("window.__answers") == [["puzzle:copy", True, len(scored_keys()), "solved"]]
+
+
+UNPAINTED_CELLS = """canvas => {
+  const pitch = 28, scale = canvas.width / canvas.clientWidth, ctx = canvas.getContext('2d');
+  const cols = Math.round(canvas.clientWidth / pitch), rows = Math.round(canvas.clientHeight / pitch);
+  const missing = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const [, , , alpha] = ctx.getImageData(Math.floor((c * pitch + 3) * scale), Math.floor((r * pitch + 3) * scale), 1, 1).data;
+    if (alpha === 0) missing.push([r, c]);
+  }
+  return missing;
+}"""
+
+
+def test_a_canvas_grid_painted_in_parts_ends_with_every_cell_painted(app):
+    """A 32×32 run's grids are canvases painted 256 cells a task (widgets/grids.py PAINT_CHUNK): once the
+    first interval is drawn, every cell of A, B and NumPy's answer has its fill, the bottom rows included."""
+    source = (SOLUTIONS / "smem_tiled.py").read_text()
+    go(app, f"#/playground?M=32&N=32&K=32&code={encode(source)}")
+    page = app.page
+    wait_for_editor(page)
+    press_run(page)
+    shown(page, 0, 0)
+    for name in ("A", "B", "expected"):
+        canvas = by_testid(page, f"canvas-{name}")
+        canvas.scroll_into_view_if_needed()
+        page.wait_for_function(f"c => ({UNPAINTED_CELLS})(c).length === 0", arg=canvas.element_handle(), timeout=5000)
+        assert canvas.evaluate(UNPAINTED_CELLS) == [], name

@@ -1,0 +1,244 @@
+"""The real view before Python is ready (tools/sitebuild/prerender.py), in Chromium: each route drawn
+with the runtime's downloads blocked, Python taking it over in place, deep links with other sizes,
+and a progress line that names its stage and is never full while work remains."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.core.urlstate import VIEWS
+from browser.conftest import READY_TIMEOUT_MS, Visit
+
+pytestmark = pytest.mark.browser
+
+# What each route's first state shows, read from the page: (selector, what must be there).
+PICTURE = {
+    "/hierarchy": "svg.picture",
+    "/ladder": "table",
+    "/playground": "textarea, .editor",
+}
+
+
+# (number of columns the cells say they are in, distinct left edges they are drawn at)
+COLUMNS = """cells => [Math.max(...cells.map(c => +c.dataset.c)) + 1,
+  new Set(cells.map(c => Math.round(c.getBoundingClientRect().left))).size]"""
+
+
+def blocked(visit: Visit) -> None:
+    """No Python: every runtime file is refused, so only the page as built can show anything."""
+    visit.page.route("**/pyodide/**", lambda route: route.abort())
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_each_route_is_drawn_before_python(visit, spec):
+    blocked(visit)
+    visit.open(f"#{spec.path}", wait="error")
+    section = visit.page.locator(f"#{spec.container}")
+    assert section.locator(".skeleton, .placeholder").count() == 0
+    if spec.kernel:
+        listing = section.locator("pre.code")
+        assert "__global__" in listing.inner_text()
+        counters = section.locator("[data-testid=counters] dd").all_inner_texts()
+        assert counters and {text.strip() for text in counters} == {"0"}
+        values = section.locator("[data-testid=grid-A] .cell[data-r]").all_inner_texts()
+        canvas = section.locator("[data-testid=canvas-A]")
+        assert (values and all(text.strip().isdigit() for text in values)) or canvas.is_visible()
+        if values:  # laid out in its columns: the grid's --cols style arrived (through the CSSOM)
+            cols, lefts = section.locator("[data-testid=grid-A] .cell[data-r]").evaluate_all(COLUMNS)
+            assert lefts == cols > 1
+    else:
+        assert section.locator(PICTURE[spec.path]).first.is_visible()
+
+
+def held(visit: Visit) -> list:
+    """The runtime's downloads wait (the requests are kept) until `release`."""
+    waiting: list = []
+    visit.page.route("**/pyodide/**", lambda route: waiting.append(route))
+    return waiting
+
+
+def release(visit: Visit, waiting: list) -> None:
+    for route in waiting:
+        route.continue_()
+    visit.page.unroute("**/pyodide/**")
+    visit.page.wait_for_function("document.documentElement.dataset.state !== 'loading'", timeout=READY_TIMEOUT_MS)
+    assert visit.page.evaluate("document.documentElement.dataset.state") == "ready"
+
+
+# Every element of the container as the page shows it before Python, marked on the element object.
+MARK = """id => { const all = [...document.getElementById(id).querySelectorAll('*')];
+  all.forEach(element => { element.__drawn = true; }); return all.length; }"""
+# After ready: how many elements the container holds, how many of them are marked, how many marked ones left.
+KEPT = """([id, total]) => { const all = [...document.getElementById(id).querySelectorAll('*')];
+  return [all.length, all.filter(element => element.__drawn).length, total]; }"""
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_python_builds_each_view_on_the_elements_drawn_before_it(visit, spec):
+    waiting = held(visit)
+    visit.page.goto(visit.server.url + f"#{spec.path}")
+    visit.page.wait_for_function("id => !document.querySelector('#' + id + ' .placeholder')", arg=spec.container)
+    drawn = visit.page.evaluate(MARK, spec.container)
+    release(visit, waiting)
+    now, kept, before = visit.page.evaluate(KEPT, [spec.container, drawn])
+    assert now == kept == before > 0, f"{now} elements, {kept} of the {before} drawn still there"
+    adoption = visit.page.evaluate("window.tilelabAdoption")
+    assert adoption["adopted"] == adoption["drawn"] > 0 and not adoption["mismatch"], adoption
+    assert adoption["changed"] == 0, adoption
+
+
+SETTLE_MS = 120_000  # a busy machine starts the playground's worker (a second Pyodide) slowly
+
+# A container's markup and its controls' values. The build's DOM writes a control's value as its markup
+# (the value attribute, an option's selected) where the browser's build sets the value itself: both
+# show the same, so the markup is compared without them and the values beside it, its attributes in
+# alphabetical order. An id made from a
+# Python object's id (the player's speed slider) differs between any two page loads.
+SHOWN = """id => { const copy = document.getElementById(id).cloneNode(true);
+  const values = [...document.getElementById(id).querySelectorAll('input, select, textarea')].map(control => control.value);
+  copy.querySelectorAll('input').forEach(input => input.removeAttribute('value'));
+  copy.querySelectorAll('option').forEach(option => option.removeAttribute('selected'));
+  for (const element of copy.querySelectorAll('*')) {  // attributes in one order (theirs is not the page's meaning)
+    const attributes = [...element.attributes].map(a => [a.name, a.value]).sort();
+    attributes.forEach(([name]) => element.removeAttribute(name));
+    attributes.forEach(([name, value]) => element.setAttribute(name, value));
+  }
+  return [copy.innerHTML.replace(/(speed)-[0-9]+/g, '$1-N'), values]; }"""
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_a_view_built_on_its_pre_render_is_the_view_built_afresh(browser, server, spec):
+    # The same route twice: once built on the pre-render, once with site/adopt.js empty (the view is
+    # built on the page as written, as before adoption existed); the two containers' markup is the same.
+    markups = []
+    for adopting in (True, False):
+        visit = Visit(browser, server)
+        if not adopting:
+            visit.page.route("**/adopt.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+        visit.open(f"#{spec.path}")
+        assert (visit.page.evaluate("window.tilelabAdoption || null") is not None) == adopting
+        if spec.path == "/playground":  # compared once its editor and worker have started, as both do later
+            visit.page.wait_for_selector("[data-testid=editor][data-editor=codemirror]", timeout=SETTLE_MS)
+            visit.page.wait_for_selector("[data-testid=worker-status][data-state=ready]", timeout=SETTLE_MS)
+        markups.append(visit.page.evaluate(SHOWN, spec.container))
+        visit.close()
+    assert markups[0] == markups[1]
+
+
+def tampered(route) -> None:
+    """index.html with #/tiling's pre-render unlike what Python builds: a text changed, an element moved."""
+    html = route.fetch().text()
+    start = html.index('<template data-prerender="app-tiling"')
+    end = html.index("</template>", start)
+    drawn = html[start:end].replace("Current focus: Block (0, 0)", "A stale focus")
+    focus = re.search(r'<p class="focus".*?</p>', drawn).group(0)
+    drawn = drawn.replace(focus, "") + focus
+    route.fulfill(body=html[:start] + drawn + html[end:], content_type="text/html")
+
+
+def test_a_pre_render_unlike_the_view_still_ends_as_the_view_built_afresh(browser, server):
+    markups = []
+    for tamper in (True, False):
+        visit = Visit(browser, server)
+        if tamper:
+            visit.page.route(server.url, tampered)
+        else:
+            visit.page.route("**/adopt.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+        visit.open("#/tiling")
+        markups.append(visit.page.evaluate(SHOWN, "app-tiling"))
+        if tamper:
+            assert visit.page.evaluate("window.tilelabAdoption.changed") > 0
+        visit.close()
+    assert markups[0] == markups[1]
+
+
+def test_a_deep_link_with_other_sizes_waits_for_python_and_shows_its_own(visit):
+    link = "#/tiling?M=6&N=6&K=9&T=3"
+    blocked(visit)
+    visit.open(link, wait="error")
+    assert visit.page.locator("#app-tiling .cell").count() == 0, "no default sizes under another address"
+    visit.page.unroute("**/pyodide/**")
+    visit.page.reload()
+    visit.page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=READY_TIMEOUT_MS)
+    caption = visit.page.locator("#app-tiling .grid-A figcaption").inner_text()
+    assert caption.startswith("Matrix A (6 × 9)")
+    assert visit.page.locator("#app-tiling [data-testid=grid-A] .cell[data-r]").count() == 6 * 9
+
+
+# From the first frame after the page is parsed until ready: each frame's grid cells and shifts, each
+# change of the progress line (the stage shown, the bar's byte count, whether it reads full, and the kinds
+# of change), and every read of the layout (which would force one) from the page's scripts.
+WATCH = """
+window.__frames = []; window.__boot = []; window.__shifts = []; window.__reads = [];
+new PerformanceObserver(list => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+}).observe({ type: 'layout-shift', buffered: true });
+const loading = () => document.documentElement.dataset.state === 'loading';
+for (const [proto, names] of [[HTMLElement.prototype, ['offsetTop', 'offsetLeft', 'offsetWidth', 'offsetHeight']],
+    [Element.prototype, ['clientTop', 'clientLeft', 'clientWidth', 'clientHeight', 'scrollTop', 'scrollLeft', 'scrollWidth', 'scrollHeight']]]) {
+  for (const name of names) {
+    const own = Object.getOwnPropertyDescriptor(proto, name);
+    Object.defineProperty(proto, name, {...own, get() { if (loading()) window.__reads.push(name); return own.get.call(this); }});
+  }
+}
+for (const name of ['getBoundingClientRect', 'getClientRects', 'scrollIntoView']) {
+  const own = Element.prototype[name];
+  Element.prototype[name] = function (...args) { if (loading()) window.__reads.push(name); return own.apply(this, args); };
+}
+document.addEventListener('DOMContentLoaded', () => {
+  const bar = document.getElementById('boot-progress');
+  const note = records => window.__boot.push({
+    state: document.documentElement.dataset.state,
+    stage: [...document.querySelectorAll('#boot-stage > :not([aria-hidden=true])')].map(label => label.textContent).join('|'),
+    bytes: bar.getAttribute('aria-valuetext') || '',
+    full: bar.hasAttribute('aria-valuenow') && +bar.getAttribute('aria-valuenow') >= +bar.getAttribute('aria-valuemax'),
+    kinds: [...new Set((records || []).map(record => record.type))],
+  });
+  new MutationObserver(note).observe(document.getElementById('boot'), { subtree: true, childList: true, characterData: true, attributes: true });
+  note();
+  const frame = () => {
+    window.__frames.push(document.querySelectorAll('#app-tiling .cell[data-r]').length);
+    if (loading()) requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+});
+"""
+STAGES = ("Downloading the Python runtime…", "Starting Python…", "Loading NumPy…", "Building the view…")
+
+
+@pytest.fixture
+def watched(visit):
+    visit.page.add_init_script(WATCH)
+    visit.open("#/tiling")
+    return visit
+
+
+def test_python_takes_the_view_over_in_place(watched):
+    frames = watched.page.evaluate("window.__frames")
+    assert frames and min(frames) > 0, f"a frame without the grids: {frames}"
+    shifts = watched.page.evaluate("window.__shifts")
+    assert sum(shifts) <= 0.02, f"cumulative layout shift {sum(shifts):.3f}"
+    assert watched.page.locator("#app-tiling .cell[data-r]").count() == frames[-1]
+
+
+def test_the_progress_line_names_each_stage_and_is_never_full_while_working(watched):
+    notes = watched.page.evaluate("window.__boot")
+    working = [note for note in notes if note["state"] == "loading"]
+    stages = [note["stage"] for note in working]
+    assert [stage for stage in STAGES if stage in stages] == list(STAGES)
+    firsts = [stages.index(stage) for stage in STAGES]
+    assert firsts == sorted(firsts), f"stages out of order: {stages}"
+    assert [note for note in working if note["full"]] == []
+    amounts = [note["bytes"].split(" of ") for note in working if note["bytes"]]
+    assert amounts and all(done != total for done, total in amounts)
+
+
+def test_the_page_is_not_laid_out_again_until_python_has_built_the_view(watched):
+    # While the pre-rendered view is on screen, the progress line changes only attributes (a text or node
+    # change would lay the page out), and no script reads the layout (the view's build would force one
+    # inside its long task): Lighthouse's Speed Index weighs every late task that lays out.
+    working = [note for note in watched.page.evaluate("window.__boot") if note["state"] == "loading"]
+    assert {kind for note in working for kind in note["kinds"]} == {"attributes"}
+    assert watched.page.evaluate("window.__reads") == []

@@ -1,0 +1,117 @@
+"""The bulk counting of a run (pysim.play.table) against counts made warp by warp in plain Python.
+
+Every interval's counters must equal what `count_step` gives for its Step (the warp instructions the
+views draw), and the run's per-request metrics must equal a per-warp count with Python sets, for the
+playground's own files, a divergent kernel, a racy one and atomics, at tile-aligned and ragged sizes.
+"""
+
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pysim.core.constants import NUM_BANKS, WARP_SIZE, WORDS_PER_SECTOR
+from pysim.core.trace import count_step
+from pysim.play import run
+from pysim.play.table import groups
+
+PLAY = Path(__file__).resolve().parents[2] / "pysim" / "play"
+FILES = sorted((PLAY / "starters").glob("*.py")) + sorted((PLAY / "solutions").glob("*.py"))
+FILES += sorted((Path(__file__).parent / "play").glob("*.py"))
+SIZES = [(16, 16, 16), (5, 7, 3), (33, 18, 9)]
+
+
+def per_warp(step):
+    """(space, op, lanes' words) of every warp of every instruction row of a Step."""
+    for access in step.accesses:
+        words = access.words
+        for row in words:
+            for first in range(0, len(row), WARP_SIZE):
+                lanes = [int(w) for w in row[first : first + WARP_SIZE] if w >= 0]
+                if lanes:
+                    yield access.space, access.op, lanes
+
+
+def brute_metrics(result):
+    found = defaultdict(int)
+    for interval in result.intervals:
+        for space, op, lanes in per_warp(interval.step):
+            if space == "global":
+                sectors = len({w // WORDS_PER_SECTOR for w in lanes})
+                kind = "load" if op == "load" else "store"
+                found[f"global_{kind}_requests"] += 1
+                found[f"max_sectors_per_{kind}"] = max(found[f"max_sectors_per_{kind}"], sectors)
+                if kind == "store":
+                    found["global_store_sectors"] += sectors
+            else:
+                banks = defaultdict(set)
+                for w in lanes:
+                    banks[w % NUM_BANKS].add(w)
+                found["shared_requests"] += 1
+                found["max_bank_degree"] = max(found["max_bank_degree"], max(len(b) for b in banks.values()))
+    return found
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("size", SIZES, ids=str)
+def test_bulk_counts_equal_counting_each_intervals_warp_instructions(path, size):
+    try:
+        result = run(path.read_text(encoding="utf-8"), *size)
+    except Exception as error:  # noqa: BLE001 - a fixture that cannot run at this size (e.g. square only)
+        pytest.skip(f"{path.name} does not run at {size}: {error}")
+    assert result.intervals
+    total = None
+    for interval in result.intervals:
+        expected = count_step(interval.step)
+        assert replace(interval.delta, atomics=0) == expected, (interval.index, interval.delta, expected)
+        total = interval.delta if total is None else total + interval.delta
+        assert interval.counters == total  # cumulative, as the deltas add up in order
+    assert total == result.counters
+    metrics = brute_metrics(result)
+    assert {k: v for k, v in result.metrics.__dict__.items() if v} == {k: v for k, v in metrics.items() if v}
+
+
+@pytest.mark.parametrize("scale", [1, 2**60], ids=["one key", "lexsort"])  # 2**60: the ranges' product passes 2**62
+def test_groups_number_distinct_tuples_in_first_seen_order_of_their_sorted_keys(scale):
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 5, 400), rng.integers(-3, 3, 400) * scale
+    ids, count, first = groups(a, b)
+    seen = {}
+    for i, key in enumerate(zip(a.tolist(), b.tolist())):
+        seen.setdefault(key, i)
+    assert count == len(seen)
+    assert sorted(first.tolist()) == sorted(seen.values())
+    assert all(ids[i] == ids[seen[key]] for i, key in enumerate(zip(a.tolist(), b.tolist())))
+    assert len({int(ids[i]) for i in seen.values()}) == count
+    assert [int(ids[seen[key]]) for key in sorted(seen)] == list(range(count))  # numbered in the tuples' order
+
+
+KERNEL_HEAD = "from numba import cuda, float32\n\n\n@cuda.jit\ndef kernel(A, B, C):\n"
+
+
+def kernel_file(body: str) -> str:
+    return KERNEL_HEAD + body + "\n\ndef launch(M, N, K):\n    return 1, 1\n"
+
+
+def test_the_interval_a_runaway_loop_stopped_in_steps_through_every_store_in_order():
+    """Its records are left out of the counting table (made only when a reader steps it): stepping the one
+    thread shows each iteration's store, with the value that iteration stored, and none is counted."""
+    result = run(kernel_file("    for i in range(10**18):\n        C[0, 0] = float32(i)\n"), 1, 1, 1, max_steps=3_000)
+    last = result.intervals[-1]
+    store_line = KERNEL_HEAD.count("\n") + 2
+    stores = [step.accesses for step in last.thread_steps(0) if step.line == store_line]
+    assert len(stores) > 900  # about 3,000 steps / 3 per iteration (its top, the statement, the store)
+    assert all(len(accesses) == 1 for accesses in stores)
+    assert [(a.array, a.index, a.op, a.value) for (a,) in stores] == [
+        ("C", (0, 0), "store", float(i)) for i in range(len(stores))
+    ]
+    assert result.counters.global_stores == 0 and last.delta.global_stores == 0
+
+
+def test_a_load_past_any_64_bit_address_is_reported_not_recorded():
+    """`A[i * i, 0]` with i = 2**40 asks for word 2**80: out of bounds, reported; no record could hold it."""
+    result = run(kernel_file("    i = 1 << 40\n    x = A[i * i, 0]\n    C[0, 0] = x\n"), 1, 1, 1)
+    assert result.completed and result.diagnostics_of("out_of_bounds")
+    assert result.counters.global_loads == 0 and result.counters.global_stores == 1

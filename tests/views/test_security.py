@@ -1,0 +1,84 @@
+"""No markup is built from text that could come from a user or the address."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RAW_MARKUP = re.compile(r"innerHTML|outerHTML|insertAdjacentHTML|document\.write|srcdoc")
+
+
+def sources():
+    for folder in ("site", "pysim"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in {".py", ".js", ".html"}:
+                yield path
+
+
+def test_raw_markup_only_in_the_numbers_only_helper():
+    found = {
+        (path.relative_to(ROOT).as_posix(), number)
+        for path in sources()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if RAW_MARKUP.search(line)
+    }
+    # site/adopt.js names innerHTML and outerHTML once each: while Python builds on the pre-render, its
+    # stand-in for the innerHTML setter parses, in an inert <template>, the very markup the view writes
+    # (only dom.py's helper writes any), and its outerHTML reads what is there.
+    assert {path for path, _ in found} == {"site/app/core/dom.py", "site/adopt.js"}
+    assert len(found) == 3
+
+
+def test_the_numbers_only_helper_is_fed_numbers():
+    callers = [
+        line.strip()
+        for path in sources()
+        for line in path.read_text().splitlines()
+        if "set_number_markup(" in line and "def set_number_markup" not in line
+    ]
+    # The callers write a grid built by cells_markup and the thread picker's options built by options_markup
+    # (through thread_options), which escape everything they are given.
+    assert len(callers) == 2
+    assert {"cells_markup(" in line for line in callers} == {True, False}
+    assert any("thread_options(" in line for line in callers)
+    picker = (ROOT / "site/app/views/playground/stepping.py").read_text()
+    assert "return options_markup(" in picker.split("def thread_options", 1)[1].split("\n\n\n", 1)[0]
+
+
+def test_grid_markup_escapes_what_it_is_given():
+    from app.widgets.cellmarkup import cells_markup, options_markup
+
+    markup = cells_markup(2, ["1", "<b>2</b>"], {1: 'x" onclick="alert(1)'}, {0: "<img src=x>"})
+    assert "<b>" not in markup and "<img" not in markup and 'onclick="' not in markup
+    assert markup.count("<span ") == 2 and 'data-r="0" data-c="1"' in markup
+    options = options_markup([(0, "(0, 0)"), (1, "<img src=x onerror=alert(1)>")])
+    assert "<img" not in options and options.count("<option ") == 2 and 'value="1"' in options
+
+
+def test_no_inline_handlers_or_styles_in_the_page():
+    html = (ROOT / "site/index.html").read_text()
+    assert not re.search(r"\son[a-z]+\s*=", html)
+    assert "style=" not in html
+    assert "'unsafe-inline'" not in html
+
+
+def test_a_kernel_reaches_no_module_and_no_operands():
+    """What a kernel's code can name: no module (so no `secrets`, NumPy or the grade's fresh operands), no
+    builtins, no array but its three arguments; its functions are the runtime's own."""
+    import types
+
+    from pysim.play import compile_program
+    from pysim.play.runtime import _F32, Runtime
+
+    source = (ROOT / "pysim" / "play" / "starters" / "free_play.py").read_text()
+    runtime = Runtime(compile_program(source), 1000)
+    namespace = runtime.namespace()
+    assert namespace.pop("__builtins__") == {}
+    for name, value in namespace.items():
+        assert not isinstance(value, types.ModuleType), name
+        if value is runtime.values or value is _F32 or value is runtime.vectors.numbers:
+            continue  # `_pl_values`: the run's access values (floats), which the step budget counts; `_pl_F`: the
+            # one float the kernel rounds to float32 through; `_pl_vectors`: the run's table of iteration vectors
+        assert isinstance(value, (int, float, type)) or callable(value), name
+        if isinstance(value, types.BuiltinMethodType) and value.__self__ is runtime.vectors.numbers:
+            continue  # `_pl_vset`: the run's own table of iteration vectors (a dict of tuples)
+        assert getattr(value, "__module__", "pysim.play.runtime") in {"pysim.play.runtime", "builtins"}, name

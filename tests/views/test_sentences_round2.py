@@ -1,0 +1,331 @@
+"""Issue 25 ("Every sentence true, round two"), items 1, 2, 5, 6, 10 and 11: the prose of #/naive,
+#/transpose, #/register and #/tiling read as the page shows it, at the sizes the issue quotes.
+
+`visible_text` renders a partial the way the views fill it (slots.fill writes each slot's text,
+slots.show hides the `data-show` alternatives that are off), so each test reads the sentences a
+reader sees. The numbers they must contain are counted here by brute force (tests/bruteforce.py
+and the loops below), never taken from pysim's closed forms.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+from math import ceil
+from pathlib import Path
+
+import pytest
+
+from app.views import naive_explain, register_explain, tiling_explain, transpose_explain
+from bruteforce import naive, naive_element, register, smem, transpose
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.lessons import explain
+
+PARTIALS = Path(__file__).resolve().parents[2] / "site" / "partials"
+VOID = {"br", "img", "input", "wbr", "hr", "meta", "link"}
+
+
+class Render(HTMLParser):
+    """Text of every `data-testid` element with slots filled and hidden alternatives dropped."""
+
+    def __init__(self, values: dict[str, object], shown: dict[str, bool]) -> None:
+        super().__init__()
+        self.values, self.shown = values, shown
+        self.stack: list[tuple[str, bool, str | None]] = []  # (tag, skipping, testid)
+        self.texts: dict[str, list[str]] = {}
+
+    def skipping(self) -> bool:
+        return bool(self.stack) and self.stack[-1][1]
+
+    def write(self, text: str) -> None:
+        for _, _, testid in self.stack:
+            if testid is not None:
+                self.texts[testid].append(text)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        a = dict(attrs)
+        skip = self.skipping() or ("data-show" in a and not self.shown[a["data-show"]])
+        if not skip and "data-slot" in a:
+            value = self.values[a["data-slot"]]
+            self.write(f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
+            skip = True  # the slot's shipped default is replaced
+        elif not skip and "data-noun" in a:  # a noun that agrees with its slot's number
+            self.write(a["data-one"] if self.values[a["data-noun"]] == 1 else a["data-many"])
+            skip = True
+        testid = a.get("data-testid")
+        if testid is not None and not skip:
+            self.texts.setdefault(testid, [])
+        self.stack.append((tag, skip, testid if not skip else None))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data):
+        if not self.skipping():
+            self.write(data)
+
+
+def visible_text(partial: str, values: dict[str, object], shown: dict[str, bool]) -> dict[str, str]:
+    render = Render(values, shown)
+    render.feed((PARTIALS / partial).read_text(encoding="utf-8"))
+    return {testid: " ".join("".join(parts).split()) for testid, parts in render.texts.items()}
+
+
+def page(module, partial: str, params) -> dict[str, str]:
+    return visible_text(partial, module.slot_values(params), module.shown(params))
+
+
+# --- item 1: #/naive ---------------------------------------------------------------------------------
+
+
+def noun(number: int, one: str) -> str:
+    return f"{number:,} {one if number == 1 else one + 's'}"
+
+
+def warp0_load(M, N, K, T, map_, array):
+    """(lanes inside C, distinct words, distinct sectors) of warp 0 of block (0, 0) loading A or B at k = 0."""
+    words = []
+    for tid in range(min(T * T, 32)):
+        row, col = naive_element(0, 0, tid, T, map_)
+        if row < M and col < N:
+            words.append(row * K if array == "A" else col)
+    return len(words), len(set(words)), len({w // 8 for w in words})
+
+
+def naive_page(M, N, K, T):
+    return page(naive_explain, "view-naive.html", NaiveParams(M=M, N=N, K=K, T=T))
+
+
+@pytest.mark.parametrize(
+    "M,N,K,T", [(16, 16, 8, 8), (32, 32, 8, 32), (4, 4, 8, 2), (32, 32, 1, 32), (5, 3, 2, 4), (1, 1, 1, 1)]
+)
+def test_naive_warp_sentences_count_what_the_warp_loads(M, N, K, T):
+    text = naive_page(M, N, K, T)["why-coalescing"]
+    for map_ in ("col", "row"):
+        item = re.search(rf"map={map_}: (.*?)(?= map=|$)", text).group(1)
+        for array, index in (("A", "A[row][k]"), ("B", "B[k][col]")):
+            lanes, words, sectors = warp0_load(M, N, K, T, map_, array)
+            asks = (
+                f"{index} ask for {words:,} distinct {'word' if words == 1 else 'words'} in {noun(sectors, 'sector')}"
+            )
+            assert asks in item, (map_, array, item)
+            assert (f"{index} is a broadcast" in item) == (words == 1 < lanes), (map_, array)
+            assert (f"{index} each need a sector of their own" in item) == (sectors == words > 1), (map_, array)
+
+
+def test_naive_sentences_at_the_page_preset_16_16_8_8():
+    """The issue's case: a map=col warp reads A as 4 words in 4 sectors, a map=row warp touches 8 sectors."""
+    text = naive_page(16, 16, 8, 8)["why-coalescing"]
+    assert "a broadcast" not in text and "each lane needs a sector of its own" not in text
+    assert "A[row][k] ask for 4 distinct words in 4 sectors" in text
+    assert "A[row][k] ask for 8 distinct words in 8 sectors" in text
+
+
+@pytest.mark.parametrize("M,N,K,T", [(4, 4, 8, 2), (32, 32, 1, 32), (16, 16, 8, 8), (32, 32, 8, 32), (3, 40, 5, 4)])
+def test_naive_verdict_compares_the_two_maps_whole_run(M, N, K, T):
+    col, row = naive(M, N, K, T, "col")["global_sectors"], naive(M, N, K, T, "row")["global_sectors"]
+    verdict = naive_page(M, N, K, T)["coalescing-verdict"]
+    if col == row:
+        assert f"both maps touch the same {col:,} sectors" in verdict
+    else:
+        fewer, more = ("col", "row") if col < row else ("row", "col")
+        low, high = min(col, row), max(col, row)
+        assert f"map={fewer} touches {low:,} sectors, map={more} {high:,}" in verdict
+
+
+# --- item 2: #/transpose ------------------------------------------------------------------------------
+
+
+def transpose_page(n, T):
+    return page(transpose_explain, "view-transpose.html", TransposeParams(n=n, TILE=T))
+
+
+@pytest.mark.parametrize("n,T", [(64, 16), (16, 8), (64, 32), (8, 4), (37, 32), (100, 7), (1, 1)])
+def test_transpose_padding_sentences_follow_the_counts(n, T):
+    cycles = {pad: transpose(n, T, pad)["bank_extra_cycles"] for pad in range(5)}
+    best = min(cycles, key=lambda pad: (cycles[pad], pad))
+    text = transpose_page(n, T)["pad-verdict"]
+    assert f"fewest bank-conflict cycles come with pad = {best} ({noun(cycles[best], 'cycle')}" in text
+    before, after = f"{cycles[0]:,}", noun(cycles[1], "cycle")
+    if cycles[1] == 0 < cycles[0]:
+        assert f"pad = 1 removes the conflict ({before} → {after})" in text
+    elif cycles[1] < cycles[0]:
+        assert f"pad = 1 helps but leaves conflicts ({before} → {after})" in text
+    elif cycles[1] > cycles[0]:
+        assert f"pad = 1 makes it worse ({before} → {after})" in text
+    else:
+        assert f"pad = 1 changes nothing ({before} → {after})" in text
+
+
+def test_transpose_at_T16_and_T8_says_what_the_issue_found():
+    t16 = transpose_page(64, 16)["pad-verdict"]
+    assert "pad = 2 (128 cycles" in t16 and "896 → 256" in t16
+    assert "with pad = 1 the row write has degree 2" in t16  # the write side, which pad = 1 breaks
+    t8 = transpose_page(16, 8)["pad-verdict"]
+    assert "pad = 1 makes it worse (8 → 16 cycles)" in t8
+    for text in (t16, t8):
+        assert "spreads over all banks" not in text
+
+
+def test_transpose_lede_reads_by_column_and_writes_by_row():
+    lede = transpose_page(64, 32)["transpose-lede"]
+    assert "reads it column by column" in lede and "writes it to C row by row" in lede
+    assert "writes it to C column by column" not in lede
+
+
+# --- items 5 and 6: #/register -------------------------------------------------------------------------
+
+
+def register_page(**sizes):
+    return page(register_explain, "register-explain.html", RegisterParams(**sizes))
+
+
+@pytest.mark.parametrize(
+    "sizes,shown",
+    [
+        (dict(M=1, N=1, K=1, BM=128, BN=128, BK=8, TM=8, TN=8), "0.25"),
+        (dict(M=5, N=7, K=3, BM=16, BN=16, BK=4, TM=4, TN=4), "1.46"),
+        (dict(M=8, N=8, K=8, BM=4, BN=4, BK=4, TM=2, TN=2), "1.00"),
+    ],
+)
+def test_register_flops_per_byte_counts_useful_work(sizes, shown):
+    brute = register(*sizes.values())
+    useful = sizes["M"] * sizes["N"] * sizes["K"]
+    assert f"{2 * useful / (4 * brute['global_loads']):.2f}" == shown  # 2·M·N·K FLOPs over the bytes loaded
+    text = register_page(**sizes)["intensity-global"]
+    assert f"{shown} FLOPs per byte fetched" in text
+    assert f"2·M·N·K = {2 * useful:,} useful FLOPs" in text
+    padding = brute["fma"] - useful
+    assert (f"{padding:,} on zero-filled padding" in text) == (padding > 0)
+
+
+def bank_split(M, N, K, BM, BN, BK, TM, TN):
+    """Bank-conflict cycles of the whole run split into (copies, regM reads, regN reads), by brute force."""
+
+    def cycles(words):
+        banks: dict[int, set[int]] = {}
+        for w in words:
+            banks.setdefault(w % 32, set()).add(w)
+        return max((len(s) for s in banks.values()), default=1) - 1
+
+    threads = (BM // TM) * (BN // TN)
+    blocks, tiles = ceil(M / BM) * ceil(N / BN), ceil(K / BK)
+    warps = [range(w, min(w + 32, threads)) for w in range(0, threads, 32)]
+    m_reads = n_reads = copies = 0
+    for warp in warps:
+        for dot in range(BK):
+            for i in range(TM):
+                m_reads += cycles([((t // (BN // TN)) * TM + i) * BK + dot for t in warp])
+            for j in range(TN):
+                n_reads += cycles([dot * BN + (t % (BN // TN)) * TN + j for t in warp])
+        for rows, cols in ((BM, BK), (BK, BN)):  # the copies: thread t stores element t, t + threads, ...
+            for start in range(0, rows * cols, threads):
+                copies += cycles([e for e in (start + t for t in warp) if e < rows * cols])
+    return tuple(blocks * tiles * c for c in (copies, m_reads, n_reads))
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [
+        dict(M=128, N=128, K=8, BM=128, BN=128, BK=8, TM=8, TN=8),  # siboehm's kernel-5 shape
+        dict(M=32, N=32, K=32, BM=16, BN=16, BK=4, TM=4, TN=4),
+        dict(M=8, N=8, K=8, BM=4, BN=4, BK=4, TM=2, TN=2),
+        dict(M=64, N=1, K=4, BM=64, BN=1, BK=2, TM=2, TN=1),
+    ],
+)
+def test_register_bank_paragraph_explains_both_reads(sizes):
+    copies, m_cycles, n_cycles = bank_split(*sizes.values())
+    assert copies + m_cycles + n_cycles == register(*sizes.values())["bank_extra_cycles"]
+    n = explain.register(RegisterParams(**sizes))
+    text = register_page(**sizes)["register-banks"]
+    assert f"regM read As[ty·TM][0] has conflict degree {n.m_read.degree}" in text
+    assert f"regN read Bs[0][tx·TN] has degree {n.n_read.degree}" in text
+    total = copies + m_cycles + n_cycles
+    assert f"counts {noun(total, 'cycle')} lost to bank conflicts" in text
+    if total:
+        assert f"{m_cycles:,} in regM reads, {n_cycles:,} in regN reads and {copies:,} in the copies" in text
+    assert ("apart, so lanes whose tx differ by" in text) == (n.n_read.degree > 1)
+    assert ("apart, so lanes whose ty differ by" in text) == (n.m_read.degree > 1)
+
+
+def test_register_bank_paragraph_at_the_production_shape():
+    text = register_page(M=128, N=128, K=8, BM=128, BN=128, BK=8, TM=8, TN=8)["register-banks"]
+    assert "regM read As[ty·TM][0] has conflict degree 2" in text and "has degree 4" in text
+    assert "512 in regM reads, 1,536 in regN reads" in text  # regN causes ¾ of the extra cycles
+
+
+# --- item 10: #/tiling with T larger than M and N ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "M,N,K,T", [(3, 3, 3, 8), (3, 2, 5, 4), (8, 3, 4, 4), (7, 5, 11, 4), (4, 4, 8, 2), (33, 1, 2, 32)]
+)
+def test_tiling_compares_with_an_ideal_no_tiling_beats(M, N, K, T):
+    exact = smem(M, N, K, T)["global_loads"]
+    # A loaded value of A serves at most min(T, N) elements of C, a value of B at most min(T, M).
+    reachable = Fraction(M * K * N, min(T, N)) + Fraction(K * N * M, min(T, M))
+    assert exact >= reachable
+    verdict = page(tiling_explain, "tiling-explain.html", SmemParams(M=M, N=N, K=K, T=T))["tiling-verdict"]
+    assert f"Exact {exact:,} vs ideal {explain.decimal(reachable)}:" in verdict
+    if exact == reachable:
+        assert "equal" in verdict and "more than ideal" not in verdict
+    else:
+        assert f"{explain.decimal(exact - reachable)} more than ideal" in verdict
+
+
+def test_tiling_3_3_3_with_T8_prints_no_ideal_below_the_floor():
+    texts = page(tiling_explain, "tiling-explain.html", SmemParams(M=3, N=3, K=3, T=8))
+    assert "11.25 more than ideal" not in texts["tiling-verdict"]
+    assert "Exact 18 vs ideal 18: equal" in texts["tiling-verdict"]
+    assert "6.75 (ideal)" not in texts["why-tiling"]
+
+
+# --- item 11: preset names ----------------------------------------------------------------------------
+
+
+def test_register_presets_say_how_many_threads_they_run():
+    for name, values in RegisterParams.PRESETS.items():
+        p = RegisterParams(**values)
+        assert "production" not in name, name
+        assert f"({p.threads} threads" in name, name
+
+
+def test_transpose_preset_that_names_a_conflict_sets_the_pad_that_has_it():
+    for name, values in TransposeParams.PRESETS.items():
+        p = TransposeParams(**values)
+        if "conflict" in name:
+            assert "pad" in values, name  # a preset keeps the form's pad otherwise
+            banks: dict[int, set[int]] = {}
+            for lane in range(min(p.TILE * p.TILE, 32)):  # warp 0 reads tile[tx][ty], a column
+                tx, ty = lane % p.TILE, lane // p.TILE
+                word = tx * (p.TILE + p.pad) + ty
+                banks.setdefault(word % 32, set()).add(word)
+            assert f"{max(len(words) for words in banks.values())}-way" in name, name
+
+
+# --- rereading the views: the transpose monitor at an edge tile ---------------------------------------
+
+
+def test_transpose_monitor_says_zero_for_a_lane_outside_A():
+    from pysim.core.trace import Trace
+    from pysim.kernels import KERNELS
+    from pysim.lessons.narration import transpose as words
+
+    p = TransposeParams(n=5, TILE=4)
+    for step in (s for s in Trace(KERNELS["transpose"], p) if s.phase == "load"):
+        bx, by = step.block
+        for thread in range(16):
+            tx, ty = thread % 4, thread // 4
+            x, y = bx * 4 + tx, by * 4 + ty
+            said = words.describe(step, p, thread)
+            assert said == (
+                f"copies A[{y}][{x}] into tile[{ty}][{tx}]"
+                if x < 5 and y < 5
+                else f"writes 0 to tile[{ty}][{tx}] (edge: outside A)"
+            )

@@ -1,0 +1,727 @@
+"""A small DOM in CPython, so the build can run the views of site/app and keep what they draw.
+
+The pre-render (tools/sitebuild/prerender.py) mounts each view on this DOM at build time: the markup
+in dist/index.html is then made by the same code that builds the live page, with nothing to
+keep in step by hand. It holds what the views use and no more: elements, text and comments, the
+attributes the browser reflects as properties, live `children`, simple selectors, and markup
+parsed from and written back to HTML. There is no layout and no time here: boxes measure zero,
+timers and listeners are accepted and never fire (a view's first state is built synchronously;
+what a timer would add, such as the background C check, is Python's once it runs). Anything
+else raises AttributeError, so a view that needs more fails the build instead of drawing less.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import weakref
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+
+HTML_NS = "http://www.w3.org/1999/xhtml"
+VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+# Properties that read and write an attribute of the same meaning (DOM "reflection").
+REFLECTED = {
+    "id": "id",
+    "href": "href",
+    "title": "title",
+    "type": "type",
+    "name": "name",
+    "role": "role",
+    "target": "target",
+    "rel": "rel",
+    "src": "src",
+    "alt": "alt",
+    "min": "min",
+    "max": "max",
+    "step": "step",
+    "placeholder": "placeholder",
+    "htmlFor": "for",
+    "tabIndex": "tabindex",
+    "width": "width",
+    "height": "height",
+}
+BOOLEAN = {"hidden": "hidden", "disabled": "disabled", "checked": "checked", "open": "open", "readOnly": "readonly"}
+# Listeners: accepted, never called (there are no events at build time).
+NO_EFFECT = ("addEventListener", "removeEventListener")
+
+
+def kebab(name: str) -> str:
+    """A camelCase DOM property's CSS or attribute spelling (borderTop -> border-top)."""
+    return re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
+
+
+def _no_effect(*args: object, **kwargs: object) -> None:
+    """Accepted and ignored (a listener, a focus change, a scroll)."""
+
+
+# Every element by each attribute it has (what `Element.candidates` starts from); weak, so the
+# nodes a view drops are freed.
+HAVING: defaultdict[str, weakref.WeakSet[Element]] = defaultdict(weakref.WeakSet)
+
+
+def position(node: Node) -> tuple[int, ...]:
+    """Where a node is in document order: its child indices from the top."""
+    path = []
+    while node.parentNode is not None:
+        path.append(node.parentNode.childNodes.index(node))
+        node = node.parentNode
+    return tuple(reversed(path))
+
+
+class Collection:
+    """A live list of nodes (`children`) or a static one (`querySelectorAll`): `length`, `item(i)`."""
+
+    def __init__(self, nodes: Callable[[], list[Element]]) -> None:
+        self._nodes = nodes
+
+    @property
+    def length(self) -> int:
+        return len(self._nodes())
+
+    def item(self, index: int) -> Element | None:
+        nodes = self._nodes()
+        return nodes[index] if 0 <= index < len(nodes) else None
+
+    def __iter__(self) -> Iterator[Element]:
+        return iter(self._nodes())
+
+    def __len__(self) -> int:
+        return self.length
+
+
+class Node:
+    def __init__(self) -> None:
+        self.parentNode: Element | None = None
+
+    @property
+    def parentElement(self) -> Element | None:
+        return self.parentNode
+
+    @property
+    def nodeType(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def textContent(self) -> str:
+        raise NotImplementedError
+
+    def html(self) -> str:
+        raise NotImplementedError
+
+    def remove(self) -> None:
+        if self.parentNode is not None:
+            self.parentNode.removeChild(self)
+
+    def replaceWith(self, node: Node) -> None:
+        parent = self.parentNode
+        if parent is not None:
+            parent.insertBefore(node, self)
+            parent.removeChild(self)
+
+
+class CharacterData(Node):
+    """A node that is its text: Text or Comment."""
+
+    def __init__(self, data: str) -> None:
+        super().__init__()
+        self.data = data
+
+
+class Text(CharacterData):
+    nodeType = 3  # noqa: N815 - the DOM's own names, which the views call
+
+    @property
+    def textContent(self) -> str:
+        return self.data
+
+    @textContent.setter
+    def textContent(self, value: object) -> None:
+        self.data = str(value)
+
+    def html(self) -> str:
+        raw = self.parentNode is not None and self.parentNode.localName in ("script", "style")
+        return self.data if raw else escape(self.data, quote=False)
+
+
+class Comment(CharacterData):
+    nodeType = 8  # noqa: N815 - the DOM's own names, which the views call
+
+    @property
+    def textContent(self) -> str:
+        return ""
+
+    def html(self) -> str:
+        return f"<!--{self.data}-->"
+
+
+class ClassList:
+    def __init__(self, element: Element) -> None:
+        self._element = element
+
+    def _names(self) -> list[str]:
+        return self._element.className.split()
+
+    def contains(self, name: str) -> bool:
+        return name in self._names()
+
+    def add(self, *names: str) -> None:
+        self._element.className = " ".join([*self._names(), *(n for n in names if n not in self._names())])
+
+    def remove(self, *names: str) -> None:
+        self._element.className = " ".join(n for n in self._names() if n not in names)
+
+    def toggle(self, name: str, force: bool | None = None) -> bool:
+        wanted = not self.contains(name) if force is None else bool(force)
+        if wanted:
+            self.add(name)
+        else:
+            self.remove(name)
+        return wanted
+
+
+class Style:
+    """Inline style as the CSSOM sets it. CSP (style-src 'self') refuses a `style` attribute in
+    markup, so this is written as `data-prerender-style`, which site/boot.js applies through the
+    CSSOM."""
+
+    properties: dict[str, str]
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "properties", {})
+
+    def setProperty(self, name: str, value: object) -> None:
+        self.properties[name] = str(value)
+
+    def getPropertyValue(self, name: str) -> str:
+        return self.properties.get(name, "")
+
+    def removeProperty(self, name: str) -> None:
+        self.properties.pop(name, None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        self.setProperty(kebab(name), value)
+
+    def text(self) -> str:
+        return ";".join(f"{name}:{value}" for name, value in self.properties.items())
+
+
+class Dataset:
+    """`element.dataset`: data-* attributes by their camelCase names."""
+
+    _element: Element
+
+    def __init__(self, element: Element) -> None:
+        object.__setattr__(self, "_element", element)
+
+    def __getattr__(self, name: str) -> str | None:
+        return self._element.getAttribute("data-" + kebab(name))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        self._element.setAttribute("data-" + kebab(name), value)
+
+
+class Rect:
+    """A box before layout: everything measures zero."""
+
+    left = top = right = bottom = width = height = x = y = 0.0
+
+
+class Canvas2D:
+    """A canvas context that paints nothing: pixels are Python's to paint once it runs."""
+
+    def setTransform(self, *args: float) -> None:
+        """No pixels at build time."""
+
+
+class Element(Node):
+    nodeType = 1  # noqa: N815 - the DOM's own names, which the views call
+
+    def __init__(self, tag: str, namespace: str = HTML_NS) -> None:
+        super().__init__()
+        self.localName = tag.lower() if namespace == HTML_NS else tag
+        self.namespaceURI = namespace
+        self.childNodes: list[Node] = []
+        self.attributes: dict[str, str] = {}
+        self.style = Style()
+        self.classList = ClassList(self)
+        self.dataset = Dataset(self)
+        self._value: str | None = None
+        self.serial: int | None = None  # the creation number the pre-render writes (Document.number_from_zero)
+        for name in NO_EFFECT:
+            setattr(self, name, _no_effect)
+
+    # --- reflected attributes and properties ------------------------------------------------------
+    def __getattr__(self, name: str):
+        if name in REFLECTED:
+            return self.attributes.get(REFLECTED[name], "")
+        if name in BOOLEAN:
+            return BOOLEAN[name] in self.attributes
+        raise AttributeError(f"the build's DOM (tools/sitebuild/fakedom.py) has no {self.localName}.{name}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in REFLECTED:
+            self.setAttribute(REFLECTED[name], value)
+        elif name in BOOLEAN:
+            if value:
+                self.setAttribute(BOOLEAN[name], "")
+            else:
+                self.removeAttribute(BOOLEAN[name])
+        else:
+            object.__setattr__(self, name, value)
+
+    @property
+    def tagName(self) -> str:
+        return self.localName.upper() if self.namespaceURI == HTML_NS else self.localName
+
+    @property
+    def className(self) -> str:
+        return self.attributes.get("class", "")
+
+    @className.setter
+    def className(self, value: str) -> None:
+        self.setAttribute("class", value)
+
+    @property
+    def value(self) -> str:
+        if self.localName == "select":
+            options = self.querySelectorAll("option")
+            chosen = [o for o in options if o.hasAttribute("selected")] or list(options)[:1]
+            return chosen[0].getAttribute("value") or "" if chosen else ""
+        if self.localName == "textarea":
+            return self.textContent
+        return self.attributes.get("value", "")
+
+    @value.setter
+    def value(self, value: object) -> None:
+        text = str(value)
+        if self.localName == "select":
+            for option in self.querySelectorAll("option"):
+                option.toggleAttribute("selected", option.getAttribute("value") == text)
+        elif self.localName == "textarea":
+            self.textContent = text
+        else:
+            self.setAttribute("value", text)
+
+    def setAttribute(self, name: str, value: object) -> None:
+        name = name.lower() if self.namespaceURI == HTML_NS else name
+        self.attributes[name] = str(value)
+        HAVING[name].add(self)
+
+    def getAttribute(self, name: str) -> str | None:
+        return self.attributes.get(name)
+
+    def hasAttribute(self, name: str) -> bool:
+        return name in self.attributes
+
+    def removeAttribute(self, name: str) -> None:
+        self.attributes.pop(name, None)
+        HAVING[name].discard(self)
+
+    def toggleAttribute(self, name: str, force: bool | None = None) -> bool:
+        wanted = name not in self.attributes if force is None else force
+        if wanted:
+            self.setAttribute(name, self.attributes.get(name, ""))
+        else:
+            self.removeAttribute(name)
+        return wanted
+
+    # --- the tree ---------------------------------------------------------------------------------
+    @property
+    def children(self) -> Collection:
+        return Collection(lambda: [n for n in self.childNodes if isinstance(n, Element)])
+
+    @property
+    def firstChild(self) -> Node | None:
+        return self.childNodes[0] if self.childNodes else None
+
+    @property
+    def lastChild(self) -> Node | None:
+        return self.childNodes[-1] if self.childNodes else None
+
+    @property
+    def firstElementChild(self) -> Element | None:
+        return self.children.item(0)
+
+    def appendChild(self, node: Node) -> Node:
+        return self.insertBefore(node, None)
+
+    def append(self, *nodes: Node | str) -> None:
+        for node in nodes:
+            self.appendChild(Text(node) if isinstance(node, str) else node)
+
+    def insertBefore(self, node: Node, reference: Node | None) -> Node:
+        node.remove()
+        index = len(self.childNodes) if reference is None else self.childNodes.index(reference)
+        self.childNodes.insert(index, node)
+        node.parentNode = self
+        return node
+
+    def removeChild(self, node: Node) -> Node:
+        self.childNodes.remove(node)
+        node.parentNode = None
+        return node
+
+    def replaceChildren(self, *nodes: Node) -> None:
+        for child in list(self.childNodes):
+            self.removeChild(child)
+        self.append(*nodes)
+
+    def insertAdjacentElement(self, where: str, node: Element) -> Element:
+        parent = self.parentNode
+        if where == "beforebegin" and parent is not None:
+            parent.insertBefore(node, self)
+        elif where == "afterend" and parent is not None:
+            following = parent.childNodes[parent.childNodes.index(self) + 1 :]
+            parent.insertBefore(node, following[0] if following else None)
+        elif where == "afterbegin":
+            self.insertBefore(node, self.firstChild)
+        else:
+            self.appendChild(node)
+        return node
+
+    @property
+    def textContent(self) -> str:
+        return "".join(child.textContent for child in self.childNodes)
+
+    @textContent.setter
+    def textContent(self, value: object) -> None:
+        text = "" if value is None else str(value)
+        self.replaceChildren(*([Text(text)] if text else []))
+
+    @property
+    def innerHTML(self) -> str:
+        return "".join(child.html() for child in self.childNodes)
+
+    @innerHTML.setter
+    def innerHTML(self, markup: str) -> None:
+        self.replaceChildren()
+        parse_into(self, markup)
+
+    @property
+    def outerHTML(self) -> str:
+        return self.html()
+
+    def descendants(self) -> Iterator[Element]:
+        """Every element below, in document order."""
+        stack = [child for child in reversed(self.childNodes) if isinstance(child, Element)]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(child for child in reversed(node.childNodes) if isinstance(child, Element))
+
+    def candidates(self, selector: str) -> Iterable[Element]:
+        """The elements below that could match, in document order. The views look up their number
+        slots by attribute hundreds of times in trees of thousands of cells, so a selector that
+        tests an attribute other than class starts from the elements having it."""
+        chains = compile_selector(selector)
+        head = chains[0][0] if len(chains) == 1 else None
+        name = (
+            next((test[0] for test in head.tests if test[0] != "class"), None) if isinstance(head, Compound) else None
+        )
+        if name is None:
+            return self.descendants()
+        return sorted((node for node in HAVING[name] if self.contains(node) and node is not self), key=position)
+
+    def querySelectorAll(self, selector: str) -> Collection:
+        found = [node for node in self.candidates(selector) if matches(node, selector)]
+        return Collection(lambda: found)
+
+    def querySelector(self, selector: str) -> Element | None:
+        return next((node for node in self.candidates(selector) if matches(node, selector)), None)
+
+    def matches(self, selector: str) -> bool:
+        return matches(self, selector)
+
+    def closest(self, selector: str) -> Element | None:
+        node: Element | None = self
+        while node is not None and not matches(node, selector):
+            node = node.parentNode
+        return node
+
+    def contains(self, other: Node | None) -> bool:
+        while other is not None and other is not self:
+            other = other.parentNode
+        return other is self
+
+    # --- before layout ----------------------------------------------------------------------------
+    def getBoundingClientRect(self) -> Rect:
+        return Rect()
+
+    # The DOM's own names (N815), which the views read.
+    offsetTop = offsetLeft = offsetWidth = offsetHeight = 0  # noqa: N815
+    clientTop = clientLeft = clientWidth = clientHeight = 0  # noqa: N815
+    scrollTop = scrollLeft = scrollWidth = scrollHeight = 0  # noqa: N815
+
+    def getContext(self, kind: str) -> Canvas2D:
+        return Canvas2D()
+
+    # --- markup -----------------------------------------------------------------------------------
+    def html(self) -> str:
+        attributes = dict(self.attributes)
+        if self.style.properties:
+            attributes["data-prerender-style"] = self.style.text()
+        start = self.localName + "".join(
+            f' {name}="{escape(value)}"' if value else f" {name}" for name, value in attributes.items()
+        )
+        if self.namespaceURI == HTML_NS and self.localName in VOID:
+            return f"<{start}>"
+        return f"<{start}>{self.innerHTML}</{self.localName}>"
+
+
+class Document(Element):
+    """The page: an <html> element with a factory for nodes."""
+
+    def __init__(self) -> None:
+        super().__init__("html")
+        self.documentElement = self
+        self.activeElement = None
+        self.created: Iterator[int] | None = None
+
+    def createElement(self, tag: str) -> Element:
+        return self.numbered(Element(tag))
+
+    def createElementNS(self, namespace: str, tag: str) -> Element:
+        return self.numbered(Element(tag, namespace))
+
+    def number_from_zero(self) -> None:
+        """Number the elements created from now on 0, 1, 2, ... (`serial`): the browser's build of
+        the same view creates them in the same order (site/adopt.js)."""
+        self.created = itertools.count()
+
+    def numbered(self, element: Element) -> Element:
+        if self.created is not None:
+            element.serial = next(self.created)
+        return element
+
+    def createTextNode(self, data: str) -> Text:
+        return Text(data)
+
+    def getElementById(self, element_id: str) -> Element | None:
+        return self.querySelector(f'[id="{element_id}"]')
+
+    @property
+    def body(self) -> Element | None:
+        return self.querySelector("body")
+
+
+class ComputedStyle:
+    """No style sheets at build time: every computed property reads empty."""
+
+    def getPropertyValue(self, name: str) -> str:
+        return ""
+
+    def __getattr__(self, name: str) -> str:
+        return ""
+
+
+class Performance:
+    def now(self) -> float:
+        return 0.0
+
+
+class JsObject:
+    """`window.Object`: what `to_js(..., dict_converter=window.Object.fromEntries)` names."""
+
+    @staticmethod
+    def fromEntries(entries) -> dict:
+        return dict(entries)
+
+
+class Location:
+    """The page's address as served: the pre-render draws the default state, for any host."""
+
+    protocol = "https:"
+
+
+class Worker:
+    """A worker that is started and never answers (the playground's runner reads as "starting")."""
+
+    @classmethod
+    def new(cls, url: str, options: object = None) -> Worker:
+        return cls()
+
+    def __init__(self) -> None:
+        self.addEventListener = self.removeEventListener = self.postMessage = self.terminate = _no_effect
+
+
+class IntersectionObserver:
+    """An observer that never reports: nothing is on screen at build time."""
+
+    @classmethod
+    def new(cls, callback: object, options: object = None) -> IntersectionObserver:
+        return cls()
+
+    def __init__(self) -> None:
+        self.observe = self.disconnect = _no_effect
+
+
+class Window:
+    """The globals the views read. Timers get an id and never run."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.performance = Performance()
+        self.Object = JsObject
+        self.Worker = Worker
+        self.IntersectionObserver = IntersectionObserver
+        self.location = Location()
+        self.devicePixelRatio = 1
+        self._ids = itertools.count(1)
+        for name in ("setTimeout", "setInterval", "requestAnimationFrame"):
+            setattr(self, name, self._timer)
+        for name in ("clearTimeout", "clearInterval", "tilelabGridPaint"):
+            setattr(self, name, _no_effect)
+        self.addEventListener = self.removeEventListener = _no_effect
+
+    @staticmethod
+    def tilelabUpdate(
+        elements: Collection | list[Element], indices: list[int], texts: list, classes: list | None = None
+    ) -> None:
+        """site/gridpaint.js's `update`, which the element grids and the monitors call: the changed
+        elements' texts and classes (None where that side is unchanged). `elements` is a grid's
+        children or a list of monitor cells."""
+        for i, index in enumerate(indices):
+            element = elements.item(index) if isinstance(elements, Collection) else elements[index]
+            if element is None:
+                raise IndexError(f"an update names element {index}, beyond the {len(elements)} given")
+            if texts[i] is not None:
+                element.textContent = texts[i]
+            if classes is not None and classes[i] is not None:
+                element.className = classes[i]
+
+    def _timer(self, callback: object, delay: float = 0) -> int:
+        return next(self._ids)
+
+    def getComputedStyle(self, element: Element) -> ComputedStyle:
+        return ComputedStyle()
+
+
+# --- selectors (what the views ask for: tag, #id, .class, [attr], [attr="v"], [attr^="v"], [attr~="v"],
+# `A B`, `A > B`, `A, B`)
+COMPOUND = re.compile(r"""([a-zA-Z][\w-]*|\*)?((?:[#.][\w-]+|\[[\w-]+(?:[~^]?=(?:"[^"]*"|'[^']*'|[^\]]*))?\])*)""")
+PART = re.compile(r"""([#.])([\w-]+)|\[([\w-]+)(?:([~^]?=)("[^"]*"|'[^']*'|[^\]]*))?\]""")
+
+
+@dataclass(frozen=True)
+class Compound:
+    """One compound selector: tag ("" for any), then (attribute, operator, value) tests."""
+
+    tag: str
+    tests: tuple[tuple[str, str, str], ...]
+
+    def matches(self, node: Element) -> bool:
+        if self.tag and node.localName != self.tag:
+            return False
+        for name, op, want in self.tests:
+            have = node.attributes.get(name)
+            if have is None:
+                return False
+            if op == "=" and have != want:
+                return False
+            if op == "^=" and not have.startswith(want):
+                return False
+            if op == "~=" and want not in have.split():
+                return False
+        return True
+
+
+@functools.cache
+def compile_selector(selector: str) -> tuple[tuple[Compound | str, ...], ...]:
+    """Each alternative as compounds and combinators (" " or ">"), right to left."""
+    alternatives = []
+    for alternative in selector.split(","):
+        chain: list[Compound | str] = []
+        for token in re.sub(r"\s*>\s*", " > ", alternative.strip()).split():
+            found = COMPOUND.fullmatch(token)
+            if token == ">":
+                chain.append(">")
+                continue
+            if found is None:
+                raise ValueError(f"the build's DOM does not understand the selector {token!r}")
+            if chain and chain[-1] != ">":
+                chain.append(" ")
+            tag, rest = found.groups()
+            tests = []
+            for mark, name, attr, op, raw in PART.findall(rest):
+                if mark == "#":
+                    tests.append(("id", "=", name))
+                elif mark == ".":
+                    tests.append(("class", "~=", name))
+                else:
+                    tests.append((attr, op, raw.strip("\"'")))
+            chain.append(Compound("" if tag in (None, "", "*") else tag.lower(), tuple(tests)))
+        alternatives.append(tuple(chain[::-1]))
+    return tuple(alternatives)
+
+
+def _chain_matches(node: Element | None, chain: tuple[Compound | str, ...]) -> bool:
+    head = chain[0]
+    if node is None or not isinstance(head, Compound) or not head.matches(node):
+        return False
+    if len(chain) == 1:
+        return True
+    if chain[1] == ">":
+        return _chain_matches(node.parentNode, chain[2:])
+    ancestor = node.parentNode
+    while ancestor is not None:
+        if _chain_matches(ancestor, chain[2:]):
+            return True
+        ancestor = ancestor.parentNode
+    return False
+
+
+def matches(node: Element, selector: str) -> bool:
+    return any(_chain_matches(node, chain) for chain in compile_selector(selector))
+
+
+# --- markup in -------------------------------------------------------------------------------------
+class _TreeBuilder(HTMLParser):
+    """Markup into nodes under `root`; an end tag closes up to its element, as the pages are well formed."""
+
+    def __init__(self, root: Element) -> None:
+        super().__init__(convert_charrefs=True)
+        self.open = [root]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        parent = self.open[-1]
+        if tag == "tr" and parent.localName == "table":
+            # The browser's parser puts a row written straight in a table into an implied <tbody>.
+            body = Element("tbody")
+            parent.appendChild(body)
+            self.open.append(body)
+            parent = body
+        inside_svg = parent.namespaceURI != HTML_NS or tag == "svg"
+        element = Element(tag, "http://www.w3.org/2000/svg" if inside_svg else HTML_NS)
+        for name, value in attrs:
+            element.setAttribute(name, value or "")
+        parent.appendChild(element)
+        if element.namespaceURI != HTML_NS or tag not in VOID:
+            self.open.append(element)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if self.open[-1].localName == tag and (self.open[-1].namespaceURI != HTML_NS or tag not in VOID):
+            self.open.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        for depth in range(len(self.open) - 1, 0, -1):
+            if self.open[depth].localName == tag:
+                del self.open[depth:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        self.open[-1].appendChild(Text(data))
+
+    def handle_comment(self, data: str) -> None:
+        self.open[-1].appendChild(Comment(data))
+
+
+def parse_into(root: Element, markup: str) -> None:
+    builder = _TreeBuilder(root)
+    builder.feed(markup)
+    builder.close()

@@ -1,0 +1,185 @@
+"""The real view before Python is ready: each route's first state, drawn at build time.
+
+Every view of site/app/core/urlstate.py's VIEWS is mounted in CPython on the build's own DOM
+(tools/sitebuild/fakedom.py), with pysim computing its default state, exactly as the browser will
+mount it; what it drew is written beside the view's container in dist/index.html as
+`<template data-prerender="ID" data-address="...">`, the address being the state drawn (what the
+view wrote into the address bar). The first paint is then the lesson itself (listing, grids with
+their values, counters at zero, the walkthrough's pictures), made by the code that builds the live
+page: no second renderer.
+
+The boot guard (site/boot.js) moves a template's content into its container when the address asks
+for that state (a deep link with other sizes keeps the page as written until Python draws its own
+sizes), and puts the container back as written just before Python builds the view (site/main.py),
+in the same task, so no frame shows the swap: a view that fills the markup it finds (the
+walkthrough) then builds on the page it was written for. A template is inert, so the views not on
+screen cost the page their parse only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import sys
+import types
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from urllib.parse import urlencode
+
+from tools.sitebuild.errors import BuildError
+from tools.sitebuild.fakedom import Document, Element, Window, parse_into
+from tools.sitebuild.paths import SITE
+
+MAIN = re.compile(r"<main\b[^>]*>.*</main>", re.S)
+DIV_TAG = re.compile(r"<(/?)div\b[^>]*>")
+# What the views import from the browser; the stand-ins replace them while the views run.
+BROWSER_MODULES = ("pyscript", "pyodide", "pyodide.ffi", "pyodide_js")
+
+
+class Proxy:
+    """`create_proxy(f)`: callable, and destroyed by its owner's Listeners."""
+
+    def __init__(self, function: Callable) -> None:
+        self.function = function
+
+    def __call__(self, *args: object) -> object:
+        return self.function(*args)
+
+    def destroy(self) -> None:
+        """Nothing to free in CPython."""
+
+
+def to_js(value: object, **options: object) -> object:
+    """Values stay Python objects: the build's DOM reads them as they are."""
+    return value
+
+
+async def js_import(*urls: str) -> list:
+    raise BuildError(f"a view imports JavaScript ({', '.join(urls)}) while building its first state")
+
+
+@contextmanager
+def browser_stand_in(document: Document) -> Iterator[Window]:
+    """Import site/app against `document`: fake `pyscript`/`pyodide` modules for the views, and
+    every module imported meanwhile forgotten afterwards (the app's module state, e.g. its
+    listener registry, belongs to one page)."""
+    window = Window(document)
+    pyscript = types.ModuleType("pyscript")
+    pyscript.__dict__.update(document=document, window=window, js_import=js_import)
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.__dict__.update(create_proxy=Proxy, to_js=to_js)
+    pyodide = types.ModuleType("pyodide")
+    pyodide.__dict__.update(ffi=ffi)
+    fakes = {"pyscript": pyscript, "pyodide": pyodide, "pyodide.ffi": ffi, "pyodide_js": types.ModuleType("pyodide_js")}
+    importlib.import_module("numpy")  # before the views, as in the page; and kept (it cannot load twice)
+    before = dict(sys.modules)
+    sys.modules.update(fakes)
+    sys.path.insert(0, str(SITE))
+    try:
+        yield window
+    finally:
+        sys.path.remove(str(SITE))
+        for name in set(sys.modules) - set(before):
+            forget(name)
+        for name in BROWSER_MODULES:
+            sys.modules.pop(name, None)
+        sys.modules.update({name: module for name, module in before.items() if name in BROWSER_MODULES})
+
+
+def forget(name: str) -> None:
+    """Drop a module imported against one page, and its name on a package that stays: `from ..widgets
+    import charts` reads that name before sys.modules, so a later page would get this page's module,
+    still bound to this page's document (and its creation numbers)."""
+    module = sys.modules.pop(name)
+    package, _, child = name.rpartition(".")
+    if package in sys.modules and getattr(sys.modules[package], child, None) is module:
+        delattr(sys.modules[package], child)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A view's first state as the build drew it."""
+
+    markup: str  # the container's content
+    address: str  # the state's address parameters, as the view wrote them
+    created: str  # the order the view created the elements in (creation_order)
+
+
+def draw_views(main_markup: str) -> dict[str, Drawn]:
+    """{container id: what its view drew for its first state}."""
+    # A view may start a task (the editor loads CodeMirror in one): it gets a loop of its own, in a
+    # thread of its own (the caller may be running a loop, as Playwright's tests do), and
+    # `asyncio.run` cancels the task before it first runs, since nothing here awaits.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, draw_in_loop(main_markup)).result()
+
+
+async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
+    document = Document()
+    body = document.createElement("body")
+    document.appendChild(body)
+    parse_into(body, main_markup)
+    drawn: dict[str, Drawn] = {}
+    with browser_stand_in(document):
+        urlstate = importlib.import_module("app.core.urlstate")
+        for spec in urlstate.VIEWS:
+            container = document.getElementById(spec.container)
+            if not isinstance(container, Element):
+                raise BuildError(f"index.html has no container #{spec.container} for {spec.path}")
+            written: dict[str, str] = {}
+            view_class = getattr(importlib.import_module(spec.module), spec.name)
+            document.number_from_zero()  # as site/adopt.js counts the browser's build of this view
+            view = view_class(container, written.update)  # the view reports its state as it would to the address
+            view.activate({})
+            drawn[spec.container] = Drawn(container.innerHTML, urlencode(written, safe=","), creation_order(container))
+    return drawn
+
+
+def creation_order(container: Element) -> str:
+    """The container's elements in document order, each as the view created it: "-" for one it did not
+    create (the page's markup, a grid's cells), else its creation number less the previous created
+    one's, less one ("" for the very next; a parent comes after its children). site/boot.js reads
+    it back for site/adopt.js: a number per element would add a fifth to the page's download."""
+    tokens, last = [], -1
+    for element in container.descendants():
+        if element.serial is None:
+            tokens.append("-")
+            continue
+        gap = element.serial - last - 1
+        tokens.append(str(gap) if gap else "")
+        last = element.serial
+    return " ".join(tokens)
+
+
+def container_end(html: str, container_id: str) -> int:
+    """Where the container's end tag ends in `html`."""
+    start = re.search(rf'<div\b[^>]*\bid="{re.escape(container_id)}"[^>]*>', html)
+    if start is None:
+        raise BuildError(f"index.html has no <div id={container_id!r}>")
+    depth = 1
+    for tag in DIV_TAG.finditer(html, start.end()):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.end()
+    raise BuildError(f"<div id={container_id!r}> in index.html is never closed")
+
+
+def prerender(page: Path) -> None:
+    """Write each view's first state, as a template beside its container, into `page` (dist/index.html)."""
+    html = page.read_text(encoding="utf-8")
+    main = MAIN.search(html)
+    if main is None:
+        raise BuildError(f"{page} has no <main>")
+    for container_id, view in draw_views(main.group(0)).items():
+        closed = container_end(html, container_id)
+        drawn = (
+            f'<template data-prerender="{container_id}" data-address="{escape(view.address)}"'
+            f' data-created="{view.created}">{view.markup}</template>'
+        )
+        html = html[:closed] + drawn + html[closed:]
+    page.write_text(html, encoding="utf-8")
