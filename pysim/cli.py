@@ -143,6 +143,7 @@ def run_file(args: argparse.Namespace) -> int:
     from .core.constants import MAX_SIZE
     from .play import ProgramError, run
     from .play.puzzles import PUZZLE_BY_KEY
+    from .submission import SubmissionError, read_submission
 
     try:
         M, N, K = (parse_int(name, getattr(args, name), 1, MAX_SIZE) for name in ("M", "N", "K"))
@@ -158,10 +159,9 @@ def run_file(args: argparse.Namespace) -> int:
             print(f"error: --puzzle must be one of {choices} (got {one_line(args.puzzle)!r})", file=sys.stderr)
             return 2
     try:
-        with open(args.file, encoding="utf-8") as handle:
-            source = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"error: {one_line(args.file)}: cannot read the file ({one_line(str(error))})", file=sys.stderr)
+        source = read_submission(args.file)
+    except SubmissionError as error:
+        print(f"error: {one_line(args.file)}: {one_line(str(error))}", file=sys.stderr)
         return 2
     expected = puzzle.expected if puzzle else None
     try:
@@ -176,7 +176,7 @@ def run_file(args: argparse.Namespace) -> int:
             found["puzzle"] = grade.as_dict()
         print(json.dumps(found))
         return 0
-    print(f"{args.file}: M={M}, N={N}, K={K}, grid={result.launch.grid}, block={result.launch.block}")
+    print(f"{one_line(args.file)}: M={M}, N={N}, K={K}, grid={result.launch.grid}, block={result.launch.block}")
     for name, value in result.counters.as_dict().items():
         print(f"  {COUNTER_LABELS[name]:<22}{value:>24,}")
     verdict = "yes" if result.c_matches else f"NO ({result.mismatches} element(s) differ)"

@@ -58,7 +58,7 @@ def test_puzzle_grading(tmp_path):
     [
         ("import os\n", [], "line 1"),
         ("def (:\n", [], "syntax"),
-        (None, [], "cannot read"),
+        (None, [], "cannot open the file"),
         (TILED.read_text(), ["--M", "0"], "M must be at least 1"),
         (TILED.read_text(), ["--K", "x"], "K must be a whole number"),
         (TILED.read_text(), ["--puzzle", "nope"], "--puzzle"),
