@@ -2,8 +2,8 @@
 // second visit reads nothing from the network and a classroom without network still works.
 //
 // build.py fills in BUILD (a hash over every file of the build) and FILES (each file's
-// SRI hash). One cache per build, named from BUILD: a page is served by one worker, and a
-// worker only ever answers from its own build's cache, so files of two builds never mix.
+// SRI hash, also checked against a cached file before it is served). One cache per build,
+// named from BUILD: a page is served by one worker, and a worker only ever answers from its own build's cache, so files of two builds never mix.
 // A new build installs beside the old one and takes over when no page of the old build is
 // open (no skipWaiting); it then deletes the old cache.
 "use strict";
@@ -100,20 +100,49 @@ self.addEventListener("activate", function (event) {
   );
 });
 
+// Cache Storage is per origin, not per path: on a shared origin (NAME.github.io serves every Pages
+// project of an account or course organisation) another project's page can open this cache by its
+// name and put its own bytes under our files. So a hit is served only once its bytes are shown to be
+// this build's (SHA-256 against FILES, the manifest by its build), once per file while this worker
+// runs; anything else is fetched afresh with its integrity and replaces the entry.
+const VERIFIED = new Set();
+
+async function digestOf(response) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer()));
+  let binary = "";
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return "sha256-" + btoa(binary);
+}
+
+async function isThisBuilds(path, response) {
+  if (path !== "manifest.json") return (await digestOf(response)) === FILES[path];
+  try {
+    return (await response.clone().json()).build === BUILD;
+  } catch (error) {
+    return false; // not even JSON
+  }
+}
+
+async function answer(request, path) {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(urlOf(path));
+  if (!hit) return fetch(request); // never cached (or evicted): the network as usual
+  if (VERIFIED.has(path) || (await isThisBuilds(path, hit))) {
+    VERIFIED.add(path);
+    return hit;
+  }
+  // Not this build's bytes: never served. Without a network the request fails rather than serve them.
+  const fresh = path === "manifest.json" ? await manifestOfThisBuild() : await download(path);
+  await cache.put(urlOf(path), fresh.clone());
+  VERIFIED.add(path);
+  return fresh;
+}
+
 self.addEventListener("fetch", function (event) {
   const request = event.request;
   if (request.method !== "GET" || request.url.indexOf(SCOPE) !== 0) return;
   let path = request.url.slice(SCOPE.length).replace(/[?#].*$/, "");
   if (path === "") path = "index.html";
   if (!(path in FILES) && path !== "manifest.json") return; // not ours: the network as usual
-  event.respondWith(
-    caches
-      .open(CACHE)
-      .then(function (cache) {
-        return cache.match(urlOf(path));
-      })
-      .then(function (hit) {
-        return hit || fetch(request);
-      })
-  );
+  event.respondWith(answer(request, path));
 });

@@ -163,3 +163,43 @@ def test_no_service_worker_where_the_page_says_so(browser, tmp_path):
     finally:
         context.close()
         server.close()
+
+
+# A page of another project on the same origin (on GitHub Pages, every project of an account shares one):
+# Cache Storage is per origin, so it can open this build's cache by name and put its own bytes under our page.
+POISON = """async () => {
+    const name = (await caches.keys()).find(key => key.startsWith('tilelab '));
+    const cache = await caches.open(name);
+    const forged = '<!doctype html><title>forged</title><p id=forged>served from a poisoned cache</p>';
+    await cache.put(new URL('/index.html', location.href).href,
+                    new Response(forged, {headers: {'content-type': 'text/html'}}));
+    return name;
+}"""
+CACHED_PAGE = """async name => {
+    const hit = await (await caches.open(name)).match(new URL('/index.html', location.href).href);
+    return hit ? await hit.text() : '';
+}"""
+
+
+def test_a_poisoned_cache_is_never_served(browser, own_server, tmp_path):
+    own_server.extra["classmate/index.html"] = ("text/html", b"<!doctype html><title>classmate</title>")
+    context = browser.new_context()
+    try:
+        first = open_ready(context, own_server.url + "#/")
+        first.evaluate(SW_ACTIVE, SW_TIMEOUT_MS)
+        first.close()
+        classmate = context.new_page()
+        classmate.goto(own_server.url + "classmate/index.html")
+        name = classmate.evaluate(POISON)
+        assert "served from a poisoned cache" in classmate.evaluate(CACHED_PAGE, name)
+
+        again = open_ready(context, own_server.url + "#/")  # ready: this build's page, not the forged one
+        assert again.evaluate("document.getElementById('forged')") is None
+        assert again.evaluate("navigator.serviceWorker.controller !== null")
+        # The forged entry is replaced by this build's page, so the next visit offline is this build too.
+        assert "served from a poisoned cache" not in classmate.evaluate(CACHED_PAGE, name)
+        again.close()
+        context.set_offline(True)
+        open_ready(context, own_server.url + "#/").close()
+    finally:
+        context.close()
