@@ -4,6 +4,7 @@ import hashlib
 
 import pytest
 
+from app.core.urlstate import VIEWS
 from browser.conftest import go, url_has, view
 from browser.test_playworker import wait_for_worker
 from tools.harness import Server
@@ -211,3 +212,26 @@ def test_long_run_keeps_memory_bounded(visit):
     assert url_has(visit.page, "step=401")
     assert heap() <= 1.5 * first
     assert visit.page.locator(".py-error").count() == 0
+
+
+# Every value document.title takes, recorded as it is set (a title shown for a moment counts too).
+RECORD_TITLES = """() => {
+    window.__titles = [];
+    const title = document.querySelector('title');
+    new MutationObserver(() => window.__titles.push(document.title))
+        .observe(title, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def test_the_title_comes_from_the_normalised_state_only(app):
+    """A link's keys are anyone's text: the title never shows one the view did not write (issue 45, item 6).
+    #/ladder takes seconds to build; its title named the raw address all that time."""
+    go(app, "#/")
+    app.page.evaluate(RECORD_TITLES)
+    hostile = "%E2%80%AEowned"  # U+202E, then text a view never writes
+    for spec in VIEWS:
+        go(app, f"#{spec.path}?x={hostile}&{hostile}=1")
+        app.page.wait_for_function("() => !location.hash.includes('owned')", timeout=30_000)
+    titles = app.page.evaluate("window.__titles")
+    assert len(titles) >= len(VIEWS)
+    assert [title for title in titles if "owned" in title or "\u202e" in title] == []

@@ -95,19 +95,24 @@ class Shell:
         self.address_timer = None
         target, self.pending_address = self.pending_address, None
         current = str(window.location.hash)
-        if target and target != current and parse_hash(target).path == parse_hash(current).path:
-            window.history.replaceState(None, "", target)
-            self.address_written_at = window.performance.now()
-            self.state_shown(parse_hash(target))
+        if target and parse_hash(target).path == parse_hash(current).path:
+            if target != current:
+                window.history.replaceState(None, "", target)
+                self.address_written_at = window.performance.now()
+            self.state_shown(parse_hash(target))  # the state as the view wrote it, even when the address held it
 
     def route_changed(self) -> None:
         route = parse_hash(str(window.location.hash))
         document.documentElement.classList.toggle("lock", route.params.get("lock") == "1")
-        self.state_shown(route)
+        # The address is anyone's text (a link): until the view has read it, the title names the view
+        # alone; then the state the view made of it (building #/ladder takes seconds).
+        document.title = page_title(self.view_name(route.path), Route(route.path))
+        self.pending_address = None
         if route.path in self.views:
             self.views[route.path].activate(route.params)
         elif route.path in self.specs:
             self.build(route)
+        self.state_shown(parse_hash(self.pending_address) if self.pending_address else Route(route.path, route.shell))
 
     def link_clicked(self, event) -> None:
         """An in-page link (`#/...`) keeps the shell's keys (embed, lock, quiz, relay): a course's frame
