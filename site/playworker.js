@@ -19,6 +19,23 @@ for (const name of ["Suspending", "promising", "Suspender"]) delete WebAssembly[
 let session = null;
 let pyodide = null;
 
+// A meta CSP does not reach a worker, and a static host sends no header that would: this thread, where
+// students' code runs, could reach any server. Once it has loaded what it needs, it keeps no way out:
+// every network API of a worker's global scope is deleted (WebIDL makes them configurable) before any
+// student code runs. `import()` cannot be deleted; student code never reaches JavaScript (pysim.play
+// refuses imports), so this is the second wall, not the first.
+const NETWORK_APIS = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "WebTransport", "importScripts", "Worker", "SharedWorker", "caches"];
+
+function closeNetwork() {
+  for (const name of NETWORK_APIS) {
+    // On the global object or, in Chromium, on its prototypes (WorkerGlobalScope's): deleted wherever it is.
+    for (let holder = self; holder !== null; holder = Object.getPrototypeOf(holder)) {
+      if (Object.prototype.hasOwnProperty.call(holder, name)) delete holder[name];
+    }
+    if (name in self) throw new Error("the worker could not close " + name);
+  }
+}
+
 // The size of Pyodide's WebAssembly memory: what this worker's Python holds, and never gives back.
 function heapBytes() {
   const heap = pyodide && pyodide._module && pyodide._module.HEAPU8;
@@ -45,6 +62,7 @@ async function start(options) {
     pyodide.unpackArchive(bytes, "zip", { extractDir: target.replace(/\*$/, "") });
   }
   session = pyodide.pyimport("pysim.play.session").Session();
+  closeNetwork();
   const resources = performance.getEntriesByType("resource").map((entry) => ({
     name: entry.name,
     transferSize: entry.transferSize,

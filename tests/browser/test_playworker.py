@@ -240,3 +240,16 @@ def test_a_course_package_runs_kernels_in_its_worker_despite_moodles_mime_types(
     finally:
         context.close()
         serving.close()
+
+
+CLOSED = ["fetch", "XMLHttpRequest", "WebSocket", "EventSource", "importScripts", "Worker", "caches"]
+
+
+def test_the_worker_keeps_no_way_to_the_network(visit):
+    """Issue 45, item 5: once booted, the worker where students' kernels run has no network API left in its
+    global scope or on its prototypes (what Python's `js` module would reach, were a kernel to escape the subset:
+    `import js` itself is refused, tests/unit/test_play_cli.py's "import os" case and test_play.py's subset tests)."""
+    page = open_playground(visit)
+    (worker,) = [w for w in page.workers if w.url.endswith("playworker.js")]
+    assert worker.evaluate("names => names.filter(name => name in self)", CLOSED) == []
+    assert run_good(page)  # and kernels still run
