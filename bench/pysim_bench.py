@@ -3,12 +3,17 @@
 (a) closed-form counters for N=4096: smem T=16 and register 128/128/8/8/8 (target < 50 ms each)
 (b) build and walk every step of a 64×64×64, T=16 smem trace: steps per second
 (c) peak Python memory of (b), by tracemalloc
+(d) the speed model at the ladder's default (N=4096): each rung's estimate, the ladder page's roofline and
+    why-faster sentences for one device (target < 300 ms), and `python -m pysim speed` for its slowest rung
+    as a whole process, Python's start and imports included (target <= 0.3 s of CPU)
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -20,24 +25,33 @@ from pysim.core import sectors  # noqa: E402
 from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
 from pysim.kernels import KERNELS, k02_smem_tiled, k03_register_tiled  # noqa: E402
+from pysim.lessons import ladder
+from pysim.lessons.ladder import LadderParams, Rung, roofline, siboehm_ladder
+from pysim.lessons.speed_of_light import why_faster
+from pysim.speed import estimate
 
+ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 50.0
+LADDER_TARGET_MS = 300.0
+CLI_TARGET_S = 0.3
 
 
 def clear_caches() -> None:
     sectors.clear_cache()
     k02_smem_tiled.shared_costs_per_tile.cache_clear()
     k03_register_tiled.shared_costs_per_tile.cache_clear()
+    ladder.report_for.cache_clear()
+    ladder.profile_for.cache_clear()
 
 
-def time_ms(fn, repeats: int) -> float:
+def time_ms(fn, repeats: int, clock=time.perf_counter) -> float:
     """Median time of a cold call (caches cleared before each)."""
     samples = []
     for _ in range(repeats):
         clear_caches()
-        start = time.perf_counter()
+        start = clock()
         fn()
-        samples.append((time.perf_counter() - start) * 1000)
+        samples.append((clock() - start) * 1000)
     return statistics.median(samples)
 
 
@@ -80,7 +94,49 @@ def main(argv: list[str] | None = None) -> int:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(f"(c) peak traced memory while walking (b): {peak / 1e6:.2f} MB")
+    speed_model(4096 if not args.quick else 256, repeats)
     return 0
+
+
+def speed_model(n: int, repeats: int) -> None:
+    params = LadderParams(N=n)
+    rungs = [rung for rung in siboehm_ladder(params) if rung.params is not None]
+    # CPU time, not wall: on a machine shared with other work the wall clock says more about the others.
+    print(f"(d) the speed model at N={n} on the {params.device}, CPU time")
+    slowest, slowest_ms = rungs[0], 0.0
+    for rung in rungs:
+        ms = time_ms(lambda rung=rung: estimate(rung.kernel, rung.params, params.device), repeats, time.process_time)
+        print(f"    estimate {rung.key:<32} {ms:8.2f} ms")
+        slowest, slowest_ms = (rung, ms) if ms > slowest_ms else (slowest, slowest_ms)
+
+    def page() -> None:
+        rows = siboehm_ladder(params)
+        roofline(params, rows)
+        why_faster(rows)
+
+    ms = time_ms(page, repeats, time.process_time)
+    ratio = ms / LADDER_TARGET_MS
+    print(
+        f"    ladder rows + roofline + why_faster   {ms:8.2f} ms   target < {LADDER_TARGET_MS:.0f} ms   ratio {ratio:.2f}"
+    )
+    cpu, wall = cli_seconds(slowest, repeats)
+    print(
+        f"    python -m pysim speed ({slowest.key}), whole process: {cpu:.3f} s of CPU ({wall:.3f} s wall)"
+        f"   target <= {CLI_TARGET_S} s   ratio {cpu / CLI_TARGET_S:.2f}"
+    )
+
+
+def cli_seconds(rung: Rung, repeats: int) -> tuple[float, float]:
+    """Median CPU (user + system, the child's own: load on the machine barely moves it) and wall seconds."""
+    cpu, wall = [], []
+    for _ in range(repeats):
+        before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        command = [sys.executable, "-m", "pysim", "speed", *rung.cli, "--json"]
+        subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall.append(time.perf_counter() - start)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(cpu), statistics.median(wall)
 
 
 if __name__ == "__main__":

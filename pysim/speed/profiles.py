@@ -25,12 +25,11 @@ from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..hardware.params import NaiveParams, SmemParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
-from .wavefronts import LANES, Tally, tally
+from .wavefronts import Instr, Tally, tally
 
 A0, B0, C0 = 0, 1 << 36, 1 << 37  # byte bases of A, B, C: far apart and 4 KB aligned
 UNROLL = 4  # the naive loop's modelled unrolling: one dependent round per 4 k-steps
 SIMPLE_REGISTERS = 32
-Instr = tuple[str, int, np.ndarray]  # kind, bytes per lane, byte address per lane
 
 
 class Tiled(Protocol):
@@ -102,7 +101,9 @@ class Launch:
     grid_x_is_row: bool = False
 
 
-Body = Callable[[np.ndarray, int], Iterator[Instr]]  # (thread ids of a warp, iteration) -> instructions
+# (thread ids of a block, one row per warp; iteration) -> instructions, addresses shaped like the ids:
+# every warp runs the same instructions, so one call gives each instruction of all the block's warps.
+Body = Callable[[np.ndarray, int], Iterator[Instr]]
 Epilogue = Callable[[np.ndarray], Iterator[Instr]]
 
 
@@ -110,16 +111,16 @@ def _warp_tally(launch: Launch, body: Body, epilogue: Epilogue) -> tuple[Tally, 
     """(one iteration's tally, the epilogue's, the iterations simulated) for one block."""
     warps = ceil(launch.threads / WARP_SIZE)
     simulated = min(2, launch.iterations)
-    loop, tail = Tally(), Tally()
-    for w in range(warps):
-        tid = w * WARP_SIZE + LANES
-        live = tid < launch.threads
-        for it in range(simulated):
-            for kind, width, addrs in body(tid, it):
-                loop += tally(kind, width, np.where(live, addrs, -1))
-        for kind, width, addrs in epilogue(tid):
-            tail += tally(kind, width, np.where(live, addrs, -1))
-    return loop, tail, simulated
+    # int64: byte addresses pass 2**31, and NumPy's default integer is int32 in Pyodide.
+    tid = np.arange(warps * WARP_SIZE, dtype=np.int64).reshape(warps, WARP_SIZE)
+    live = tid < launch.threads
+
+    def lanes_of(instructions: Iterator[Instr]) -> Iterator[Instr]:
+        for kind, width, addrs in instructions:
+            yield kind, width, np.where(live, addrs, -1)
+
+    loop = tally(lanes_of(instr for it in range(simulated) for instr in body(tid, it)))
+    return loop, tally(lanes_of(epilogue(tid))), simulated
 
 
 def build(M: int, N: int, K: int, launch: Launch, body: Body, epilogue: Epilogue) -> KernelProfile:

@@ -1,4 +1,4 @@
-"""What one warp-level memory instruction costs: sectors, lines and L1TEX/shared wavefronts.
+"""What warp-level memory instructions cost: sectors, lines and L1TEX/shared wavefronts.
 
 The bank model is *modelled* (scratch/speed FACTS.md §4), from NVIDIA forum answers:
 32-bit accesses form one phase of 32 lanes, 64-bit two phases of 16, 128-bit four
@@ -6,60 +6,60 @@ quarter-warp phases of 8, or two of 16 when every lane pair (n, n^1) or (n, n^2)
 shares an address. A phase costs the largest number of *distinct* 4-byte words any
 bank holds (one word read by many lanes is a broadcast). A global request costs
 max(data-stage wavefronts by the same bank rule, lines / 4 tag lookups per clock).
+
+Instructions are priced in bulk, one row of lane addresses per warp instruction, with NumPy over all
+the rows of one kind and width at once: a block of the ladder's kernels issues thousands of them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
-from math import ceil
 
 import numpy as np
 
-from ..core.constants import NUM_BANKS, SECTOR_BYTES, WARP_SIZE, WORD_BYTES
+from ..core.banks import phase_degrees
+from ..core.constants import SECTOR_BYTES, WARP_SIZE, WORD_BYTES
+from ..core.warps import INACTIVE, distinct_per_row
 
 LINE_BYTES = 128
 TAGS_PER_CLOCK = 4  # Volta's L1 tag stage (forum 49571/14), assumed on later chips
-LANES = np.arange(
-    WARP_SIZE, dtype=np.int64
-)  # byte addresses pass 2**31: int64 even where NumPy defaults to int32 (Pyodide)
-ALL_LANES = [LANES]
+LANES = np.arange(WARP_SIZE)
+QUARTER = 4  # words per lane of a 128-bit access: quarter-warp phases of 8 lanes
+Instr = tuple[str, int, np.ndarray]  # kind, bytes per lane (4, 8 or 16), byte address per lane: (..., WARP_SIZE)
 
 
-def _phases(addrs: np.ndarray, width: int) -> list[np.ndarray]:
-    """The lane groups the hardware serves one after another (negative address: lane inactive)."""
-    if width <= WORD_BYTES:
-        return ALL_LANES
-    if width == 2 * WORD_BYTES:
-        return [LANES[:16], LANES[16:]]
-    active = addrs >= 0
+def bank_wavefronts(addrs: np.ndarray, width: int) -> np.ndarray:
+    """Wavefronts of each warp instruction, one per row of `addrs` (instructions, WARP_SIZE): its lanes
+    touch `width` bytes at those addresses (negative: lane inactive)."""
+    words = np.where(addrs >= 0, addrs // WORD_BYTES, INACTIVE)
+    per_lane = width // WORD_BYTES
+    phased = phase_degrees(words, per_lane).sum(axis=(1, 2))  # phases of WARP_SIZE / per_lane lanes
+    if per_lane != QUARTER:
+        return phased
+    # Half-warp phases where every lane pair (n, n^1), or every pair (n, n^2), shares its address: such
+    # a phase asks for the words of one lane of each pair, 8 lanes of 4 words, which phase_degrees
+    # prices as a quarter-warp phase; the 16 lanes kept of both halves, then 16 idle, make one warp.
+    shares, kept = [], []
     for partner in (1, 2):
         other = LANES ^ partner
-        if np.all((addrs == addrs[other]) | ~active | ~active[other]):
-            return [LANES[:16], LANES[16:]]
-    return [LANES[i : i + 8] for i in range(0, WARP_SIZE, 8)]
+        shares.append(np.all((addrs == addrs[:, other]) | (addrs < 0) | (addrs[:, other] < 0), axis=1))
+        kept.append(np.where(words >= 0, words, words[:, other])[:, (LANES & partner) == 0])
+    halves = np.where(shares[0][:, None], *kept)
+    paired = phase_degrees(np.concatenate([halves, np.full(halves.shape, INACTIVE)], axis=1), QUARTER)
+    return np.where(shares[0] | shares[1], paired.sum(axis=(1, 2)), phased)
 
 
-def bank_wavefronts(addrs: np.ndarray, width: int) -> int:
-    """Wavefronts of one warp instruction whose lanes touch `width` bytes at `addrs`."""
-    total = 0
-    for phase in _phases(addrs, width):
-        a = addrs[phase]
-        a = a[a >= 0]
-        if a.size:
-            words = np.unique((a[:, None] // WORD_BYTES + np.arange(width // WORD_BYTES)[None, :]).ravel())
-            total += int(np.bincount((words % NUM_BANKS).astype(np.intp), minlength=NUM_BANKS).max())
-    return total
+def sectors_lines(addrs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct 32 B sectors and 128 B lines each warp instruction (a row of `addrs`) touches: those of
+    its lanes' first and last bytes (a lane's `width` bytes span at most two of each)."""
+    active = addrs >= 0
 
+    def spans(unit: int) -> np.ndarray:
+        ends = [np.where(active, a // unit, INACTIVE) for a in (addrs, addrs + width - 1)]
+        return distinct_per_row(np.concatenate(ends, axis=-1))
 
-def sectors_lines(addrs: np.ndarray, width: int) -> tuple[int, int]:
-    """Distinct 32 B sectors and 128 B lines one request touches."""
-    a = addrs[addrs >= 0]
-    if a.size == 0:
-        return 0, 0
-    ends = a + width - 1
-    sectors = np.unique(np.concatenate([a // SECTOR_BYTES, ends // SECTOR_BYTES])).size
-    lines = np.unique(np.concatenate([a // LINE_BYTES, ends // LINE_BYTES])).size
-    return int(sectors), int(lines)
+    return spans(SECTOR_BYTES), spans(LINE_BYTES)
 
 
 @dataclass(frozen=True)
@@ -84,15 +84,27 @@ class Tally:
         return Tally(*(getattr(self, f.name) * factor for f in fields(self)))
 
 
-def tally(kind: str, width: int, addrs: np.ndarray) -> Tally:
-    """One instruction: kind is ldg (A/B), ldc (C read), stg, lds or sts; `width` in bytes per lane."""
+def tally(instructions: Iterable[Instr]) -> Tally:
+    """Warp instructions summed, each (kind, width, addresses of one warp per row); kind is ldg (A/B),
+    ldc (C read), stg, lds or sts. Instructions of one kind and width are priced together."""
+    alike: dict[tuple[str, int], list[np.ndarray]] = {}
+    for kind, width, addrs in instructions:
+        alike.setdefault((kind, width), []).append(addrs.reshape(-1, WARP_SIZE))
+    total = Tally()
+    for (kind, width), rows in alike.items():
+        total += _priced(kind, width, np.concatenate(rows))
+    return total
+
+
+def _priced(kind: str, width: int, addrs: np.ndarray) -> Tally:
+    count, banks = len(addrs), bank_wavefronts(addrs, width)
     if kind in ("lds", "sts"):
-        waves = bank_wavefronts(addrs, width)
-        return Tally(lds=kind == "lds", sts=kind == "sts", shared_wavefronts=waves)
-    sectors, lines = sectors_lines(addrs, width)
-    waves = max(bank_wavefronts(addrs, width), ceil(lines / TAGS_PER_CLOCK))
+        return Tally(lds=count * (kind == "lds"), sts=count * (kind == "sts"), shared_wavefronts=int(banks.sum()))
+    found, lines = sectors_lines(addrs, width)
+    # A global request: the data stage's wavefronts, or its lines at TAGS_PER_CLOCK a clock (rounded up).
+    waves, sectors = int(np.maximum(banks, -(-lines // TAGS_PER_CLOCK)).sum()), int(found.sum())
     if kind == "ldg":
-        return Tally(ldg=1, ldg_sectors=sectors, global_wavefronts=waves)
+        return Tally(ldg=count, ldg_sectors=sectors, global_wavefronts=waves)
     if kind == "ldc":
-        return Tally(c_ldg=1, c_sectors=sectors, global_wavefronts=waves)
-    return Tally(stg=1, stg_sectors=sectors, global_wavefronts=waves)
+        return Tally(c_ldg=count, c_sectors=sectors, global_wavefronts=waves)
+    return Tally(stg=count, stg_sectors=sectors, global_wavefronts=waves)

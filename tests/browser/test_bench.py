@@ -19,6 +19,7 @@ def run(*args: str) -> str:
 def test_pysim_bench_prints_its_figures():
     out = run("bench/pysim_bench.py", "--quick")
     assert "(a) closed-form counters" in out and "steps/s" in out and "MB" in out
+    assert "ladder rows + roofline + why_faster" in out and "python -m pysim speed" in out
 
 
 def test_tti_bench_prints_the_ratio():
