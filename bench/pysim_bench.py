@@ -19,15 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pysim.core import sectors  # noqa: E402
 from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
-from pysim.kernels import KERNELS, k02_smem_tiled, k03_register_tiled  # noqa: E402
+from pysim.kernels import KERNELS, k03_smem_tiled, k05_register_tiled  # noqa: E402
 
 TARGET_MS = 50.0
 
 
 def clear_caches() -> None:
     sectors.clear_cache()
-    k02_smem_tiled.shared_costs_per_tile.cache_clear()
-    k03_register_tiled.shared_costs_per_tile.cache_clear()
+    k03_smem_tiled.shared_costs_per_tile.cache_clear()
+    k05_register_tiled.shared_costs_per_tile.cache_clear()
 
 
 def time_ms(fn, repeats: int) -> float:

@@ -152,7 +152,7 @@ def test_tick_labels_and_text_fitting():
 
 @pytest.mark.parametrize("N,T", [(1024, 16), (1000, 16), (8, 16), (13, 4), (1, 1)])
 def test_tiled_fma_and_bounds_agree_with_the_simulator(N, T):
-    """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k02 (where T fits a block)."""
+    """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k03 (where T fits a block)."""
     from pysim.hardware.bounds import time_bound_for
     from pysim.hardware.params import SmemParams
     from pysim.kernels import KERNELS

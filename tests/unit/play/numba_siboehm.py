@@ -1,4 +1,4 @@
-"""Siboehm's kernels 4 and 10 written again in Numba-CUDA, to check pysim's k05 and k07 from outside.
+"""Siboehm's kernels 4 and 10 written again in Numba-CUDA, to check pysim's k04 and k10 from outside.
 
 Written from siboehm/SGEMM_CUDA (src/kernels/4_kernel_1D_blocktiling.cuh and
 10_kernel_warptiling.cuh), not from pysim's kernel files, with the guards TileLab adds
