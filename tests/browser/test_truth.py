@@ -10,10 +10,10 @@ import pytest
 
 from browser.conftest import READY_TIMEOUT_MS, Visit, go
 from pysim.core.matrices import operands
-from pysim.hardware.bounds import latency_floor
 from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import HierarchyParams
 from pysim.lessons.walkthrough import Walkthrough
+from pysim.speed import latency_floor
 from tools.harness import Server
 from tools.sitebuild import paths
 

@@ -15,11 +15,11 @@ from pyodide.ffi import to_js
 from pyscript import window
 
 from pysim.core.trace import Trace
-from pysim.hardware.bounds import time_bound_for
 from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
 from pysim.lessons.narration import narration
 from pysim.lessons.speed_of_light import estimate_note
+from pysim.speed import time_bound_for
 
 from ..core.dom import Listeners, fmt, h
 from ..core.urlstate import pick
