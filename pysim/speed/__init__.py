@@ -20,12 +20,12 @@ from .bounds import (
     MEMORY,
     Bounds,
     TimeBound,
-    bounds,
     compulsory_bytes,
     format_bytes,
     format_intensity,
     format_seconds,
     latency_floor,
+    lower_bounds,
     time_bound,
     time_bound_for,
 )
@@ -107,7 +107,7 @@ def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
     prof = BUILDERS[kernel](params)
     _launchable(kernel, prof, device)
     times = unit_times(Machine.of(device), prof)
-    floor = bounds(device, prof.flops, compulsory_bytes(prof.M, prof.N, prof.K))
+    floor = lower_bounds(device, prof.flops, compulsory_bytes(prof.M, prof.N, prof.K))
     seconds = max(times.combined_s, floor.seconds)
     ranked = sorted(times.seconds, key=times.seconds.__getitem__, reverse=True)
     return SpeedReport(

@@ -15,7 +15,7 @@ stored once, no FMAs) is not an SGEMM; its compulsory traffic is the words it mo
 4·(loads + stores) bytes.
 
 That is the *bound* (docs/GLOSSARY.md): no run of the kernel is faster. The round trip
-is the device's modelled unloaded global latency at its rated (highest) clock. `bounds`
+is the device's modelled unloaded global latency at its rated (highest) clock. `lower_bounds`
 computes it, for a stepping view's counters (`time_bound`) and for the speed model's
 estimate (pysim.speed.estimate) alike, so the page's bound and the floor under its
 estimate are one figure.
@@ -118,7 +118,7 @@ def roofline(device: Device, flops: int, dram_bytes: int | float) -> tuple[Fract
     return Fraction(flops) / device.flops_per_second, Fraction(dram_bytes) / device.bytes_per_second
 
 
-def bounds(device: Device, flops: int, dram_bytes: int | float) -> Bounds:
+def lower_bounds(device: Device, flops: int, dram_bytes: int | float) -> Bounds:
     """The bound on a run of `flops` that must move `dram_bytes` through DRAM (its compulsory traffic)."""
     compute, memory = roofline(device, flops, dram_bytes)
     latency = latency_floor(device)
@@ -270,7 +270,7 @@ def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, 
         cache_perfect=_estimate(device, "cache-perfect", assumption, flops, perfect_bytes),
         no_reuse=_estimate(device, "no reuse", "every global load and store from DRAM", flops, no_reuse_bytes),
         ridge_point=float(device.ridge_point),
-        floor=bounds(device, flops, perfect_bytes),
+        floor=lower_bounds(device, flops, perfect_bytes),
     )
 
 
