@@ -52,8 +52,7 @@ class TransposeView(SteppingView):
             and not self.counts_only
             and (params.n, params.TILE) == (self.params.n, self.params.TILE)
         ):
-            self.form.clear_error()
-            self.load(params, self.thread, self.player.index)
+            self.apply_at(params, self.thread, self.player.index)
             return
         super().apply(params)
 
