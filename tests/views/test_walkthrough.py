@@ -1,5 +1,5 @@
-"""The walkthrough's numbers (pysim/walkthrough.py) against brute-force loops and closed forms,
-and the chart tick helper (site/app/chartmath.py)."""
+"""The walkthrough's numbers (pysim/lessons/walkthrough.py) against brute-force loops and closed forms,
+and the chart tick helper (site/app/widgets/chartmath.py)."""
 
 import re
 from fractions import Fraction

@@ -13,7 +13,7 @@ lies wholly inside or wholly outside its matrix): the same elements, the same C,
 count of element loads, but not 128-bit instructions. Kernel 6 (vectorized) is left out:
 without float4 it is the 2D kernel with A stored transposed.
 
-Run under NUMBA_ENABLE_CUDASIM=1 by tests/test_play_numba.py: reads a JSON list of
+Run under NUMBA_ENABLE_CUDASIM=1 by tests/unit/test_play_numba.py: reads a JSON list of
 {"kernel": "blocktile1d" | "warptile", "params": {...}, "A", "B"} from stdin and prints a
 JSON list of {"C", "loads", "stores"}.
 """
