@@ -217,7 +217,7 @@ class SteppingView:
         self.code_panel.removeAttribute("hidden")
         self.player.element.removeAttribute("hidden")
         self.params = params
-        self.trace = trace or Trace(self.kernel, params)
+        self.trace = Trace(self.kernel, params) if trace is None else trace
         self.thread = thread
         self.form.show(params)
         self.thread_select.textContent = ""
