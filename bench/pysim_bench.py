@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pysim.core import sectors  # noqa: E402
 from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
-from pysim.kernels import KERNELS, k02_smem_tiled, k03_register_tiled  # noqa: E402
+from pysim.kernels import KERNELS, k03_smem_tiled, k05_register_tiled  # noqa: E402
 from pysim.lessons import ladder
 from pysim.lessons.ladder import LadderParams, Rung, roofline, siboehm_ladder
 from pysim.lessons.speed_of_light import why_faster
@@ -38,8 +38,8 @@ CLI_TARGET_S = 0.3
 
 def clear_caches() -> None:
     sectors.clear_cache()
-    k02_smem_tiled.shared_costs_per_tile.cache_clear()
-    k03_register_tiled.shared_costs_per_tile.cache_clear()
+    k03_smem_tiled.shared_costs_per_tile.cache_clear()
+    k05_register_tiled.shared_costs_per_tile.cache_clear()
     ladder.report_for.cache_clear()
     ladder.profile_for.cache_clear()
 

@@ -113,7 +113,7 @@ def speed(args: argparse.Namespace, params: Params) -> None:
     print(f"  limiter            {report.limiter} (next: {report.next_limiter})")
     for name, unit in report.units.items():
         print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
-    bound = max(report.bounds.fp32_s, report.bounds.dram_s, report.bounds.latency_s)
+    bound = report.bounds.seconds
     print(
         f"  lower bound        {bound:.4g} s (fp32 {report.bounds.fp32_s:.3g} s, dram {report.bounds.dram_s:.3g} s,"
         f" latency {report.bounds.latency_s:.3g} s): no run is faster"

@@ -5,7 +5,7 @@
 // adds a <style> element, which `style-src 'self'` refuses; mounted in a shadow root it uses a
 // constructable stylesheet (adoptedStyleSheets), which CSP does not govern. So the editor lives
 // in a shadow root, and its colours come from our CSS custom properties (they inherit inward).
-// Loaded by site/app/editor.py; if anything here fails, the page keeps its plain <textarea>.
+// Loaded by site/app/widgets/editor.py; if anything here fails, the page keeps its plain <textarea>.
 import { codemirror } from "./pyscript/core.js";
 
 // CodeMirror's default highlight colours are for a white page, and its escapes' orange is too faint

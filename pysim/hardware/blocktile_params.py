@@ -1,4 +1,4 @@
-"""Parameters of siboehm's blocktiled kernels 4, 6 and 10 (pysim/kernels/k05–k07): the rules his
+"""Parameters of siboehm's blocktiled kernels 4, 6 and 10 (pysim/kernels/k04, k06 and k10): the rules his
 runner's static_asserts enforce, the float4 alignment they need, and the device budgets, each
 refused with a message naming the parameter."""
 

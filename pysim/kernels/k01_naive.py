@@ -1,14 +1,15 @@
-"""Kernel 1: naive SGEMM, one thread per element of C.
+"""Kernel 1: naive SGEMM, one thread per element of C (siboehm's kernels 1 and 2).
 
 Each thread walks a row of A and a column of B straight from global memory:
 2·K loads for K multiply-adds, 2·M·N·K loads in all. Neighbouring threads load
-the same values again and again; kernel 2 removes that waste.
+the same values again and again; kernel 3 (shared-memory tiling) removes that waste.
 
 `map` chooses which index of C threadIdx.x walks (the lesson of coalescing).
 With `col` the 32 threads of a warp take neighbouring columns: their loads of B
 are neighbouring words (a few 32-byte sectors) and their loads of A one word
 (a broadcast). With `row` they take neighbouring rows: each loads a word of A
-from a different row, K words apart, so each needs a sector of its own.
+from a different row, K words apart, so each needs a sector of its own. `row` is siboehm's
+kernel 1, `col` his kernel 2 (global-memory coalescing).
 """
 
 from __future__ import annotations

@@ -38,9 +38,9 @@ from ..core.trace import Focus, Step
 from ..hardware.blocktile_params import VectorizedParams
 
 # The 2D kernel's thread layout, unchanged (explicit re-exports: they are this module's contract members).
-from .k03_register_tiled import owned_cells as owned_cells
-from .k03_register_tiled import owner as owner
-from .k03_register_tiled import thread_xy as thread_xy
+from .k05_register_tiled import owned_cells as owned_cells
+from .k05_register_tiled import owner as owner
+from .k05_register_tiled import thread_xy as thread_xy
 from .plumbing import guarded_store, pattern_copy, shared_read, tile_grid, tile_regions, transposed_copy
 
 NAME = "vectorized"

@@ -22,7 +22,7 @@ from ..core.sectors import warp_sectors
 from ..core.warps import INACTIVE
 from ..hardware.params import NAIVE_MAPS, NaiveParams, RegisterParams, SmemParams, TransposeParams
 from ..hardware.registers import MAX_REGISTERS_PER_THREAD, RegisterBudget, largest_square_tile
-from ..kernels import KERNELS, k01_naive, k02_smem_tiled, k03_register_tiled, k04_transpose
+from ..kernels import KERNELS, k01_naive, k03_smem_tiled, k03_tilelab_transpose, k05_register_tiled
 from ..speed.measured import measured
 from .formulas import Intensity, flops_per_global_byte
 
@@ -259,10 +259,10 @@ class TransposeNumbers:
     """The transpose explanation's numbers: what each pad does to warp 0 and to the whole run."""
 
     p: TransposeParams
-    choices: tuple[k04_transpose.PadChoice, ...]  # one per pad in TRANSPOSE_PADS, in order
+    choices: tuple[k03_tilelab_transpose.PadChoice, ...]  # one per pad in TRANSPOSE_PADS, in order
 
     @property
-    def best(self) -> k04_transpose.PadChoice:
+    def best(self) -> k03_tilelab_transpose.PadChoice:
         """The pad with the fewest bank-conflict cycles over the run (the smallest such pad on a tie)."""
         return min(self.choices, key=lambda c: (c.run_cycles, c.pad))
 
@@ -288,7 +288,7 @@ class TransposeNumbers:
 
 
 def transpose(p: TransposeParams) -> TransposeNumbers:
-    return TransposeNumbers(p, k04_transpose.pad_choices(p, TRANSPOSE_PADS))
+    return TransposeNumbers(p, k03_tilelab_transpose.pad_choices(p, TRANSPOSE_PADS))
 
 
 @dataclass(frozen=True)
@@ -320,7 +320,7 @@ def warp_rows(threads_per_row: int, threads: int) -> str:
 
 
 def tiling_banks(p: SmemParams) -> tuple[BankLine, BankLine]:
-    a, b = k02_smem_tiled.read_bank_reports(p)
+    a, b = k03_smem_tiled.read_bank_reports(p)
     return BankLine("tileA", "[ty][0]", a), BankLine("tileB", "[0][tx]", b)
 
 
@@ -418,7 +418,7 @@ class RegisterNumbers:
 
     def bank_cycles(self, kind: str) -> int:
         """The whole run's bank-conflict cycles of one kind of shared access (copies, regM, regN)."""
-        return self.whole_run * k03_register_tiled.shared_costs_by_access(self.p)[kind][0]
+        return self.whole_run * k05_register_tiled.shared_costs_by_access(self.p)[kind][0]
 
 
 def repeat_period(stride: int) -> int:
@@ -428,7 +428,7 @@ def repeat_period(stride: int) -> int:
 
 def register(p: RegisterParams) -> RegisterNumbers:
     kernel = KERNELS["register"]
-    m_read, n_read = k03_register_tiled.read_bank_reports(p)
+    m_read, n_read = k05_register_tiled.read_bank_reports(p)
     return RegisterNumbers(p, kernel.counters(p), m_read, n_read)
 
 

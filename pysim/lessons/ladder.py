@@ -17,7 +17,7 @@ Rows, in teaching order:
 warptiling (10) kernels at his A6000 sizes and orders the rows as he numbers them
 (naive map=row is his kernel 1, map=col his kernel 2); each label starts with his number.
 
-DRAM traffic is not simulated: `pysim.hardware.bounds` brackets it between the
+DRAM traffic is not simulated: `pysim.speed.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
 *sector traffic*: every 32-byte sector a load instruction touches fetched from
 DRAM, plus the stored words. It is what a kernel would move with no cache reuse
@@ -38,11 +38,10 @@ from typing import ClassVar, TypedDict
 from ..core.constants import SECTOR_BYTES, WORD_BYTES
 from ..core.counters import Counters
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
-from ..hardware.bounds import TimeBound, format_bytes, format_intensity, format_seconds, time_bound_for
 from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..kernels import KERNELS
-from ..speed import SpeedReport, estimate
+from ..speed import SpeedReport, TimeBound, estimate, format_bytes, format_intensity, format_seconds, time_bound_for
 from ..speed import measured as siboehm_measured
 from ..speed.measured import CARD as MEASURED_CARD
 from ..speed.measured import SIZE as MEASURED_SIZE

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..hardware.bounds import format_seconds
 from ..hardware.devices import device
 from ..hardware.params import Params
-from ..speed import SpeedReport
+from ..speed import SpeedReport, format_seconds
 from .ladder import (
     BUILDERS,
     LIMITER_MARK,

@@ -11,10 +11,9 @@ from functools import cached_property
 from math import ceil
 
 from ..core import banks
-from ..hardware.bounds import TimeBound, format_bytes, format_seconds, time_bound
 from ..hardware.devices import Device, device
 from ..hardware.params import HierarchyParams, NaiveParams, ParamError, SmemParams
-from ..speed import SpeedReport
+from ..speed import SpeedReport, TimeBound, format_bytes, format_seconds, time_bound
 from . import formulas
 from .ladder import UNIT_NAMES, report_for
 

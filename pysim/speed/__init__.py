@@ -1,7 +1,9 @@
-"""Speed estimates: `estimate(kernel, params, device_key)` -> SpeedReport (SPEC §6).
+"""How fast a run can go, and how fast the model says it goes: the one place views and lessons ask.
 
-`estimate_s` is a *model estimate* (model.py says what is fitted, modelled, sourced);
-`bounds` are true lower bounds: no run of the kernel on that device can be faster.
+`estimate(kernel, params, device_key)` -> SpeedReport (SPEC §6): `estimate_s` is a *model
+estimate* (model.py says what is fitted, modelled, sourced); its `bounds` are true lower
+bounds (bounds.py): no run of the kernel on that device can be faster. `time_bound_for`
+gives the same bound from a kernel's counters, with the words a page says about it.
 """
 
 from __future__ import annotations
@@ -11,11 +13,46 @@ from typing import Any
 
 from ..hardware.devices import DEVICES, KIB, Device
 from ..hardware.params import ParamError
+from .bounds import (
+    CAVEAT,
+    COMPUTE,
+    LATENCY,
+    MEMORY,
+    Bounds,
+    TimeBound,
+    compulsory_bytes,
+    format_bytes,
+    format_intensity,
+    format_seconds,
+    latency_floor,
+    lower_bounds,
+    time_bound,
+    time_bound_for,
+)
 from .measured import Measured, measured
-from .model import KernelProfile, Machine, compulsory_bytes, resident_blocks, unit_times
+from .model import KernelProfile, Machine, resident_blocks, unit_times
 from .profiles import BUILDERS
 
-__all__ = ["Bounds", "Measured", "Occupancy", "SpeedReport", "UnitTime", "estimate", "measured"]
+__all__ = [
+    "CAVEAT",
+    "COMPUTE",
+    "LATENCY",
+    "MEMORY",
+    "Bounds",
+    "Measured",
+    "Occupancy",
+    "SpeedReport",
+    "TimeBound",
+    "UnitTime",
+    "estimate",
+    "format_bytes",
+    "format_intensity",
+    "format_seconds",
+    "latency_floor",
+    "measured",
+    "time_bound",
+    "time_bound_for",
+]
 
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
 _THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads"}
@@ -26,15 +63,6 @@ _SHARED_PARAM = {"naive": "T", "smem": "T"}
 class UnitTime:
     seconds: float
     share: float  # seconds / estimate_s: the fraction of the unit's peak the estimate uses
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """True lower bounds on time, seconds."""
-
-    fp32_s: float  # 2MNK at the vendor's FP32 peak
-    dram_s: float  # A, B read once and C written once at the DRAM bandwidth
-    latency_s: float  # one unloaded global-memory round trip at the rated (highest) clock
 
 
 @dataclass(frozen=True)
@@ -78,14 +106,9 @@ def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
     device = DEVICES[device_key]
     prof = BUILDERS[kernel](params)
     _launchable(kernel, prof, device)
-    machine = Machine.of(device)
-    times = unit_times(machine, prof)
-    bounds = Bounds(
-        fp32_s=prof.flops / float(device.flops_per_second),
-        dram_s=compulsory_bytes(prof) / float(device.bytes_per_second),
-        latency_s=device.latency_global.value / machine.clock_hz,
-    )
-    seconds = max(times.combined_s, bounds.fp32_s, bounds.dram_s, bounds.latency_s)
+    times = unit_times(Machine.of(device), prof)
+    floor = lower_bounds(device, prof.flops, compulsory_bytes(prof.M, prof.N, prof.K))
+    seconds = max(times.combined_s, floor.seconds)
     ranked = sorted(times.seconds, key=times.seconds.__getitem__, reverse=True)
     return SpeedReport(
         estimate_s=seconds,
@@ -93,6 +116,6 @@ def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
         limiter=ranked[0],
         next_limiter=ranked[1],
         units={name: UnitTime(t, t / seconds) for name, t in times.seconds.items()},
-        bounds=bounds,
+        bounds=floor,
         occupancy=Occupancy(times.blocks_per_sm, times.blocks_per_sm * prof.warps_per_block),
     )

@@ -24,6 +24,7 @@ from math import ceil
 import numpy as np
 
 from ..hardware.devices import KIB, Device
+from .bounds import compulsory_bytes
 
 REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy calculator, cc >= 6)
 SMEM_ALLOC_UNIT = 128  # bytes; modelled
@@ -183,11 +184,6 @@ def _wave_dram_bytes(m: Machine, prof: KernelProfile, resident: int) -> float:
     return float(tiles(x_len - reused_x, y_len - reused_y).sum())
 
 
-def compulsory_bytes(prof: KernelProfile) -> float:
-    """A and B read once, C written once: no kernel moves less through DRAM."""
-    return 4.0 * (prof.M * prof.K + prof.K * prof.N + prof.M * prof.N)
-
-
 def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     """Busy time of each unit on the busiest SM (or device-wide), for a kernel that can launch."""
     resident = max(1, resident_blocks(m, prof))
@@ -207,7 +203,7 @@ def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     # C leaves DRAM once (if read) and returns once, however many sectors the requests touched.
     c_dram = 4.0 * prof.M * prof.N * (2 if prof.c_load_sectors else 1)
     ab = min(_wave_dram_bytes(m, prof, resident), l1_miss)
-    t["dram"] = max(compulsory_bytes(prof), ab + c_dram) / m.dram_bytes_per_s
+    t["dram"] = max(compulsory_bytes(prof.M, prof.N, prof.K), ab + c_dram) / m.dram_bytes_per_s
     t["latency"] = _latency(m, prof, resident, on_sm)
     top = max(t.values())
     # Imperfect overlap: units nearly as busy as the limiter still cost time (MIO back-pressure,

@@ -12,7 +12,7 @@ from playwright.sync_api import sync_playwright
 from tools.harness import Server, chromium_executable, launch
 
 READY_TIMEOUT_MS = 60_000
-ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/shell.py)
+ADDRESS_SETTLE_MS = 150  # the app writes the address at most every 100 ms (site/app/core/shell.py)
 
 
 @pytest.fixture(scope="session")

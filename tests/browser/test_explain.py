@@ -77,7 +77,7 @@ def register_hash(sizes: dict[str, int]) -> str:
 def test_register_compare_table_equals_brute_force(app):
     go(app, register_hash(REGISTER_ODD))
     rows = part(app, "compare-table", "register").locator("tbody tr")
-    T = 4  # min(BM, BN): the modelling choice of pysim/comparison.py
+    T = 4  # min(BM, BN): the modelling choice of pysim/lessons/comparison.py
     expected = (naive(7, 5, 11, T), smem(7, 5, 11, T), register(*REGISTER_ODD.values()))
     names = ("global_loads", "shared_loads", "register_reads", "fma", "global_sectors", "bank_extra_cycles")
     for row, counts in enumerate(expected):

@@ -11,7 +11,7 @@ masteryscore and cmi.core.score.raw are both non-empty, raw >= mastery is passed
 status still 'not attempted' becomes 'completed'), so both LMSs' verdicts are checked.
 
 The server sends Moodle's MIME types (`document/unknown` for `.wasm`, `.mjs`, `.whl`) and the
-package sits in a sub-path, as in Moodle's pluginfile.php URLs. The link package frames the e2e
+package sits in a sub-path, as in Moodle's pluginfile.php URLs. The link package frames the test
 server's dist/ (another origin) and relays its score; forged messages are ignored. With Chromium's
 third-party storage blocked, the site framed from another site (page on localhost, frame on
 127.0.0.1) still starts, in a plain iframe and in the link package.
@@ -154,7 +154,7 @@ def packages(tmp_path_factory, server):
     out = tmp_path_factory.mktemp("scorm")
     made = {
         "full": scorm.full_package(out / "full"),
-        "link": scorm.link_package(out / "link", server.url),  # the hosted copy: the e2e server's dist/
+        "link": scorm.link_package(out / "link", server.url),  # the hosted copy: the test server's dist/
         "link-puzzles": scorm.link_package(out / "link-puzzles", server.url, counts="quiz,checkpoints,puzzles"),
     }
     return {name: unzip(archive, out / f"lms-{name}" / SUB_PATH).parents[4] for name, archive in made.items()}

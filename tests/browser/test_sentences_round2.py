@@ -1,4 +1,4 @@
-"""Issue 25 in Chromium: the views call the pure explanation modules (tests/test_sentences_round2.py
+"""Issue 25 in Chromium: the views call the pure explanation modules (tests/views/test_sentences_round2.py
 reads their sentences in CPython), so here only that each page fills every slot and noun, at the
 issue's sizes, and shows the alternative pysim chose."""
 

@@ -5,12 +5,11 @@ import pytest
 from browser.conftest import go, url_has, value, view
 from bruteforce import smem
 from pysim.core.trace import Trace
-from pysim.hardware.bounds import latency_floor
 from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import SmemParams
 from pysim.kernels import KERNELS
 from pysim.lessons.ladder import measured_seconds
-from pysim.speed import measured
+from pysim.speed import latency_floor, measured
 from timetext import bound_times, durations
 
 COUNTERS = ("global_loads", "shared_loads", "shared_stores", "fma", "barriers", "global_sectors", "bank_extra_cycles")

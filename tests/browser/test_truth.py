@@ -10,10 +10,10 @@ import pytest
 
 from browser.conftest import READY_TIMEOUT_MS, Visit, go
 from pysim.core.matrices import operands
-from pysim.hardware.bounds import latency_floor
 from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import HierarchyParams
 from pysim.lessons.walkthrough import Walkthrough
+from pysim.speed import latency_floor
 from tools.harness import Server
 from tools.sitebuild import paths
 
@@ -49,7 +49,7 @@ def c_grid(page, view: str, rows: int, cols: int) -> np.ndarray:
 def broken_server(dist, tmp_path_factory):
     copy = tmp_path_factory.mktemp("broken") / "dist"
     shutil.copytree(dist, copy)
-    kernel = "pysim/kernels/k02_smem_tiled.py"
+    kernel = "pysim/kernels/k03_smem_tiled.py"
     with (
         zipfile.ZipFile(dist / paths.PYTHON_ARCHIVE) as original,
         zipfile.ZipFile(copy / paths.PYTHON_ARCHIVE, "w") as broken,

@@ -54,7 +54,7 @@ def test_runtime_and_site_are_bundled(built):
     assert config["interpreter"] == "./pyodide/pyodide.mjs"
     assert config["files"] == {"./tilelab.zip": "./*", "./pyodide/numpy-bytecode.zip": paths.SITE_PACKAGES + "/*"}
     with zipfile.ZipFile(built / paths.PYTHON_ARCHIVE) as archive:
-        assert {"pysim/kernels/k02_smem_tiled.py", "app/core/shell.py"} <= set(archive.namelist())
+        assert {"pysim/kernels/k03_smem_tiled.py", "app/core/shell.py"} <= set(archive.namelist())
     assert not (built / "pysim").exists() and not (built / "app").exists()
 
 

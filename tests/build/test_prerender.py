@@ -196,7 +196,7 @@ def test_a_row_written_in_a_table_gets_the_tbody_a_browser_gives_it():
 
 def test_a_second_page_drawn_in_one_process_is_drawn_alike(main, drawn):
     """The build draws the site and then a course package in one process, and tests import the app's
-    packages (here `app.widgets`, as tests/test_walkthrough.py does): each page gets modules bound to
+    packages (here `app.widgets`, as tests/views/test_walkthrough.py does): each page gets modules bound to
     its own document, so the same creation order."""
     importlib.import_module("app.widgets.chartmath")
     draw_views(main)

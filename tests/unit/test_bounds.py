@@ -5,7 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pysim.hardware.bounds import (
+from pysim.hardware.devices import DEVICES
+from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.kernels import KERNELS
+from pysim.lessons.ladder import SIBOEHM_NUMBER, LadderParams, measured_seconds, report_for, siboehm_ladder
+from pysim.speed import (
     CAVEAT,
     COMPUTE,
     LATENCY,
@@ -14,14 +18,10 @@ from pysim.hardware.bounds import (
     format_intensity,
     format_seconds,
     latency_floor,
+    measured,
     time_bound,
     time_bound_for,
 )
-from pysim.hardware.devices import DEVICES
-from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
-from pysim.kernels import KERNELS
-from pysim.lessons.ladder import SIBOEHM_NUMBER, LadderParams, measured_seconds, report_for, siboehm_ladder
-from pysim.speed import measured
 from pysim.speed.measured import SIZE
 from timetext import durations
 
@@ -273,3 +273,13 @@ def test_format_seconds(seconds, text):
 )
 def test_format_bytes(count, text):
     assert format_bytes(count) == text
+
+
+@pytest.mark.parametrize("key", DEVICES)
+def test_the_page_bound_and_the_floor_under_the_estimate_are_one_figure(key):
+    # 1024 = 32 tiles of 32: no padding, so the counters' FMAs are the model's 2MNK / 2 and both ask one floor.
+    params = SmemParams(M=1024, N=1024, K=1024, T=32, device=key)
+    bound = time_bound_for(DEVICES[key], KERNELS["smem"].counters(params), 1024, 1024, 1024)
+    report = report_for("smem", params)
+    assert not isinstance(report, str)
+    assert report.bounds == bound.floor and report.bounds.seconds == bound.seconds

@@ -12,7 +12,7 @@ from bruteforce import conflict_cycles, naive, naive_requests, sectors_of, warps
 from pysim.core import lanes
 from pysim.core.trace import Trace
 from pysim.hardware.params import NaiveParams, ParamError, TransposeParams
-from pysim.kernels import KERNELS, k01_naive, k04_transpose
+from pysim.kernels import KERNELS, k01_naive, k03_tilelab_transpose
 from pysim.lessons.ladder import (
     COLUMNS,
     SIBOEHM_NUMBER,
@@ -116,9 +116,9 @@ def test_transpose_banks_per_warp_and_pads():
             words = [lane.word for lane in found.lanes if lane.active]
             assert found.degree == degree
             assert found.extra_cycles == conflict_cycles(words)
-        choice = k04_transpose.pad_choices(p)[pad]
+        choice = k03_tilelab_transpose.pad_choices(p)[pad]
         assert (choice.read_degree, choice.write_degree) == (degree, 1)
-    assert [c.run_cycles for c in k04_transpose.pad_choices(TransposeParams(n=64, TILE=32))] == [3968, 0, 128]
+    assert [c.run_cycles for c in k03_tilelab_transpose.pad_choices(TransposeParams(n=64, TILE=32))] == [3968, 0, 128]
 
 
 def test_transpose_address_key_is_T():

@@ -9,7 +9,7 @@ import pytest
 
 from pysim.core.matrices import operands
 from pysim.hardware.params import ParamError
-from pysim.kernels import ORDER, Kernel, k02_smem_tiled
+from pysim.kernels import ORDER, Kernel, k03_smem_tiled
 from pysim.kernels.contract import REQUIRED
 
 
@@ -50,6 +50,6 @@ def test_a_module_that_breaks_the_contract_is_refused_at_registration() -> None:
     broken = types.ModuleType("broken")
     for name in REQUIRED:
         if name != "counters_for":
-            setattr(broken, name, getattr(k02_smem_tiled, name))
+            setattr(broken, name, getattr(k03_smem_tiled, name))
     with pytest.raises(TypeError, match="lacks counters_for"):
         Kernel(broken)

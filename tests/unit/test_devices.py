@@ -8,8 +8,8 @@ from types import ModuleType
 
 import pytest
 
-from pysim.hardware.bounds import time_bound
 from pysim.hardware.devices import DEFAULT_DEVICE, DEVICES, Device, Figure, device
+from pysim.speed import time_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,7 +1,7 @@
 """Warp instructions grouped by lockstep: the lanes of a warp that reach a load in the same iteration of its loops
 issue it together, so a divergent kernel's requests and sectors are those of hardware.
 
-The expected counts come from a plain model of the kernel in tests/play/divergent_loop.py, written here: each
+The expected counts come from a plain model of the kernel in tests/unit/play/divergent_loop.py, written here: each
 thread's loads listed with the iteration they happen in, grouped per (warp, load, iteration). Its C comes from
 Numba's CUDA simulator.
 """

@@ -1,5 +1,5 @@
 """The same playground files under real Numba (NUMBA_ENABLE_CUDASIM=1) give the same C as pysim;
-siboehm's kernels 4 and 10, written again in Numba (tests/play/numba_siboehm.py), give pysim's C and global loads.
+siboehm's kernels 4 and 10, written again in Numba (tests/unit/play/numba_siboehm.py), give pysim's C and global loads.
 
 Skipped where Numba is not installed. Numba runs in a subprocess, because its
 simulator must be chosen (by the environment variable) before it is imported.

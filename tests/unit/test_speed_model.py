@@ -111,7 +111,8 @@ def test_cli_json_shape(capsys):
         "kernel", "params", "device", "estimate_s", "gflops", "limiter", "units", "bounds", "occupancy",
     ]  # fmt: skip
     assert all(set(u) == {"seconds", "share"} for u in found["units"].values())
-    assert set(found["bounds"]) == {"fp32_s", "dram_s", "latency_s"}
+    assert set(found["bounds"]) == {"fp32_s", "dram_s", "latency_s", "set_by"}
+    assert found["bounds"]["set_by"] in {"compute", "memory", "latency"}
     assert set(found["occupancy"]) == {"blocks_per_sm", "warps_per_sm"}
 
 

@@ -5,6 +5,7 @@ import pytest
 from pysim.core.trace import Trace
 from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
 from pysim.kernels import KERNELS, ORDER
+from pysim.lessons.ladder import SIBOEHM_NUMBER, LadderParams, siboehm_ladder
 from pysim.lessons.narration import narration
 
 SMALL = {
@@ -19,12 +20,25 @@ def test_kernels_are_in_teaching_order():
     assert [k.NAME for k in ORDER] == [
         "naive",
         "smem",
+        "transpose",
         "blocktile1d",
         "register",
         "vectorized",
         "warptile",
-        "transpose",
     ]
+
+
+def test_module_numbers_are_siboehms_and_sort_in_teaching_order():
+    """pysim/kernels/__init__.py: a kernel of siboehm's ladder is numbered as he numbers it (naive: his 1 and 2)."""
+    modules = [kernel.module.__name__.rpartition(".")[2] for kernel in ORDER]
+    assert modules == sorted(modules)
+    his: dict[str, int] = {}
+    for rung in siboehm_ladder(LadderParams()):
+        if rung.key in SIBOEHM_NUMBER:
+            his[rung.kernel] = min(his.get(rung.kernel, 99), SIBOEHM_NUMBER[rung.key])
+    assert len(his) == 6
+    for name, number in his.items():
+        assert KERNELS[name].module.__name__.rpartition(".")[2].startswith(f"k{number:02d}_")
 
 
 # What each kind of step executes, written from the CUDA listings (not from pysim's markers):

@@ -11,7 +11,7 @@ from test_explain import parse, shown_text
 from pysim.core.trace import Trace
 from pysim.hardware.blocktile_params import VectorizedParams, WarptileParams
 from pysim.hardware.params import RegisterParams
-from pysim.kernels import KERNELS, k07_warptile
+from pysim.kernels import KERNELS, k10_warptile
 from pysim.lessons import blocktiled
 
 NAMES = ("blocktile1d", "vectorized", "warptile")
@@ -104,7 +104,7 @@ def test_warp_regions_split_the_warp_tile():
     p = WarptileParams(M=128, N=128, K=128)
     trace = Trace(KERNELS["warptile"], p)
     step = next(s for s in trace if s.inner == (0, 3))
-    found = k07_warptile.warp_regions(p, step, 32 + 5)  # lane 5 of warp 1: warp tile (0, 1)
+    found = k10_warptile.warp_regions(p, step, 32 + 5)  # lane 5 of warp 1: warp tile (0, 1)
     c = found["C"]
     assert len(c["warp"]) == p.WM * p.WN and {col for _, col in c["warp"]} == set(range(p.WN, 2 * p.WN))
     assert len(c["subtiles"]) == p.WMITER * p.WNITER

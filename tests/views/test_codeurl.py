@@ -1,4 +1,4 @@
-"""site/app/codeurl.py: a playground file survives the address; a damaged `code=` never opens."""
+"""site/app/views/codeurl.py: a playground file survives the address; a damaged `code=` never opens."""
 
 import base64
 import zlib

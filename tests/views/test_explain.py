@@ -1,4 +1,4 @@
-"""The explanations' numbers (pysim/explain.py, pysim/comparison.py) against brute force, and the
+"""The explanations' numbers (pysim/lessons/explain.py, pysim/lessons/comparison.py) against brute force, and the
 prose templates' shipped defaults against what the views fill in."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The walkthrough's numbers (pysim/walkthrough.py) against brute-force loops and closed forms,
-and the chart tick helper (site/app/chartmath.py)."""
+"""The walkthrough's numbers (pysim/lessons/walkthrough.py) against brute-force loops and closed forms,
+and the chart tick helper (site/app/widgets/chartmath.py)."""
 
 import re
 from fractions import Fraction
@@ -152,10 +152,10 @@ def test_tick_labels_and_text_fitting():
 
 @pytest.mark.parametrize("N,T", [(1024, 16), (1000, 16), (8, 16), (13, 4), (1, 1)])
 def test_tiled_fma_and_bounds_agree_with_the_simulator(N, T):
-    """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k02 (where T fits a block)."""
-    from pysim.hardware.bounds import time_bound_for
+    """The walkthrough's closed forms for the tiled kernel equal pysim's counts of k03 (where T fits a block)."""
     from pysim.hardware.params import SmemParams
     from pysim.kernels import KERNELS
+    from pysim.speed import time_bound_for
 
     w = Walkthrough(HierarchyParams(N=N, T=T))
     counted = KERNELS["smem"].counters(SmemParams(M=N, N=N, K=N, T=T))
@@ -186,8 +186,8 @@ def test_a_tile_that_cannot_launch_gets_no_time_and_says_why():
 
 
 def test_the_default_times_are_the_bound_and_the_speed_models_estimates():
-    from pysim.hardware.bounds import latency_floor
     from pysim.lessons.ladder import report_for
+    from pysim.speed import latency_floor
 
     w = walk(1024, 16)
     timing = w.timing

@@ -324,7 +324,7 @@ def upload_limit(size: int) -> int:
 
 
 def readme_figures(full_bytes: int, link_bytes: int) -> dict[str, str]:
-    """What README's course section states about the built zips (tests/test_scorm.py keeps it true)."""
+    """What README's course section states about the built zips (tests/build/test_scorm.py keeps it true)."""
     limit = upload_limit(full_bytes)
     return {
         "full": f"about {full_bytes / 1e6:.1f} MB",

@@ -1,4 +1,4 @@
-"""What the page says about the steps of the blocktile1d kernel (pysim/kernels/k05_blocktile1d.py)."""
+"""What the page says about the steps of the blocktile1d kernel (pysim/kernels/k04_blocktile1d.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from ...core.trace import Step
 from ...core.words import count, plural
 from ...hardware.blocktile_params import Blocktile1DParams
-from ...kernels import k05_blocktile1d as kernel
+from ...kernels import k04_blocktile1d as kernel
 from . import tiled
 
 

@@ -1,4 +1,4 @@
-"""What the page says about the steps of the register kernel (pysim/kernels/k03_register_tiled.py): the
+"""What the page says about the steps of the register kernel (pysim/kernels/k05_register_tiled.py): the
 sentences of the live region, the thread monitor and the phase line, from each step's record."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from ...core.trace import Step
 from ...core.warps import INACTIVE
 from ...core.words import count, plural
 from ...hardware.params import RegisterParams
-from ...kernels import k03_register_tiled as kernel
+from ...kernels import k05_register_tiled as kernel
 
 
 def describe(step: Step, p: RegisterParams, thread: int) -> str:

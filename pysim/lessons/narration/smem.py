@@ -1,4 +1,4 @@
-"""What the page says about the steps of the smem kernel (pysim/kernels/k02_smem_tiled.py): the
+"""What the page says about the steps of the smem kernel (pysim/kernels/k03_smem_tiled.py): the
 sentences of the live region, the thread monitor and the phase line, from each step's record."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ...core.trace import Cell, Step
 from ...core.warps import INACTIVE
 from ...core.words import count, plural
 from ...hardware.params import SmemParams
-from ...kernels import k02_smem_tiled as kernel
+from ...kernels import k03_smem_tiled as kernel
 
 
 def describe(step: Step, p: SmemParams, thread: int) -> str:

@@ -1,4 +1,4 @@
-"""What the page says about the steps of the transpose kernel (pysim/kernels/k04_transpose.py): the
+"""What the page says about the steps of the transpose kernel (pysim/kernels/k03_tilelab_transpose.py): the
 sentences of the live region, the thread monitor and the phase line, from each step's record."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from ...core.banks import bank_of
 from ...core.trace import Step
 from ...core.warps import INACTIVE
 from ...hardware.params import TransposeParams
-from ...kernels import k04_transpose as kernel
+from ...kernels import k03_tilelab_transpose as kernel
 
 
 def describe(step: Step, p: TransposeParams, thread: int) -> str:

@@ -1,4 +1,4 @@
-"""What the page says about the steps of the warptile kernel (pysim/kernels/k07_warptile.py)."""
+"""What the page says about the steps of the warptile kernel (pysim/kernels/k10_warptile.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from ...core.trace import Step
 from ...core.words import count, plural
 from ...hardware.blocktile_params import WarptileParams
-from ...kernels import k07_warptile as kernel
+from ...kernels import k10_warptile as kernel
 from . import tiled
 
 

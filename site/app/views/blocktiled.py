@@ -2,9 +2,9 @@
 
 One view class: the three routes differ in data (kernel, registers, captions, explanation), not
 in kind. Every mark comes from pysim: the block's regions, each access by kind, the followed
-thread's cells (k05–k07 `focus`), the four-cell groups of every 128-bit access
+thread's cells (k04, k06 and k10 `focus`), the four-cell groups of every 128-bit access
 (pysim.lessons.blocktiled.vector_groups, outlined with `edges`) and, in #/warptile, the followed
-thread's warp tile and subtiles (k07.warp_regions).
+thread's warp tile and subtiles (k10.warp_regions).
 
 A step costs what it changes: the marks that hold for many steps (the block's tile, the thread
 patches of C, the followed thread's warp) are the grids' base classes, rebuilt only when the block,
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from pyscript import window
 
-from pysim.kernels import KERNELS, k07_warptile
+from pysim.kernels import KERNELS, k10_warptile
 from pysim.lessons import blocktiled
 
 from ..core.dom import AFTER_FRAME_MS, fmt, h
@@ -267,7 +267,7 @@ class WarptileView(BlocktiledView):
     def more_base(self, step, bases: dict[str, dict]) -> None:
         """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted
         outlines); the subtile computed now is a region, drawn by `regions`."""
-        for array, parts in k07_warptile.warp_regions(self.params, step, self.thread).items():
+        for array, parts in k10_warptile.warp_regions(self.params, step, self.thread).items():
             add_marks(bases[array], parts["warp"], "warp-tile")
             for kind, groups in (("sub", parts["subtiles"]), ("warp", (parts["warp"],))):
                 for cell, cls in outlined(groups, kind).items():
@@ -275,5 +275,5 @@ class WarptileView(BlocktiledView):
 
     def regions(self, step) -> dict[str, dict[str, tuple]]:
         """The subtile computed now, one striped box per grid."""
-        regions = k07_warptile.warp_regions(self.params, step, self.thread)
+        regions = k10_warptile.warp_regions(self.params, step, self.thread)
         return {array: {"sub-now": parts["now"]} for array, parts in regions.items()}

@@ -35,8 +35,7 @@ class NaiveView(SteppingView):
     def apply(self, params) -> None:
         """Changing only the map (or device) keeps the step and the followed thread: compare the two maps."""
         if self.params is not None and not self.counts_only and _same_sizes(params, self.params):
-            self.form.clear_error()
-            self.load(params, self.thread, self.player.index)
+            self.apply_at(params, self.thread, self.player.index)
             return
         super().apply(params)
 

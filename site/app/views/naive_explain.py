@@ -2,7 +2,7 @@
 site/partials/view-naive.html with pysim's counts for the sizes on screen, both maps.
 
 `slot_values` and `shown` are pure (tested in CPython against the template's defaults and by
-tests/test_sentences_round2.py); `show` writes text and attributes only.
+tests/views/test_sentences_round2.py); `show` writes text and attributes only.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""#/register: the 2D register-tiling visualizer (seed 001), drawn from pysim's k03 trace."""
+"""#/register: the 2D register-tiling visualizer (seed 001), drawn from pysim's k05 trace."""
 
 from __future__ import annotations
 

@@ -15,11 +15,11 @@ from pyodide.ffi import to_js
 from pyscript import window
 
 from pysim.core.trace import Trace
-from pysim.hardware.bounds import time_bound_for
 from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
 from pysim.lessons.narration import narration
 from pysim.lessons.speed_of_light import estimate_note
+from pysim.speed import time_bound_for
 
 from ..core.dom import Listeners, fmt, h
 from ..core.urlstate import pick
@@ -45,6 +45,7 @@ class SteppingView:
         self.trace: Trace | None = None
         self.thread = 0
         self.counts_only = False
+        self.pending_counts: Params | None = None  # sizes too large to animate, offered as counts (the button)
         self.listeners = Listeners()  # the view's own listeners and its C-check timer proxy
         self.form = ParamForm(self.kernel.PARAMS, self.apply)
         self.thread_select = h("select", "", id=f"{self.kernel.NAME}-thread", data_testid="thread")
@@ -115,27 +116,45 @@ class SteppingView:
         return f"T({tx},{ty})"
 
     def activate(self, raw: dict[str, str]) -> None:
-        """Enter the view from an address: restore exactly the state it describes."""
+        """Enter the view from an address: restore exactly the state it describes, drawing its step once.
+
+        The sizes, thread and step are read first (new sizes get their trace, not drawn); then the view
+        loads them and draws that step. New sizes are reached from their step 0, so a link past an open
+        checkpoint stops at it."""
         self.checkpoints.enable(raw, self.params, self.trace)
         if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
             self.write_address()  # a bare link to the view: keep what the reader was doing
             return
         try:
             params = self.kernel.PARAMS.parse(pick(raw, self.param_names))
-            # A link to sizes too large to animate shows their counts when it asks for them, and on a first
-            # visit, where there is no state to keep (the defaults would answer with another problem).
-            if params.too_large_to_animate() and (raw.get("mode") == "counts" or self.params is None):
-                self.form.clear_error()
-                self.enter_counts_only(params)
-                return
-            if params != self.params or self.counts_only:
-                self.load(params, 0, 0)
-            thread = self.parse_thread(raw.get("thread"))
-            index = parse_int("step", raw.get("step", "0"), 0, len(self.trace) - 1)
         except ParamError as error:
             self.reject(error)
             return
+        too_large = params.too_large_to_animate()
+        if too_large:
+            # Their counts when the link asks for them, and on a first visit, where there is no state to
+            # keep (the defaults would answer with another problem); else the state stays, counts offered.
+            if raw.get("mode") == "counts" or self.params is None:
+                self.form.clear_error()
+                self.enter_counts_only(params)
+            else:
+                self.offer_counts(params)
+                self.reject(too_large)
+            return
+        new = params != self.params or self.counts_only
+        trace = Trace(self.kernel, params) if new else self.trace
+        try:
+            thread = self.parse_thread(params, raw.get("thread"), 0 if new else self.thread)
+            index = parse_int("step", raw.get("step", "0"), 0, len(trace) - 1)
+        except ParamError as error:
+            if new:  # the sizes are good: shown from their start, under the error
+                self.load(params, 0, 0, trace)
+            self.reject(error)
+            return
         self.form.clear_error()
+        if new:
+            self.load(params, thread, index, trace, reached_from=0)
+            return
         self.form.show(params)
         if thread != self.thread:
             self.thread = thread
@@ -150,31 +169,47 @@ class SteppingView:
             self.load(self.kernel.PARAMS(), 0, 0)
         self.write_address()
 
-    def parse_thread(self, text: str | None) -> int:
+    def parse_thread(self, params: Params, text: str | None, default: int) -> int:
+        """The thread an address names ("tx,ty") in a block of `params`; `default` when it names none."""
         if text is None:
-            return self.thread
+            return default
         tx_text, _, ty_text = text.partition(",")
-        columns = self.kernel.threads(self.params) // self.block_rows()
+        rows = self.block_rows(params)
+        columns = self.kernel.threads(params) // rows
         tx = parse_int("thread", tx_text, 0, columns - 1)
-        ty = parse_int("thread", ty_text or "0", 0, self.block_rows() - 1)
+        ty = parse_int("thread", ty_text or "0", 0, rows - 1)
         return ty * columns + tx
 
-    def block_rows(self) -> int:
+    def block_rows(self, params: Params) -> int:
         """Rows of threads in a block (threads = rows × columns)."""
-        last = self.kernel.threads(self.params) - 1
-        return self.kernel.thread_xy(self.params, last)[1] + 1
+        last = self.kernel.threads(params) - 1
+        return self.kernel.thread_xy(params, last)[1] + 1
 
     def apply(self, params: Params) -> None:
         """Apply from the form: new sizes start at step 0, following thread 0."""
-        self.form.clear_error()
-        self.load(params, 0, 0)
+        self.apply_at(params, 0, 0)
 
-    def load(self, params: Params, thread: int, index: int) -> None:
+    def apply_at(self, params: Params, thread: int, index: int) -> None:
+        """Apply from the form at this thread and step; sizes too large to animate are refused, counts offered."""
+        self.form.clear_error()
         too_large = params.too_large_to_animate()
         if too_large:
-            self.counts_button.removeAttribute("hidden")
-            self.pending_counts = params
-            raise too_large
+            self.offer_counts(params)
+            self.form.show_error(too_large)
+            return
+        self.load(params, thread, index)
+
+    def offer_counts(self, params: Params) -> None:
+        """Sizes too large to animate: the state shown stays, and the counts button offers their totals."""
+        self.pending_counts = params
+        self.counts_button.removeAttribute("hidden")
+
+    def load(
+        self, params: Params, thread: int, index: int, trace: Trace | None = None, reached_from: int | None = None
+    ) -> None:
+        """Show `params` (sizes that animate; `trace`: theirs, if already built) at `thread` and step `index`,
+        drawn once. `reached_from`: the step the reader comes from, for the checkpoints in between."""
+        self.pending_counts = None
         self.counts_button.setAttribute("hidden", "")
         self.counts_only = False
         self.counts_note.setAttribute("hidden", "")
@@ -182,7 +217,7 @@ class SteppingView:
         self.code_panel.removeAttribute("hidden")
         self.player.element.removeAttribute("hidden")
         self.params = params
-        self.trace = Trace(self.kernel, params)
+        self.trace = Trace(self.kernel, params) if trace is None else trace
         self.thread = thread
         self.form.show(params)
         self.thread_select.textContent = ""
@@ -194,12 +229,14 @@ class SteppingView:
         self.start_c_check()
         self.load_panels()
         self.load_thread()
-        self.checkpoints.load(params, self.trace)
+        self.checkpoints.load(params, self.trace, reached_from)
         self.player.load(len(self.trace), index)
 
     def enter_counts_only(self, params: Params | None = None) -> None:
-        """Too large to animate: show the exact totals from pysim's closed forms."""
+        """Too large to animate: show the exact totals from pysim's closed forms (of `params`, else of the
+        sizes the counts button offers)."""
         params = params or self.pending_counts
+        self.pending_counts = None
         self.player.pause()
         self.params = params
         self.counts_only = True

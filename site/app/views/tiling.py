@@ -1,4 +1,4 @@
-"""#/tiling: the shared-memory tiling visualizer (seed 000), drawn from pysim's k02 trace."""
+"""#/tiling: the shared-memory tiling visualizer (seed 000), drawn from pysim's k03 trace."""
 
 from __future__ import annotations
 

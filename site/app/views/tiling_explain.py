@@ -91,6 +91,6 @@ def show(root, params: SmemParams) -> None:
     slots.fill(root, slot_values(params))
     for name, visible in shown(params).items():
         slots.show(root, f'[data-show="{name}"]', visible)
-    # The e2e tests and screen readers read each bank line's degree from an attribute too.
+    # The browser tests and screen readers read each bank line's degree from an attribute too.
     for line in explain.tiling_banks(params):
         root.querySelector(f'[data-testid="bank-{line.array}"]').setAttribute("data-degree", str(line.report.degree))

@@ -1,4 +1,4 @@
-"""#/transpose: the shared-memory transpose (k04), stepped, with the banks of the followed thread's warp.
+"""#/transpose: the shared-memory transpose (k03_tilelab_transpose), stepped, with the banks of the followed thread's warp.
 
 `pad` applies as soon as it changes and keeps the step and the followed thread, so the
 same instruction can be watched with and without its conflict.
@@ -7,7 +7,7 @@ same instruction can be watched with and without its conflict.
 from __future__ import annotations
 
 from pysim.core import lanes
-from pysim.kernels import KERNELS, k04_transpose
+from pysim.kernels import KERNELS, k03_tilelab_transpose
 
 from ..core.dom import h
 from ..widgets.components import ACCESS_MARKS, add_marks, code_section, legend, memory_panel, monitor_table
@@ -52,8 +52,7 @@ class TransposeView(SteppingView):
             and not self.counts_only
             and (params.n, params.TILE) == (self.params.n, self.params.TILE)
         ):
-            self.form.clear_error()
-            self.load(params, self.thread, self.player.index)
+            self.apply_at(params, self.thread, self.player.index)
             return
         super().apply(params)
 
@@ -128,7 +127,7 @@ class TransposeView(SteppingView):
         self.grid_a.resize(p.n, p.n, f"Matrix A ({p.n} × {p.n}), {gx}×{gy} tiles", values=self.trace.A)
         self.grid_tile.resize(p.TILE, stride, f"tile [{p.TILE}][{stride}] (pad = {p.pad})")
         self.grid_c.resize(p.n, p.n, f"Matrix C = Aᵀ ({p.n} × {p.n})", self.trace.expected.max())
-        self.padding = k04_transpose.padding_cells(p)
+        self.padding = k03_tilelab_transpose.padding_cells(p)
         transpose_explain.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:

@@ -94,10 +94,12 @@ class Checkpoints:
             if trace is not None:
                 self.load(params, trace)
 
-    def load(self, params, trace) -> None:
-        """New sizes: new checkpoints, computed by pysim for them."""
+    def load(self, params, trace, reached_from: int | None = None) -> None:
+        """New sizes: new checkpoints, computed by pysim for them. `reached_from`: the step the reader comes
+        from (an address's new sizes start at 0), so that the first step shown stops at an open checkpoint
+        it jumps over; None for none."""
         self.items = checkpoints(self.kernel, params, trace) if self.enabled else []
-        self.shown_index = None
+        self.shown_index = reached_from
         self.close()
 
     def open(self, checkpoint: Checkpoint) -> bool:

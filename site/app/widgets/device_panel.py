@@ -8,8 +8,8 @@ The table is rebuilt when the device changes, the texts on every call.
 
 from __future__ import annotations
 
-from pysim.hardware.bounds import CAVEAT, TimeBound
 from pysim.hardware.devices import Device
+from pysim.speed import CAVEAT, TimeBound
 
 from ..core.dom import clear, h
 

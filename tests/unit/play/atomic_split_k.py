@@ -1,7 +1,7 @@
 """Split-K SGEMM: SPLIT threads share each dot product, and each adds its partial sum into C with an atomic.
 
 Without the atomic (`C[row, col] += partial`) two threads' read-modify-writes can interleave and lose one.
-The same file runs under Numba (tests/test_play_numba.py).
+The same file runs under Numba (tests/unit/test_play_numba.py).
 """
 
 from numba import cuda, float32

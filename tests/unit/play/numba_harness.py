@@ -2,7 +2,7 @@
 
 Reads a JSON list of {"file", "M", "N", "K", "A", "B"} from stdin, imports each
 file as a module, launches kernel[grid, block](A, B, C) with C zero-filled, and
-prints a JSON list of the C matrices. Used by tests/test_play_numba.py.
+prints a JSON list of the C matrices. Used by tests/unit/test_play_numba.py.
 """
 
 import importlib.util

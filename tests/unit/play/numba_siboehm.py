@@ -1,4 +1,4 @@
-"""Siboehm's kernels 4 and 10 written again in Numba-CUDA, to check pysim's k05 and k07 from outside.
+"""Siboehm's kernels 4 and 10 written again in Numba-CUDA, to check pysim's k04 and k10 from outside.
 
 Written from siboehm/SGEMM_CUDA (src/kernels/4_kernel_1D_blocktiling.cuh and
 10_kernel_warptiling.cuh), not from pysim's kernel files, with the guards TileLab adds
@@ -13,7 +13,7 @@ lies wholly inside or wholly outside its matrix): the same elements, the same C,
 count of element loads, but not 128-bit instructions. Kernel 6 (vectorized) is left out:
 without float4 it is the 2D kernel with A stored transposed.
 
-Run under NUMBA_ENABLE_CUDASIM=1 by tests/test_play_numba.py: reads a JSON list of
+Run under NUMBA_ENABLE_CUDASIM=1 by tests/unit/test_play_numba.py: reads a JSON list of
 {"kernel": "blocktile1d" | "warptile", "params": {...}, "A", "B"} from stdin and prints a
 JSON list of {"C", "loads", "stores"}.
 """

@@ -15,8 +15,10 @@ stored once, no FMAs) is not an SGEMM; its compulsory traffic is the words it mo
 4·(loads + stores) bytes.
 
 That is the *bound* (docs/GLOSSARY.md): no run of the kernel is faster. The round trip
-is the device's modelled unloaded global latency at its rated (highest) clock, the same
-floor as pysim.speed's `Bounds.latency_s`.
+is the device's modelled unloaded global latency at its rated (highest) clock. `lower_bounds`
+computes it, for a stepping view's counters (`time_bound`) and for the speed model's
+estimate (pysim.speed.estimate) alike, so the page's bound and the floor under its
+estimate are one figure.
 
 The *no-reuse* figure is not a bound: every global load and store going to DRAM,
 4·(loads + stores) bytes. It is an estimate of traffic with no cache reuse, which the
@@ -36,7 +38,7 @@ from fractions import Fraction
 
 from ..core.constants import WORD_BYTES
 from ..core.counters import Counters
-from .devices import Device
+from ..hardware.devices import Device
 
 CAVEAT = (
     "A bound, not a prediction: no run can be faster. A real kernel also pays for latency it cannot hide, "
@@ -87,6 +89,45 @@ def format_intensity(flop_per_byte: float) -> str:
 
 # --- the bounds ------------------------------------------------------------------
 @dataclass(frozen=True)
+class Bounds:
+    """True lower bounds on a run's time, seconds: no run of the kernel on the device is faster than any."""
+
+    fp32_s: float  # the run's FLOPs at the vendor's FP32 peak
+    dram_s: float  # its compulsory DRAM traffic at the DRAM bandwidth
+    latency_s: float  # one unloaded global-memory round trip at the rated (highest) clock
+    set_by: str  # COMPUTE, MEMORY or LATENCY: the largest (FP32 against DRAM compared exactly; a tie is COMPUTE)
+
+    @property
+    def seconds(self) -> float:
+        """The bound: the largest of the three."""
+        return max(self.fp32_s, self.dram_s, self.latency_s)
+
+
+def latency_floor(device: Device) -> float:
+    """One unloaded global-memory round trip at the rated (highest) clock, in seconds: no kernel is faster."""
+    return device.latency_global.value / (device.speed.boost_clock_mhz.value * 1e6)
+
+
+def compulsory_bytes(M: int, N: int, K: int) -> int:
+    """An SGEMM's compulsory DRAM traffic: A and B read once, C written once. No correct SGEMM moves less."""
+    return WORD_BYTES * (M * K + K * N + M * N)
+
+
+def roofline(device: Device, flops: int, dram_bytes: int | float) -> tuple[Fraction, Fraction]:
+    """The FLOPs at the FP32 peak and the bytes at the DRAM bandwidth, in seconds, exact."""
+    return Fraction(flops) / device.flops_per_second, Fraction(dram_bytes) / device.bytes_per_second
+
+
+def lower_bounds(device: Device, flops: int, dram_bytes: int | float) -> Bounds:
+    """The bound on a run of `flops` that must move `dram_bytes` through DRAM (its compulsory traffic)."""
+    compute, memory = roofline(device, flops, dram_bytes)
+    latency = latency_floor(device)
+    roof = max(compute, memory)
+    set_by = LATENCY if latency > float(roof) else COMPUTE if compute >= memory else MEMORY
+    return Bounds(float(compute), float(memory), latency, set_by)
+
+
+@dataclass(frozen=True)
 class Estimate:
     """One estimate of DRAM traffic and the roofline time it implies. Only the cache-perfect one is a bound
     (no kernel moves less); the no-reuse one is an estimate the caches make pessimistic."""
@@ -103,8 +144,7 @@ class Estimate:
 
 
 def _estimate(device: Device, name: str, assumption: str, flops: int, dram_bytes: int) -> Estimate:
-    compute = Fraction(flops) / device.flops_per_second
-    memory = Fraction(dram_bytes) / device.bytes_per_second
+    compute, memory = roofline(device, flops, dram_bytes)
     intensity = flops / dram_bytes if dram_bytes else (float("inf") if flops else 0.0)
     return Estimate(
         name=name,
@@ -133,21 +173,26 @@ class TimeBound:
     cache_perfect: Estimate  # FP32 peak and compulsory DRAM traffic: part of the bound
     no_reuse: Estimate  # every global load and store from DRAM: an estimate, not a bound
     ridge_point: float  # FLOP per DRAM byte where the device's bandwidth slope meets its FP32 roof
-    latency_seconds: float  # one global-memory round trip at the rated clock: the latency floor
+    floor: Bounds  # the cache-perfect roofline and one global round trip: the bound
 
     @property
     def flops(self) -> int:
         return 2 * self.fma
 
     @property
+    def latency_seconds(self) -> float:
+        """One global-memory round trip at the rated clock: the latency floor."""
+        return self.floor.latency_s
+
+    @property
     def seconds(self) -> float:
         """The bound: the larger of the cache-perfect roofline and the latency floor."""
-        return max(self.cache_perfect.seconds, self.latency_seconds)
+        return self.floor.seconds
 
     @property
     def bound_by(self) -> str:
         """COMPUTE, MEMORY or LATENCY: what sets the bound."""
-        return LATENCY if self.latency_seconds > self.cache_perfect.seconds else self.cache_perfect.bound_by
+        return self.floor.set_by
 
     def summary(self) -> str:
         """'Bound on <device>: 7.05 ms, set by the FP32 peak; no run is faster.'"""
@@ -193,11 +238,6 @@ class TimeBound:
         return f"{self.summary()} {self.regime()} {CAVEAT}"
 
 
-def latency_floor(device: Device) -> float:
-    """One unloaded global-memory round trip at the rated (highest) clock, in seconds: no kernel is faster."""
-    return device.latency_global.value / (device.speed.boost_clock_mhz.value * 1e6)
-
-
 def _count(name: str, value: int, low: int) -> int:
     number = operator.index(value)  # accepts NumPy integers, refuses floats
     if number < low:
@@ -213,7 +253,7 @@ def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, 
     )
     M, N, K = (_count(name, value, 1) for name, value in (("M", M), ("N", N), ("K", K)))
     flops = 2 * fma
-    sgemm_bytes = WORD_BYTES * (M * K + K * N + M * N)
+    sgemm_bytes = compulsory_bytes(M, N, K)
     no_reuse_bytes = WORD_BYTES * (global_loads + global_stores)
     if no_reuse_bytes < sgemm_bytes:  # fewer words than an SGEMM must move: not an SGEMM (the transpose)
         perfect_bytes, assumption = no_reuse_bytes, "every word it loads or stores moved once"
@@ -230,7 +270,7 @@ def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, 
         cache_perfect=_estimate(device, "cache-perfect", assumption, flops, perfect_bytes),
         no_reuse=_estimate(device, "no reuse", "every global load and store from DRAM", flops, no_reuse_bytes),
         ridge_point=float(device.ridge_point),
-        latency_seconds=latency_floor(device),
+        floor=lower_bounds(device, flops, perfect_bytes),
     )
 
 

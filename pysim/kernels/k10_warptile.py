@@ -1,4 +1,4 @@
-"""Kernel 7: warptiling (siboehm's kernel 10).
+"""Kernel 10: warptiling (siboehm's kernel 10).
 
 Written after siboehm/SGEMM_CUDA, src/kernels/10_kernel_warptiling.cuh at commit
 60cba6f9b20a198116c76f18de8047f44df8c8b8 (his helpers loadFromGmem and processFromSmem

@@ -1,6 +1,6 @@
-"""Kernel 4: matrix transpose through shared memory, the bank-conflict lesson.
+"""TileLab's matrix transpose through shared memory, the bank-conflict lesson beside kernel 3.
 
-Not a step of SGEMM but the case the "why no padding" note points to: a warp
+Not one of siboehm's kernels, nor a step of SGEMM, but the case the "why no padding" note points to: a warp
 reads one column of a TILE×TILE tile at once, so with TILE = 32 all 32 words sit
 in one bank and are served one by one. Padding each row by one word moves each
 row's start to the next bank and spreads the column over all 32 banks.

@@ -1,4 +1,4 @@
-"""Kernel 5: 1D blocktiling (siboehm's kernel 4).
+"""Kernel 4: 1D blocktiling (siboehm's kernel 4).
 
 Written after siboehm/SGEMM_CUDA, src/kernels/4_kernel_1D_blocktiling.cuh at commit
 60cba6f9b20a198116c76f18de8047f44df8c8b8, with his runner's A6000 sizes as defaults

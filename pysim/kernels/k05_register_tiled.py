@@ -1,10 +1,10 @@
-"""Kernel 3: 2D register tiling (the outer product).
+"""Kernel 5: 2D register tiling, the outer product (siboehm's kernel 5, 2D blocktiling).
 
-Changes from kernel 2: a block computes a BM×BN tile of C with
+Changes from kernel 3 (shared-memory tiling): a block computes a BM×BN tile of C with
 (BM/TM)·(BN/TN) threads, each owning a TM×TN patch. For every dotIdx a thread
 copies TM values of a column of As into regM and TN values of a row of Bs into
 regN, then performs TM·TN multiply-adds from registers alone. Shared reads per
-FMA fall from 2 to (TM+TN)/(TM·TN).
+FMA fall from 2 to (TM+TN)/(TM·TN). Kernel 4 (1D blocktiling) is the case TN = 1.
 """
 
 from __future__ import annotations

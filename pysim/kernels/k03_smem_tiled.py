@@ -1,4 +1,4 @@
-"""Kernel 2: shared-memory tiling.
+"""Kernel 3: shared-memory tiling (siboehm's kernel 3, shared-memory blocking).
 
 Changes from kernel 1 (naive): the T×T threads of a block first copy a T×T tile
 of A and one of B into shared memory, wait at a barrier, and then read their
