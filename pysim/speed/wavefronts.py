@@ -13,6 +13,7 @@ the rows of one kind and width at once: a block of the ladder's kernels issues t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
@@ -26,6 +27,9 @@ LINE_BYTES = 128
 TAGS_PER_CLOCK = 4  # Volta's L1 tag stage (forum 49571/14), assumed on later chips
 LANES = np.arange(WARP_SIZE)
 QUARTER = 4  # words per lane of a 128-bit access: quarter-warp phases of 8 lanes
+# Rows priced in one go: enough to spread NumPy's cost per call thin, few enough that the arrays stay a
+# few MB (a block of 1,024 threads can issue ~80,000 warp instructions; a browser's heap never shrinks).
+CHUNK_ROWS = 4096
 Instr = tuple[str, int, np.ndarray]  # kind, bytes per lane (4, 8 or 16), byte address per lane: (..., WARP_SIZE)
 
 
@@ -86,12 +90,19 @@ class Tally:
 
 def tally(instructions: Iterable[Instr]) -> Tally:
     """Warp instructions summed, each (kind, width, addresses of one warp per row); kind is ldg (A/B),
-    ldc (C read), stg, lds or sts. Instructions of one kind and width are priced together."""
-    alike: dict[tuple[str, int], list[np.ndarray]] = {}
-    for kind, width, addrs in instructions:
-        alike.setdefault((kind, width), []).append(addrs.reshape(-1, WARP_SIZE))
+    ldc (C read), stg, lds or sts. Instructions of one kind and width are priced together, CHUNK_ROWS
+    rows at a time."""
+    pending: dict[tuple[str, int], list[np.ndarray]] = {}
+    held: Counter[tuple[str, int]] = Counter()
     total = Tally()
-    for (kind, width), rows in alike.items():
+    for kind, width, addrs in instructions:
+        key = (kind, width)
+        pending.setdefault(key, []).append(addrs.reshape(-1, WARP_SIZE))
+        held[key] += len(pending[key][-1])
+        if held[key] >= CHUNK_ROWS:
+            total += _priced(kind, width, np.concatenate(pending.pop(key)))
+            del held[key]
+    for (kind, width), rows in pending.items():
         total += _priced(kind, width, np.concatenate(rows))
     return total
 
