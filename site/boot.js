@@ -166,11 +166,9 @@
   // --- the views drawn at build time (tools/sitebuild/prerender.py) --------------------------------
   // Each <template data-prerender="ID" data-address="..."> holds what the view of container ID
   // draws for that address. It stands in for the container's content while the address asks for
-  // that state (the shell's keys that change no view aside), until Python builds the view on it
-  // (site/adopt.js).
+  // that state (the shell's keys that change no view aside), until Python builds the view.
   var NEUTRAL_KEYS = ["embed", "lock", "relay"];
   var written = {}; // container id -> its nodes as the page wrote them, while a pre-render stands in
-  var drawnElements = {}; // container id -> the pre-rendered elements by creation number
   var takenOver = false;
 
   function asksFor(template, params) {
@@ -199,31 +197,9 @@
     return !!section && section.dataset.route === route.path && asksFor(template, route.params);
   }
 
-  function templateOf(id) {
-    return document.querySelector('template[data-prerender="' + id + '"]');
-  }
-
   function putBack(id) {
     byId(id).replaceChildren.apply(byId(id), written[id]);
     delete written[id];
-    delete drawnElements[id];
-  }
-
-  // The pre-rendered elements by the order the view's code created them, from the template's
-  // data-created (tools/sitebuild/prerender.py creation_order); none where the page's parse of it holds
-  // other elements than the build's.
-  function numbered(content, created) {
-    var elements = content.querySelectorAll("*");
-    var tokens = created ? created.split(" ") : [];
-    var byNumber = [];
-    if (tokens.length !== elements.length) return byNumber;
-    var last = -1;
-    tokens.forEach(function (token, i) {
-      if (token === "-") return;
-      last += 1 + Number(token);
-      byNumber[last] = elements[i];
-    });
-    return byNumber;
   }
 
   function showPrerendered(route) {
@@ -235,7 +211,6 @@
       if (wanted && !written[id]) {
         var content = template.content.cloneNode(true);
         content.querySelectorAll("[data-prerender-style]").forEach(applyStyle);
-        drawnElements[id] = numbered(content, template.dataset.created);
         written[id] = Array.prototype.slice.call(container.childNodes);
         container.replaceChildren(content);
       } else if (!wanted && written[id]) {
@@ -244,36 +219,13 @@
     });
   }
 
-  // Called by site/main.py before the shell starts: the containers of other routes are as written
-  // again; the route on screen keeps its pre-render for the view Python builds on it (`adopt`).
+  // Called by site/main.py in the task that then builds the view on screen (site/app/core/shell.py):
+  // every container is as written again, the page the view's code builds on (as it did at build time),
+  // and the browser paints nothing between the pre-render and the view built in its place.
   function takeOver() {
     endDocumentWatch();
     takenOver = true;
-    var route = currentRoute();
-    Object.keys(written).forEach(function (id) {
-      if (!standsFor(templateOf(id), route)) putBack(id);
-    });
-  }
-
-  // Called by the shell just before it builds the view of container `id`, and `adopted` just after, in
-  // the same task: where the pre-render stands for the state asked for, the view is built on its
-  // elements; otherwise on the page as written.
-  function adopt(id) {
-    if (!written[id]) return;
-    if (!standsFor(templateOf(id), currentRoute()) || !window.tilelabAdopt) return putBack(id);
-    // A container written with a placeholder only is emptied by its view, which builds everything in it;
-    // one written with markup (the walkthrough's) is filled by its view: the pre-render is that markup filled.
-    var placeholder = written[id].every(function (node) {
-      return node.nodeType !== 1 || node.classList.contains("placeholder");
-    });
-    window.tilelabAdopt.start(byId(id), placeholder ? written[id] : null, drawnElements[id]);
-    delete written[id];
-    delete drawnElements[id];
-  }
-
-  function adopted() {
-    var stats = window.tilelabAdopt && window.tilelabAdopt.finish();
-    if (stats) window.tilelabAdoption = stats; // what tests and benchmarks read
+    Object.keys(written).forEach(putBack);
   }
 
   function showRoute() {
@@ -710,7 +662,7 @@
   }
 
   showRouteWhenParsed();
-  window.tilelabBoot = { stage: setStage, ready: ready, fail: fail, takeOver: takeOver, adopt: adopt, adopted: adopted };
+  window.tilelabBoot = { stage: setStage, ready: ready, fail: fail, takeOver: takeOver };
   window.addEventListener("hashchange", showRoute);
   readManifest();
   document.addEventListener("DOMContentLoaded", function () {
