@@ -94,7 +94,7 @@ AT_READY = f"""id => {{ const shown = {SHOWN};
 
 @pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
 def test_python_builds_each_view_as_drawn_before_it(visit, spec):
-    # The pre-render stands in until Python's build of the view replaces it, in one task (site/boot.js
+    # The pre-render stands in until Python's build of the view replaces it, in one task (site/boot/prerender.js
     # takeOver): what the build drew at build time is what the browser's build shows.
     waiting = held(visit)
     visit.page.goto(visit.server.url + f"#{spec.path}")

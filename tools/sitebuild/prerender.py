@@ -8,7 +8,7 @@ view wrote into the address bar). The first paint is then the lesson itself (lis
 their values, counters at zero, the walkthrough's pictures), made by the code that builds the live
 page: no second renderer.
 
-The boot guard (site/boot.js) moves a template's content into its container when the address asks
+The boot guard (site/boot/prerender.js) moves a template's content into its container when the address asks
 for that state (a deep link with other sizes keeps the page as written until Python draws its own
 sizes), and puts the container back as written just before Python builds the view (site/main.py),
 in the same task, so no frame shows the swap: a view that fills the markup it finds (the

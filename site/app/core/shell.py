@@ -70,7 +70,7 @@ class Shell:
 
     def build(self, route: Route) -> None:
         """Build a view and show its first state, in one task: the first view built replaces its
-        pre-render (site/boot.js takeOver) with no frame between."""
+        pre-render (site/boot/prerender.js takeOver) with no frame between."""
         spec = self.specs[route.path]
         view_class = getattr(importlib.import_module(spec.module), spec.name)  # imported on first visit
         view = self.views[route.path] = view_class(by_id(spec.container), partial(self.navigate, route.path))
@@ -141,5 +141,5 @@ def start() -> None:
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabWasmBytes = create_proxy(wasm_bytes)  # for the long-run memory test and benchmark
-    window.tilelabStackSwitching = bool(pyodide_js._module.jspiSupported)  # Pyodide's choice (site/boot.js)
+    window.tilelabStackSwitching = bool(pyodide_js._module.jspiSupported)  # Pyodide's choice (site/boot/)
     window.tilelabBoot.ready()
