@@ -22,10 +22,12 @@ SCORM_URL ?=
 serve: deps
 	$(PYTHON) build.py --scorm $(if $(SCORM_URL),--scorm-url $(SCORM_URL)) --serve --port $(PORT)
 
+# ESLint (eslint.config.js) over our JavaScript: site/ and tests/js/.
 lint:
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
 	$(PYTHON) -m mypy
+	npx --no-install eslint site tests/js eslint.config.js
 
 test: deps chromium lint
 	$(PYTHON) -m pytest -q

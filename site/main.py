@@ -37,5 +37,5 @@ await asyncio.sleep(0)  # noqa: F704 - building the view is a task of its own
 
 from app.core import shell  # noqa: E402 - needs NumPy loaded first
 
-window.tilelabBoot.takeOver()  # the other routes as written again; the view on screen is built on its pre-render
+window.tilelabBoot.takeOver()  # every container as written again; the view is built on it in this same task
 shell.start()

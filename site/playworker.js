@@ -13,7 +13,7 @@
 //      {kind: "progress", id, threads, steps}, {kind: "reply", id, text, heapBytes, began, ended},
 //      {kind: "crashed", id, message} (the interpreter died or raised: the page starts a fresh worker).
 
-// As on the page (site/boot.js): Pyodide must not see WebAssembly JSPI, with which it can crash.
+// As on the page (site/boot/pyscript-fixes.js): Pyodide must not see WebAssembly JSPI, with which it can crash.
 for (const name of ["Suspending", "promising", "Suspender"]) delete WebAssembly[name];
 
 let session = null;

@@ -29,7 +29,7 @@ async function download(path) {
   try {
     const cached = await fetch(urlOf(path), { cache: "force-cache", integrity: integrity });
     if (cached.ok) return cached;
-  } catch (error) {
+  } catch {
     // not in the HTTP cache, or another build's bytes: fetch it afresh below
   }
   const fresh = await fetch(urlOf(path), { cache: "reload", integrity: integrity });
@@ -44,7 +44,7 @@ async function manifestOfThisBuild() {
     try {
       const response = await fetch(urlOf("manifest.json"), { cache: mode });
       if (response.ok && (await response.clone().json()).build === BUILD) return response;
-    } catch (error) {
+    } catch {
       // unreadable: try the network
     }
   }

@@ -40,7 +40,7 @@
   function apiIn(win) {
     try {
       return win.API || null; // a cross-origin window throws here: not our LMS
-    } catch (error) {
+    } catch {
       return null;
     }
   }
@@ -52,7 +52,7 @@
       var parent;
       try {
         parent = win.parent;
-      } catch (error) {
+      } catch {
         return null;
       }
       if (!parent || parent === win) return null;
@@ -66,7 +66,7 @@
     if (!api && win.opener) {
       try {
         api = searchUp(win.opener);
-      } catch (error) {
+      } catch {
         api = null;
       }
     }
@@ -128,7 +128,7 @@
     try {
       var data = JSON.parse(text || "{}");
       return cleanAnswers(data && data.a);
-    } catch (error) {
+    } catch {
       return {}; // not ours, or damaged: start afresh rather than fail
     }
   }
@@ -151,14 +151,14 @@
     var result;
     try {
       result = String(this.api.LMSInitialize(""));
-    } catch (error) {
+    } catch {
       result = "false";
     }
     if (result !== "true") {
-      var code = "";
+      var code;
       try {
         code = String(this.api.LMSGetLastError());
-      } catch (error) {
+      } catch {
         code = "";
       }
       refused = code || "unknown";
@@ -246,7 +246,7 @@
       var earlier = {};
       try {
         earlier = cleanAnswers(JSON.parse(String(data.answers || "{}")));
-      } catch (error) {
+      } catch {
         earlier = {};
       }
       Object.keys(earlier).forEach(function (key) {

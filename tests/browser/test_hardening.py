@@ -32,7 +32,7 @@ def test_csp_blocks_inline_handlers_and_foreign_origins(app):
 
 def test_a_python_script_added_after_start_never_runs(app):
     """PyScript's core would run a <script type="py"> added at any time, and handlers in py-* attributes; once
-    Python has the page (site/boot.js: endDocumentWatch) nothing added can start Python code."""
+    Python has the page (site/boot/pyscript-fixes.js: endDocumentWatch) nothing added can start Python code."""
     go(app, "#/")
     app.page.evaluate(
         """() => {
@@ -54,14 +54,14 @@ def test_no_cookies_and_no_storage(app):
         go(app, route)
     assert app.page.evaluate("document.cookie") == ""
     assert app.page.evaluate("localStorage.length + sessionStorage.length") == 0
-    # PyScript's file-system and package stores are kept in memory (site/boot.js), so a browser that
+    # PyScript's file-system and package stores are kept in memory (site/boot/storage.js), so a browser that
     # refuses storage still starts: nothing reaches IndexedDB (README, "Privacy and storage").
     assert app.page.evaluate("indexedDB.databases().then(list => list.map(db => db.name))") == []
     assert app.page.context.cookies() == []
 
 
 def test_pyodide_runs_without_stack_switching(app):
-    """With WebAssembly JSPI, Pyodide 0.27 can crash the tab (site/boot.js): this Chromium offers JSPI, and
+    """With WebAssembly JSPI, Pyodide 0.27 can crash the tab (site/boot/pyscript-fixes.js): this Chromium offers JSPI, and
     neither the page's Pyodide nor the playground worker's uses it."""
     blank = app.page.context.new_page()
     blank.goto("about:blank")

@@ -462,7 +462,7 @@ def test_site_starts_framed_cross_site_with_third_party_storage_blocked(blocking
             "() => new Promise(r => { try { const q = indexedDB.open('probe'); q.onsuccess = () => r('open');"
             " q.onerror = () => r('refused'); } catch (e) { r('threw'); } })"
         )
-        assert refused == "refused"  # boot.js's guard passes every name but PyScript's to the browser
+        assert refused == "refused"  # site/boot/storage.js passes every name but PyScript's to the browser
         frame.wait_for_function("document.documentElement.dataset.state !== 'loading'", timeout=READY_MS)
         message = frame.evaluate("document.getElementById('boot-error-text').textContent")
         assert frame.evaluate("document.documentElement.dataset.state") == "ready", message

@@ -62,7 +62,7 @@ def test_static_content_is_readable_without_python(visit):
 
 # When the route's section was first reported as the largest paint, and when each runtime
 # download started. An element gone from the page (null, or not connected) was the pre-rendered view's, which Python
-# replaced in place (site/boot.js takeOver): nothing else is removed before the view is ready.
+# replaced in place (site/boot/prerender.js takeOver): nothing else is removed before the view is ready.
 PAINT_THEN_DOWNLOADS = """() => new Promise(resolve => new PerformanceObserver(list => {
     const section = document.querySelector('main > section:not([hidden])');
     const painted = list.getEntries().find(e => !e.element || !e.element.isConnected || section.contains(e.element));

@@ -21,11 +21,8 @@ def test_raw_markup_only_in_the_numbers_only_helper():
         for number, line in enumerate(path.read_text().splitlines(), 1)
         if RAW_MARKUP.search(line)
     }
-    # site/adopt.js names innerHTML and outerHTML once each: while Python builds on the pre-render, its
-    # stand-in for the innerHTML setter parses, in an inert <template>, the very markup the view writes
-    # (only dom.py's helper writes any), and its outerHTML reads what is there.
-    assert {path for path, _ in found} == {"site/app/core/dom.py", "site/adopt.js"}
-    assert len(found) == 3
+    assert {path for path, _ in found} == {"site/app/core/dom.py"}
+    assert len(found) == 1
 
 
 def test_the_numbers_only_helper_is_fed_numbers():

@@ -251,7 +251,6 @@ class Element(Node):
         self.classList = ClassList(self)
         self.dataset = Dataset(self)
         self._value: str | None = None
-        self.serial: int | None = None  # the creation number the pre-render writes (Document.number_from_zero)
         for name in NO_EFFECT:
             setattr(self, name, _no_effect)
 
@@ -480,23 +479,12 @@ class Document(Element):
         super().__init__("html")
         self.documentElement = self
         self.activeElement = None
-        self.created: Iterator[int] | None = None
 
     def createElement(self, tag: str) -> Element:
-        return self.numbered(Element(tag))
+        return Element(tag)
 
     def createElementNS(self, namespace: str, tag: str) -> Element:
-        return self.numbered(Element(tag, namespace))
-
-    def number_from_zero(self) -> None:
-        """Number the elements created from now on 0, 1, 2, ... (`serial`): the browser's build of
-        the same view creates them in the same order (site/adopt.js)."""
-        self.created = itertools.count()
-
-    def numbered(self, element: Element) -> Element:
-        if self.created is not None:
-            element.serial = next(self.created)
-        return element
+        return Element(tag, namespace)
 
     def createTextNode(self, data: str) -> Text:
         return Text(data)

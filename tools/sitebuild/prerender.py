@@ -8,11 +8,11 @@ view wrote into the address bar). The first paint is then the lesson itself (lis
 their values, counters at zero, the walkthrough's pictures), made by the code that builds the live
 page: no second renderer.
 
-The boot guard (site/boot.js) moves a template's content into its container when the address asks
+The boot guard (site/boot/prerender.js) moves a template's content into its container when the address asks
 for that state (a deep link with other sizes keeps the page as written until Python draws its own
 sizes), and puts the container back as written just before Python builds the view (site/main.py),
 in the same task, so no frame shows the swap: a view that fills the markup it finds (the
-walkthrough) then builds on the page it was written for. A template is inert, so the views not on
+walkthrough) then builds on the page it was written for, as it did here. A template is inert, so the views not on
 screen cost the page their parse only.
 """
 
@@ -94,7 +94,7 @@ def browser_stand_in(document: Document) -> Iterator[Window]:
 def forget(name: str) -> None:
     """Drop a module imported against one page, and its name on a package that stays: `from ..widgets
     import charts` reads that name before sys.modules, so a later page would get this page's module,
-    still bound to this page's document (and its creation numbers)."""
+    still bound to this page's document."""
     module = sys.modules.pop(name)
     package, _, child = name.rpartition(".")
     if package in sys.modules and getattr(sys.modules[package], child, None) is module:
@@ -107,7 +107,6 @@ class Drawn:
 
     markup: str  # the container's content
     address: str  # the state's address parameters, as the view wrote them
-    created: str  # the order the view created the elements in (creation_order)
 
 
 def draw_views(main_markup: str) -> dict[str, Drawn]:
@@ -133,27 +132,10 @@ async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
                 raise BuildError(f"index.html has no container #{spec.container} for {spec.path}")
             written: dict[str, str] = {}
             view_class = getattr(importlib.import_module(spec.module), spec.name)
-            document.number_from_zero()  # as site/adopt.js counts the browser's build of this view
             view = view_class(container, written.update)  # the view reports its state as it would to the address
             view.activate({})
-            drawn[spec.container] = Drawn(container.innerHTML, urlencode(written, safe=","), creation_order(container))
+            drawn[spec.container] = Drawn(container.innerHTML, urlencode(written, safe=","))
     return drawn
-
-
-def creation_order(container: Element) -> str:
-    """The container's elements in document order, each as the view created it: "-" for one it did not
-    create (the page's markup, a grid's cells), else its creation number less the previous created
-    one's, less one ("" for the very next; a parent comes after its children). site/boot.js reads
-    it back for site/adopt.js: a number per element would add a fifth to the page's download."""
-    tokens, last = [], -1
-    for element in container.descendants():
-        if element.serial is None:
-            tokens.append("-")
-            continue
-        gap = element.serial - last - 1
-        tokens.append(str(gap) if gap else "")
-        last = element.serial
-    return " ".join(tokens)
 
 
 def container_end(html: str, container_id: str) -> int:
@@ -178,8 +160,7 @@ def prerender(page: Path) -> None:
     for container_id, view in draw_views(main.group(0)).items():
         closed = container_end(html, container_id)
         drawn = (
-            f'<template data-prerender="{container_id}" data-address="{escape(view.address)}"'
-            f' data-created="{view.created}">{view.markup}</template>'
+            f'<template data-prerender="{container_id}" data-address="{escape(view.address)}">{view.markup}</template>'
         )
         html = html[:closed] + drawn + html[closed:]
     page.write_text(html, encoding="utf-8")

@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from tools.sitebuild.bootscript import BOOT_PARTS_DIR, write_boot_script
 from tools.sitebuild.errors import BuildError
 from tools.sitebuild.files import copy_tree, sri
 from tools.sitebuild.icons import write_icons
@@ -39,7 +40,7 @@ from tools.sitebuild.runtime import compile_bytecode, copy_runtime, ensure_node_
 PYTHON_PACKAGES = ("pysim", "app")
 
 # The head of site/index.html holds this comment; the build replaces it with <meta> elements
-# naming what the boot guard (site/boot.js) preloads: the runtime's large files side by side
+# naming what the boot guard (site/boot/runtime.js) preloads: the runtime's large files side by side
 # (instead of one after another as PyScript and Pyodide discover them), then PyScript.
 PRELOADS_MARK = "<!-- build: preloads -->"
 # Fetched by Pyodide or PyScript with fetch(), so preloaded as such.
@@ -92,8 +93,10 @@ def offer_packages(page: Path, offered: set[str]) -> None:
 
 
 def copy_site(out: Path, packages: Sequence[Path] = ()) -> None:
-    """The page (with its partials included and links to the `packages` it offers), its assets, and the simulator."""
-    copy_tree(SITE, out)
+    """The page (with its partials included and links to the `packages` it offers), its assets (the boot
+    guard assembled from its parts), and the simulator."""
+    copy_tree(SITE, out, skip_dirs=(BOOT_PARTS_DIR,))
+    write_boot_script(SITE, out)
     include_partials(out / "index.html", out / PARTIALS)
     offer_packages(out / "index.html", {package.name for package in packages})
     shutil.rmtree(out / PARTIALS, ignore_errors=True)
@@ -128,7 +131,7 @@ def write_pyscript_config(out: Path) -> None:
 
 def preload_links(out: Path, wheels: list[Path], lock_file: Path) -> str:
     """<meta name="tilelab-preload" content="KIND PATH [INTEGRITY]"> elements for the files
-    the boot guard (site/boot.js) preloads when it starts the runtime, and
+    the boot guard (site/boot/runtime.js) preloads when it starts the runtime, and
     "tilelab-preload-later" ones for the files it preloads once the WebAssembly or the
     standard library has arrived: downloaded together from the start, NumPy would split the
     bandwidth with the files the interpreter needs to boot and delay it.

@@ -69,16 +69,12 @@ class Shell:
         self.share.update(route)
 
     def build(self, route: Route) -> None:
-        """Build a view and show its first state. Where the page shows what the build drew for that
-        state, the view is built on those elements (site/adopt.js: nothing new to lay out)."""
+        """Build a view and show its first state, in one task: the first view built replaces its
+        pre-render (site/boot/prerender.js takeOver) with no frame between."""
         spec = self.specs[route.path]
         view_class = getattr(importlib.import_module(spec.module), spec.name)  # imported on first visit
-        window.tilelabBoot.adopt(spec.container)
-        try:
-            view = self.views[route.path] = view_class(by_id(spec.container), partial(self.navigate, route.path))
-            view.activate(route.params)
-        finally:
-            window.tilelabBoot.adopted()
+        view = self.views[route.path] = view_class(by_id(spec.container), partial(self.navigate, route.path))
+        view.activate(route.params)
 
     def navigate(self, path: str, params: dict[str, str]) -> None:
         """Make the address describe the current state, without a new history entry."""
@@ -150,5 +146,5 @@ def start() -> None:
     shell.route_changed()
     window.tilelabPython = window.Date.now()  # lets tests see the runtime was never reloaded
     window.tilelabWasmBytes = create_proxy(wasm_bytes)  # for the long-run memory test and benchmark
-    window.tilelabStackSwitching = bool(pyodide_js._module.jspiSupported)  # Pyodide's choice (site/boot.js)
+    window.tilelabStackSwitching = bool(pyodide_js._module.jspiSupported)  # Pyodide's choice (site/boot/)
     window.tilelabBoot.ready()
