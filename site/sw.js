@@ -118,7 +118,7 @@ async function isThisBuilds(path, response) {
   if (path !== "manifest.json") return (await digestOf(response)) === FILES[path];
   try {
     return (await response.clone().json()).build === BUILD;
-  } catch (error) {
+  } catch {
     return false; // not even JSON
   }
 }
