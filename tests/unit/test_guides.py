@@ -279,6 +279,23 @@ def test_no_number_answer_is_on_screen_while_it_is_asked(view, params):
         assert about is None or f"counter-{about}" in m.hidden, m.key
 
 
+@pytest.mark.parametrize(("view", "params"), CASES)
+def test_no_cells_answer_is_marked_while_it_is_asked(view, params):
+    """The view marks the followed thread's operands and current cells (kernel.focus) at the step it shows:
+    none of those marked sets may be the answer, nor hold it whole as the cells in use."""
+    guide = guide_for(view, params)
+    kernel = KERNELS[ROUTES[view]]
+    trace = Trace(kernel, params)
+    for m in guide.moments:
+        if m.kind != "cells":
+            continue
+        focus = kernel.focus(params, trace[m.step], named_thread(kernel, params, m.question))
+        cells = {(r, c) for _, r, c in m.answer}
+        array = next(iter(m.answer))[0]
+        assert set(focus.operands.get(array, ())) != cells, m.key
+        assert not cells <= set(focus.current.get(array, ())), m.key
+
+
 def question_gives_away(m: Moment, params) -> bool:
     """A number answer written in its own question, other than as a size or an index on screen."""
     sizes = {v for v in vars(params).values() if isinstance(v, int)}
@@ -307,7 +324,7 @@ def test_the_give_away_check_sees_an_answer_in_the_question():
 def test_a_single_block_has_no_edge_block_and_a_full_grid_writes_no_zeros():
     guide = guide_for("tiling", SmemParams(M=2, N=2, K=2, T=2))
     reasons = {s.key: s.reason for s in guide.skipped}
-    assert "fewer than three blocks" in reasons["tiling:edge-loads"]
+    assert "only block (0,0) launches" in reasons["tiling:edge-loads"]
     assert "no zeros" in reasons["tiling:zeros"]
     assert "tiling:edge-loads" not in {m.key for m in guide.moments}
 

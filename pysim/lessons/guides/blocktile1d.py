@@ -55,14 +55,12 @@ def entries(run: Run) -> list[Entry]:
             run,
             "blocktile1d:reads",
             "shared_loads",
-            "values read from shared memory",
             "tmpB is read once and reused, but every FMA still reads its As value from shared memory",
         ),
         common.per_round(
             run,
             "blocktile1d:fma",
             "fma",
-            "multiply-adds",
             "a thread owns TM results of one column, one multiply-add each per dotIdx",
         ),
         common.block_loads(

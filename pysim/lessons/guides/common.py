@@ -86,9 +86,10 @@ def block_loads(run: Run, key: str, why: str) -> Entry:
 def edge_block_loads(run: Run, key: str, why: str) -> Entry:
     """Global loads of the last block, when it is cut by the matrix edge and is not the block asked before."""
     number = len(run.trace.blocks) - 1
-    if number < 2:
-        return Skipped(key, "no edge block beyond the one asked already: fewer than three blocks launch")
     bx, by = run.trace.blocks[number]
+    if number < 2:
+        found = "only block (0,0) launches" if number == 0 else f"block ({bx},{by}) is the one asked about already"
+        return Skipped(key, f"no other edge block to ask about: {found}")
     counters = run.kernel.block_counters(run.params, bx, by)
     full = run.kernel.block_counters(run.params, *run.trace.blocks[0])
     if counters.global_loads == full.global_loads:
@@ -142,9 +143,19 @@ def cells_of(
     if thread is None:
         return Skipped(key, f"no thread of warp 0 touches {array} at that step: its cells lie outside the matrices")
     answer = frozenset((array, r, c) for r, c in access.cells(thread))
-    verb = {"load": "read", "store": "write"}[op] + (f" into {into}" if into else "")
-    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb} at the next step."
-    return moment(run, key, index - 1, index, "cells", question, answer, why)
+    verb = {("global", "load"): "load", ("shared", "load"): "read"}.get((space, op), "write")
+    target = f" into {into}" if into else ""
+    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} at the next step."
+    return moment(run, key, before_round(run, index), index, "cells", question, answer, why)
+
+
+def before_round(run: Run, index: int) -> int:
+    """The step to ask at about step `index`: the one before it, or before its whole dotIdx round, since
+    the view marks the followed thread's operands of the round on screen (kernel.focus) from its first step."""
+    now, stop = run.trace[index], index - 1
+    while stop > 0 and now.k is not None and (run.trace[stop].k, run.trace[stop].tile) == (now.k, now.tile):
+        stop -= 1
+    return stop
 
 
 def warp_sectors(run: Run, key: str, array: str, why: str) -> Entry:
@@ -177,17 +188,23 @@ def bank_degree(run: Run, key: str, why: str) -> Entry:
     return moment(run, key, asked.step - 1, asked.step, "number", question, int(asked.answer), why, hidden=hidden)
 
 
-def per_round(run: Run, key: str, counter: str, what: str, why: str) -> Entry:
-    """A thread's share of one dotIdx round: the block's closed-form `counter` over threads × rounds."""
-    number = 0
-    counters = run.kernel.block_counters(run.params, *run.trace.blocks[number])
+ROUND_QUESTIONS = {
+    "shared_loads": "how many values will each thread read from shared memory",
+    "fma": "how many multiply-adds will each thread do",
+}
+
+
+def per_round(run: Run, key: str, counter: str, why: str) -> Entry:
+    """A thread's share of one dotIdx round (`counter` is a key of ROUND_QUESTIONS): block 0's
+    closed-form count over its threads and rounds, asked at its first barrier."""
+    counters = run.kernel.block_counters(run.params, *run.trace.blocks[0])
     rounds = run.params.tiles * run.rounds
     share, rest = divmod(getattr(counters, counter), run.kernel.threads(run.params) * rounds)
     assert not rest, f"{counter} is not shared evenly by the threads and rounds"
     barrier = run.find(lambda step: step.barrier)
     assert barrier is not None
-    end = max(i for i in run.block_steps(number) if run.trace[i].k == 0 and run.trace[i].tile == 0)
-    question = f"In the first round of the k loop (k = 0), how many {what} will each thread make?"
+    end = max(i for i in run.block_steps(0) if run.trace[i].k == 0 and run.trace[i].tile == 0)
+    question = f"In the first round of the k loop (k = 0), {ROUND_QUESTIONS[counter]}?"
     return moment(run, key, barrier, end, "number", question, share, why, hidden=(counter,))
 
 

@@ -56,14 +56,12 @@ def entries(run: Run) -> list[Entry]:
             run,
             "register:reads",
             "shared_loads",
-            "values read from shared memory",
             "each dotIdx a thread copies TM values into regM and TN into regN, and nothing more",
         ),
         common.per_round(
             run,
             "register:fma",
             "fma",
-            "multiply-adds",
             "every value of regM meets every value of regN: the outer product of TM and TN values",
         ),
         common.block_loads(

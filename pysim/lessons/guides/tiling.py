@@ -44,7 +44,6 @@ def entries(run: Run) -> list[Entry]:
             run,
             "tiling:reads",
             "shared_loads",
-            "values read from shared memory",
             "each multiply-add takes one value of tileA and one of tileB",
         ),
         common.block_loads(

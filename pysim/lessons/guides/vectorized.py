@@ -72,14 +72,12 @@ def entries(run: Run) -> list[Entry]:
             run,
             "vectorized:reads",
             "shared_loads",
-            "values read from shared memory",
             "each dotIdx a thread copies TM values into regM and TN into regN, however wide its loads",
         ),
         common.per_round(
             run,
             "vectorized:fma",
             "fma",
-            "multiply-adds",
             "every value of regM meets every value of regN: the outer product",
         ),
         common.block_loads(

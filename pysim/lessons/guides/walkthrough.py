@@ -24,8 +24,8 @@ MAX_T = 256  # HierarchyParams' largest T
 
 
 def tiled_total(walk: Walkthrough, key: str, change: str = "") -> Moment:
-    setting = f"After you {change}, how" if change else "How"
-    question = f"{setting} many global loads will the tiled kernel make in all for N = {walk.N:,}, T = {walk.T}?"
+    sizes = f"After you {change}, how many" if change else f"For N = {walk.N:,} and T = {walk.T}, how many"
+    question = f"{sizes} global loads will the tiled kernel make in all?"
     why = "each of the ⌈N/T⌉ block columns loads all of A once, and each block row all of B once"
     return Moment(key, 3, 4, "number", question, walk.exact_tiled, why, ("tiled-total", "reduction"))
 

@@ -67,14 +67,12 @@ def entries(run: Run) -> list[Entry]:
             run,
             "warptile:reads",
             "shared_loads",
-            "values read from shared memory",
             "per dotIdx a lane reads WMITER·TM values into regM and WNITER·TN into regN",
         ),
         common.per_round(
             run,
             "warptile:fma",
             "fma",
-            "multiply-adds",
             "every value of regM meets every value of regN across all WMITER×WNITER subtiles",
         ),
         common.block_loads(
