@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import fields, replace
 from math import ceil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import bruteforce
+from pysim.core.counters import COUNTER_LABELS
 from pysim.core.trace import Trace
 from pysim.core.warps import INACTIVE
 from pysim.hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
@@ -24,13 +26,13 @@ from pysim.kernels import KERNELS
 from pysim.lessons.guides import ROUTES, Moment, Skipped, Task, guide_for
 
 WARP = 32
-# Four size sets per view: the view's opening sizes, non-multiples, a tile larger than the matrix, larger.
+# Four size sets per view: the sizes the view opens at, non-multiples, a tile larger than the matrix, larger.
 SIZES = {
     "naive": [
-        NaiveParams(),
+        NaiveParams(M=32, N=32, K=8, T=32),
         NaiveParams(M=7, N=5, K=3, T=3),
         NaiveParams(M=3, N=2, K=4, T=4),
-        NaiveParams(M=32, N=32, K=8, T=32, map="row"),
+        NaiveParams(M=40, N=33, K=16, T=8, map="row"),
     ],
     "tiling": [
         SmemParams(),
@@ -63,7 +65,7 @@ SIZES = {
         WarptileParams(M=20, N=136, K=20, BM=16, BN=128, BK=16, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=64),
     ],
     "transpose": [
-        TransposeParams(n=32, TILE=32, pad=0),
+        TransposeParams(),
         TransposeParams(n=10, TILE=4, pad=1),
         TransposeParams(n=3, TILE=4, pad=0),
         TransposeParams(n=48, TILE=16, pad=2),
@@ -178,6 +180,7 @@ def recount(view: str, p, trace, m: Moment):
         )
     if m.kind == "cells":
         thread = named_thread(kernel, p, m.question)
+        assert m.thread == thread  # the view follows the thread the question names
         array = m.question.split("cells of ")[1].split()[0]
         op = "store" if " write" in m.question else "load"
         (access,) = [a for a in trace[m.reveal].accesses if (a.array, a.op) == (array, op)]
@@ -425,3 +428,16 @@ def test_the_walkthrough_skips_a_reduction_that_is_not_whole():
         next(e for e in guide_for("hierarchy", WALKS[1]).entries if e.key == "hierarchy:reduction"), Skipped
     )
     assert next(m for m in guide_for("hierarchy", WALKS[0]).moments if m.key == "hierarchy:reduction").answer == 16
+
+
+def test_hidden_names_are_counters_or_walkthrough_slots():
+    """A stepping view hides counters by their data-testid (SPEC §3); the walkthrough hides its number
+    slots, each of which the page has."""
+    page = (Path(__file__).resolve().parents[2] / "site" / "partials" / "hierarchy.html").read_text()
+    counters = {f"counter-{name}" for name in COUNTER_LABELS}
+    for view, params in CASES:
+        for m in guide_for(view, params).moments:
+            assert set(m.hidden) <= counters, m.key
+    for params in WALKS:
+        for m in guide_for("hierarchy", params).moments:
+            assert all(f'data-slot="{slot}"' in page for slot in m.hidden), m.key

@@ -9,19 +9,26 @@ How a view uses a guide (SPEC §7 names):
 - The guide's root is `data-testid="guide"` with `data-moment="i"` (the index in `guide.moments`)
   and `data-moments="n"`; "Explore freely" is `guide-off` (and `guide=0` in the address).
 - Between moments Play/Step run as today, but the player stops at `moment.step` (the view shows that
-  step; a stepping view follows the thread the question names) and goes no further until the moment
-  is answered or revealed. While it is open, every counter in `moment.hidden` (data-testids such as
-  `counter-global_loads`; for the walkthrough, its number slots such as `tiled-total`) is hidden.
+  step, following `moment.thread` when it is set) and goes no further until the moment is answered or
+  revealed. While it is open, every counter in `moment.hidden` (data-testids such as
+  `counter-global_loads`) is hidden; the walkthrough's `hidden` are its `data-slot` names (such as
+  `tiled-total`), and it shows no step after `moment.step` until the moment is answered.
 - The question is `guide-question` with `data-kind` = `moment.kind` and text `moment.question`:
   "number": typed into `guide-answer`; refuse in place anything that is not a whole number.
   "choice": one `guide-choice` button per `moment.choices`, `data-value` = `Choice.value`.
   "cells": the student clicks grid cells (`data-array`, `data-index="row,col"`) and confirms with
   `guide-submit`; refuse an empty selection in place. The answer is a frozenset of (array, row, col).
+- `marking.mark(moment, response)` marks an answer (typed text, a choice's value, or the clicked cells):
+  `right` True/False, or None with `refusal` to show in place (nothing recorded, nothing advances);
+  for cells it also says which were `hit`, `missed` and `extra`, for the picture to mark.
 - `guide-reveal` shows the answer (`moment.answer_text`). After an answer or a reveal, the player plays
   to `moment.reveal` (where it happens), marks predicted against actual cells, `guide-result` gets
   `data-value` right|wrong|shown and `guide-why` the sentence `moment.why`; `guide-next` goes on.
 - A Skipped entry is shown as its `reason`, never asked. The Task shows `task.instruction`; when the
   student's parameters equal the guide's with `task.change` applied, its moment is asked on that trace.
+- Grid names: a cells answer's array is the grid's name (`grid-<name>`: A, B, C, tileA, tileB, As, Bs,
+  tile). A grid drawn on a canvas at large sizes has no cells to click: offer the cells as a list
+  there, or ask only at sizes whose grids are cells.
 - SCORM: `moment.key` is a stable id (`cmi.interactions.n.id`); kind number/choice/cells map to the
   types numeric/choice/performance.
 """

@@ -146,7 +146,7 @@ def cells_of(
     verb = {("global", "load"): "load", ("shared", "load"): "read"}.get((space, op), "write")
     target = f" into {into}" if into else ""
     question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} at the next step."
-    return moment(run, key, before_round(run, index), index, "cells", question, answer, why)
+    return moment(run, key, before_round(run, index), index, "cells", question, answer, why, thread=thread)
 
 
 def before_round(run: Run, index: int) -> int:

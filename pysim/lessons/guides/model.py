@@ -31,7 +31,8 @@ class Moment:
     `answer`: a whole number (kind "number"), the `value` of one of `choices` ("choice"), or the
     frozenset of (array, row, col) grid cells to click ("cells"). `why` is the one-sentence reason
     shown in guide-why once answered. `hidden` names the counters (data-testid) that must stay hidden
-    while the question is open, so the answer is never on screen before it is given.
+    while the question is open, so the answer is never on screen before it is given. `thread` is the
+    linear id of the thread the question names (the view follows it while asking), None if it names none.
     """
 
     key: str
@@ -43,6 +44,7 @@ class Moment:
     why: str
     hidden: tuple[str, ...] = ()
     choices: tuple[Choice, ...] = ()
+    thread: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
