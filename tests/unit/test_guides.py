@@ -441,3 +441,25 @@ def test_hidden_names_are_counters_or_walkthrough_slots():
     for params in WALKS:
         for m in guide_for("hierarchy", params).moments:
             assert all(f'data-slot="{slot}"' in page for slot in m.hidden), m.key
+
+
+@pytest.mark.parametrize(
+    ("view", "raw"),
+    [(view, preset) for view, key in ROUTES.items() for preset in KERNELS[key].PARAMS.PRESETS.values()],
+)
+def test_every_preset_has_a_whole_guide_and_a_task_the_address_can_carry(view, raw):
+    """At every preset of every view, including siboehm's large ones: 6–10 entries, and a task whose change,
+    written into the address as the view writes it, parses back to the changed sizes."""
+    params = KERNELS[ROUTES[view]].PARAMS.parse({name: str(value) for name, value in raw.items()})
+    guide = guide_for(view, params)
+    assert 6 <= len(guide.entries) <= 10 and len(guide.moments) >= 4
+    task = guide.task
+    assert isinstance(task, Task)
+    address = {**params.as_strings(), **{name: str(value) for name, value in task.change.items()}}
+    assert type(params).parse(address) == replace(params, **task.change)
+
+
+def test_a_task_with_no_valid_change_is_skipped_with_its_reason():
+    """1×1 tiles and patches: neither TM nor TN can double (BM, BN = 1) or halve (below 1)."""
+    task = guide_for("register", RegisterParams(M=2, N=2, K=2, BM=1, BN=1, BK=1, TM=1, TN=1)).task
+    assert isinstance(task, Skipped) and "valid" in task.reason
