@@ -10,7 +10,10 @@ How a view uses a guide (SPEC §7 names):
   and `data-moments="n"`; "Explore freely" is `guide-off` (and `guide=0` in the address).
 - Between moments Play/Step run as today, but the player stops at `moment.step` (the view shows that
   step, following `moment.thread` when it is set) and goes no further until the moment is answered or
-  revealed. While it is open, every counter in `moment.hidden` (data-testids such as
+  revealed. Moments come in the order they are asked (by `step`, then `reveal`); their spans may nest:
+  a block's loads are asked at its first step and revealed at its last, with one-step questions in
+  between. So the player stops at every unanswered moment's `step` to ask, and at every answered
+  moment's `reveal` to mark it and show its why. While it is open, every counter in `moment.hidden` (data-testids such as
   `counter-global_loads`) is hidden; the walkthrough's `hidden` are its `data-slot` names (such as
   `tiled-total`), and it shows no step after `moment.step` until the moment is answered.
 - The question is `guide-question` with `data-kind` = `moment.kind` and text `moment.question`:
@@ -22,8 +25,9 @@ How a view uses a guide (SPEC §7 names):
   `right` True/False, or None with `refusal` to show in place (nothing recorded, nothing advances);
   for cells it also says which were `hit`, `missed` and `extra`, for the picture to mark.
 - `guide-reveal` shows the answer (`moment.answer_text`). After an answer or a reveal, the player plays
-  to `moment.reveal` (where it happens), marks predicted against actual cells, `guide-result` gets
-  `data-value` right|wrong|shown and `guide-why` the sentence `moment.why`; `guide-next` goes on.
+  on to `moment.reveal` (where it happens; it stops first at any moment asked on the way), marks
+  predicted against actual cells, `guide-result` gets `data-value` right|wrong|shown and `guide-why`
+  the sentence `moment.why`; `guide-next` goes on.
 - A Skipped entry is shown as its `reason`, never asked. The Task shows `task.instruction`; when the
   student's parameters equal the guide's with `task.change` applied, its moment is asked on that trace.
 - Grid names: a cells answer's array is the grid's name (`grid-<name>`: A, B, C, tileA, tileB, As, Bs,
@@ -94,11 +98,13 @@ def guide_for(view: str, params: Any = None) -> Guide:
 
 
 def in_step_order(entries: list[Moment | Skipped]) -> tuple[Moment | Skipped, ...]:
-    """Moments by step (stable); a skip stays right after the moment listed before it."""
-    keys, step = [], -1
+    """Moments by the step they are asked at, the soonest revealed first (stable); a skip stays right
+    after the moment listed before it."""
+    keys: list[tuple[int, int]] = []
+    at = (-1, -1)
     for entry in entries:
-        step = entry.step if isinstance(entry, Moment) else step
-        keys.append(step)
+        at = (entry.step, entry.reveal) if isinstance(entry, Moment) else at
+        keys.append(at)
     order = sorted(range(len(entries)), key=lambda i: keys[i])
     return tuple(entries[i] for i in order)
 
