@@ -1,0 +1,84 @@
+"""The naive kernel's guide: one thread per element of C, and which map of threads coalesces."""
+
+from __future__ import annotations
+
+from ...hardware.params import NAIVE_MAPS
+from .. import formulas
+from . import common
+from .common import Entry, Run, moment
+from .model import Choice, Skipped, Task
+
+# coalescing() lies beyond the kernel contract: it is reached through the registry's module (run.kernel.module),
+# never by the module's file name, which may change.
+
+
+def coalescing_choice(run: Run) -> Entry:
+    """Which map needs fewer sectors per warp load over the whole run (both counted by the closed forms)."""
+    key = "naive:map"
+    module = run.kernel.module
+    per = {name: module.coalescing(run.params, name).per_request for name in NAIVE_MAPS}
+    if per["col"] == per["row"]:
+        return Skipped(key, "both maps touch as many sectors per load at these sizes: no map coalesces better")
+    best = min(per, key=lambda name: per[name])
+    choices = tuple(Choice(name, label) for name, label in NAIVE_MAPS.items())
+    question = "Which map of threads onto C makes a warp's loads touch fewer 32-byte sectors?"
+    why = (
+        "a warp is 32 consecutive threadIdx.x values, so the map that puts them on neighbouring columns makes "
+        "them ask for neighbouring words of B and one shared word of A, while the other sends each to a row K "
+        "words away"
+    )
+    return moment(run, key, 0, 1, "choice", question, best, why, choices=choices, hidden=("global_sectors",))
+
+
+def thread_loads(run: Run) -> Entry:
+    """Global loads of one thread inside C: its row of A and its column of B."""
+    loads = formulas.naive_loads(1, 1, run.params.K)
+    question = "How many global loads will one thread inside C make from start to end?"
+    why = "each thread walks its own row of A and column of B straight from global memory, sharing nothing"
+    return moment(run, "naive:thread-loads", 0, run.params.K, "number", question, loads, why, hidden=("global_loads",))
+
+
+def idle_threads(run: Run) -> Entry:
+    """Threads of the last block that return at once: the block's threads less the elements it stores."""
+    key = "naive:idle"
+    number = len(run.trace.blocks) - 1
+    bx, by = run.trace.blocks[number]
+    idle = run.kernel.threads(run.params) - run.kernel.block_counters(run.params, bx, by).global_stores
+    if not idle:
+        return Skipped(key, f"every thread of block ({bx},{by}) owns an element of C: the sizes divide evenly")
+    question = f"How many threads of block ({bx},{by}) will return at once without loading anything?"
+    why = "a thread whose row or column lies outside C has no element to compute, and a launch is whole blocks"
+    steps = run.block_steps(number)
+    return moment(run, key, steps[0], steps[0], "number", question, idle, why, hidden=("global_stores",))
+
+
+def entries(run: Run) -> list[Entry]:
+    reuse = "the same value of A is loaded again by every thread of its row, since nothing keeps it between threads"
+    return [
+        coalescing_choice(run),
+        thread_loads(run),
+        common.warp_sectors(
+            run, "naive:sectors-a", "A", "the lanes of a warp load A at their own rows, and a row of A is K words long"
+        ),
+        common.cells_of(
+            run, "naive:cells-b", "B", "global", "a thread reads B down its own column, one k at a time", start=2
+        ),
+        common.warp_sectors(
+            run,
+            "naive:sectors-b",
+            "B",
+            "the lanes load B at their own columns of row k, and neighbouring columns share sectors",
+        ),
+        common.block_loads(run, "naive:block-loads", reuse),
+        common.edge_block_loads(
+            run, "naive:edge-loads", "a thread outside C returns before its loop, so it loads nothing"
+        ),
+        idle_threads(run),
+    ]
+
+
+def task(run: Run) -> Task | Skipped:
+    other = next(name for name in NAIVE_MAPS if name != run.params.map)
+    why = "the sectors of a warp's load depend on which index of C its consecutive threadIdx.x values walk"
+    ask = common.whole_run("global_sectors", "32-byte sectors (summed over the warps' load instructions)", why)
+    return common.change_task(run, "naive:task", [{"map": other}], ask)
