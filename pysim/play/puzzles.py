@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from ..core.matrices import fresh_operands
-from . import RunResult, run
 from .compiler import compile_program
+from .execute import run
 from .program import ProgramError
+from .results import RunResult
 
 # Kernel files read as text, never imported (they import numba, and a starter is unfinished on purpose).
 STARTERS = Path(__file__).parent / "starters"

@@ -29,9 +29,10 @@ import ast
 import math
 
 from ..core.constants import WORD_BYTES
+from .guards import ATOMIC_OPERATIONS
+from .limits import INT_LIMIT, LOCAL_LIMIT_BYTES
 from .numba_types import BOOL, FLOATS, INT, NumbaTypes
 from .program import Allocation, ProgramError, Site, Statement
-from .runtime import ATOMIC_OPERATIONS, INT_LIMIT, LOCAL_LIMIT_BYTES
 from .subset import (
     BINARY_OPS,
     CALLABLE_BUILTINS,

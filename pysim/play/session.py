@@ -31,11 +31,14 @@ import numpy as np
 from ..core.banks import BankReport
 from ..core.counters import Counters
 from ..core.lanes import Lane, SectorSlot, SectorUse, WarpBanks, WarpSectors
-from . import AccessRecord, RunResult, ThreadStep, run
-from .analysis import Diagnostic, Metrics, thread_xy
+from .counting import Metrics
+from .diagnostics import Diagnostic
+from .execute import run
+from .launch import Launch, thread_xy
 from .program import Allocation, ProgramError
 from .puzzles import PUZZLE_BY_KEY, CheckResult, Grade, Puzzle
-from .runtime import Launch
+from .replay import AccessRecord, ThreadStep
+from .results import RunResult
 
 MAX_THREAD_ROWS = 300  # statements the page lists for one thread in one interval
 MAX_WARP_ROWS = 160  # warp instructions the page lists for one interval

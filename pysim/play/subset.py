@@ -21,7 +21,7 @@ names the line and the limit):
   opened, `.`, `not`, `and`, `or`, `if` and `else` count as one;
 - brackets nest at most MAX_BRACKETS deep, blocks at most MAX_BLOCKS deep;
 - a whole number written in the file, a module constant and every integer
-  `launch` computes lie in [-2**63, 2**63) (`runtime.INT_LIMIT`, Numba's
+  `launch` computes lie in [-2**63, 2**63) (`limits.INT_LIMIT`, Numba's
   int64): the constant evaluator decides `**` and `<<` before computing them.
 
 `launch` is compiled from a function rebuilt out of its checked parts alone
@@ -38,13 +38,9 @@ import tokenize
 from dataclasses import dataclass
 from typing import Any, cast
 
+from .limits import INT_LIMIT, MAX_BLOCKS, MAX_BRACKETS, MAX_OPERATORS, MAX_SOURCE_BYTES
 from .program import ProgramError
-from .runtime import INT_LIMIT
 
-MAX_SOURCE_BYTES = 32 * 1024  # a playground file is a page of code; a link holds at most this much
-MAX_OPERATORS = 100  # in one statement: the longest in the reference solutions holds about 20
-MAX_BRACKETS = 16  # open at once: the solutions need 3
-MAX_BLOCKS = 16  # indented blocks inside one another: the solutions need 5
 OPENERS = frozenset("([{")
 CLOSERS = frozenset(")]}")
 NOT_OPERATORS = frozenset({",", ";", ":", "=", *CLOSERS})  # separators: they make no level of an expression
@@ -415,7 +411,7 @@ class LaunchChecker(ast.NodeVisitor):
     Tuples are shapes only: a tuple of numbers assigned to a name (which then holds a shape) or returned as
     grid or block, and `a, b = x, y`. Nothing else may hold or build one, so none can grow (`t = t + t`,
     `(1,) * 10**9`). `check` returns the function to compile: rebuilt from the checked statements alone,
-    with every operation's integer bounded (`_pl_int`, runtime.launch_int).
+    with every operation's integer bounded (`_pl_int`, launch.launch_int).
     """
 
     STATEMENTS = (ast.Assign, ast.AugAssign, ast.If, ast.Return, ast.Pass, ast.Expr)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pyscript import window
 
 from pysim.core.counters import COUNTER_LABELS, Counters
-from pysim.play.analysis import thread_xy
+from pysim.play.launch import thread_xy
 
 from ...core.dom import AFTER_FRAME_MS, Listeners, h, set_number_markup, thousands
 from ...widgets.cellmarkup import options_markup
