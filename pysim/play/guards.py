@@ -21,7 +21,7 @@ from typing import Any
 
 from .columns import FIRST_ALLOCATION
 from .launch import launch_int
-from .limits import INT_LIMIT
+from .limits import INT_LIMIT, past_64_bits
 from .runtime import Array, KernelError, Runtime, StepBudgetError
 
 ATOMIC_OPERATIONS = ("add", "max", "min")  # cuda.atomic.<name>, numbered as the runtime's `how`
@@ -219,17 +219,6 @@ def lshift(a: Any, b: Any) -> Any:
     if past_64_bits(False, a, b):
         raise KernelError(f"{a} << {b} does not fit in 64 bits (±2**63)")
     return launch_int(a << b)
-
-
-def past_64_bits(power: bool, a: Any, b: Any) -> bool:
-    """Whether `a ** b` (power) or `a << b` of whole numbers would pass 2**63, from bit lengths alone: decided
-    before computing, since 3 ** 65536 has 100,000 bits (squaring it again freezes the page) and 1 << 10**8
-    takes seconds."""
-    if not (isinstance(a, int) and isinstance(b, int) and a and b > 0):
-        return False
-    if power:
-        return abs(a) > 1 and (abs(a).bit_length() - 1) * b >= 64
-    return abs(a).bit_length() + b > 64
 
 
 def _combine(X: Any, how: int, old: float, v: float) -> float:

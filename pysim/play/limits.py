@@ -6,6 +6,8 @@ rewritten kernel's arithmetic (`pysim.play.guards`) and `run` (`pysim.play.execu
 
 from __future__ import annotations
 
+from typing import Any
+
 # --- the file, before it is parsed (pysim.play.tokens) -----------------------------------------------
 MAX_SOURCE_BYTES = 32 * 1024  # a playground file is a page of code; a link holds at most this much
 MAX_OPERATORS = 100  # in one statement: the longest in the reference solutions holds about 20
@@ -35,3 +37,14 @@ TOTAL_THREAD_LIMIT = 1 << 18
 # 1D-blocktiling puzzle's 70×66×13 edge case about 1,670,000; the default keeps a runaway loop to a couple of
 # seconds of CPython. The CLI allows more (`--max-steps`).
 DEFAULT_MAX_STEPS = 2_500_000
+
+
+def past_64_bits(power: bool, a: Any, b: Any) -> bool:
+    """Whether `a ** b` (power) or `a << b` of whole numbers would pass 2**63, from bit lengths alone: decided
+    before computing, since 3 ** 65536 has 100,000 bits (squaring it again freezes the page) and 1 << 10**8
+    takes seconds."""
+    if not (isinstance(a, int) and isinstance(b, int) and a and b > 0):
+        return False
+    if power:
+        return abs(a) > 1 and (abs(a).bit_length() - 1) * b >= 64
+    return abs(a).bit_length() + b > 64

@@ -1,6 +1,6 @@
 """A chunk of a run's accesses as one NumPy table, counted in bulk.
 
-The analysis (`pysim.play.analysis`) turns the runtime's flat records of every access
+The analysis (`pysim.play.counting`) turns the runtime's flat records of every access
 into rows, one per global or shared access, and counts a few hundred intervals at
 once: a warp instruction is a group of rows with the same interval, site, array,
 iteration vector (the lockstep rule, see the analysis) and warp, so sectors, bank

@@ -1,4 +1,4 @@
-"""Limits before work (pysim.play.subset): a file is refused, naming the line and the limit, before the parser
+"""Limits before work (pysim.play.tokens): a file is refused, naming the line and the limit, before the parser
 or the constant evaluator can be made to work without end; natural kernels stay within every limit."""
 
 import __future__
