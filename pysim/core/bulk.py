@@ -43,17 +43,6 @@ def firsts(*columns: np.ndarray) -> np.ndarray:
     return order[change]
 
 
-def runs(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`firsts`, and how many rows hold each distinct tuple."""
-    if not len(columns[0]):
-        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
-    order, change = _sorted(columns)
-    starts = np.flatnonzero(change)
-    ends = np.empty_like(starts)
-    ends[:-1], ends[-1] = starts[1:], len(order)
-    return order[starts], ends - starts
-
-
 def _sorted(columns: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The rows in the order of their tuples (a stable sort), and where each distinct tuple starts in it. One
     sort: of one combined key where the columns' ranges allow it (`_combined`: in Pyodide, a lexsort of a warp
@@ -90,9 +79,36 @@ def _combined(columns: tuple[np.ndarray, ...]) -> np.ndarray | None:
     return key
 
 
+def _distinct_keys(group: np.ndarray, count: int, values: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+    """Each distinct (group, value) once as one sorted key, group · span + value - low, with span and low;
+    None where the values' range makes the key pass KEY_LIMIT (an out-of-bounds load's word can be near
+    2**63). One sort of the keys, without np.unique's per-call checks (they cost more than the sort for the
+    few dozen keys of one warp instruction)."""
+    low = int(values.min())
+    span = int(values.max()) - low + 1
+    if count * span > KEY_LIMIT:
+        return None
+    ordered = np.sort(group.astype(np.int64, copy=False) * span + (values - low))
+    return ordered[_changes(ordered)], span, low
+
+
+def _changes(ordered: np.ndarray) -> np.ndarray:
+    """Where a sorted array's runs of equal values start (a mask; the first item always does)."""
+    change = np.empty(len(ordered), dtype=bool)
+    change[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=change[1:])
+    return change
+
+
 def distinct_per_group(group: np.ndarray, count: int, values: np.ndarray) -> np.ndarray:
-    """How many distinct `values` each of `count` groups holds."""
-    return np.bincount(group[firsts(group, values)], minlength=count)
+    """How many distinct `values` each of `count` groups holds (`group` < `count`)."""
+    if not len(group):
+        return np.zeros(count, dtype=np.intp)
+    found = _distinct_keys(group, count, values)
+    if found is None:
+        return np.bincount(group[firsts(group, values)], minlength=count)
+    keys, span, _ = found
+    return np.bincount((keys // span).astype(np.intp, copy=False), minlength=count)
 
 
 def sectors_per_group(group: np.ndarray, count: int, words: np.ndarray) -> np.ndarray:
@@ -103,11 +119,23 @@ def sectors_per_group(group: np.ndarray, count: int, words: np.ndarray) -> np.nd
 def bank_degrees(group: np.ndarray, count: int, words: np.ndarray) -> np.ndarray:
     """Largest number of distinct words one bank is asked for, per each of `count` groups (`words`: each
     row's word, none idle); 0 for a group with no row."""
-    first = firsts(group, words)  # each distinct (group, word) once
-    of_word, bank = group[first], words[first] % NUM_BANKS
-    bank_first, sizes = runs(of_word, bank)  # the distinct words of each (group, bank)
     degree = np.zeros(count, dtype=np.int64)
-    np.maximum.at(degree, of_word[bank_first], sizes)
+    if not len(group):
+        return degree
+    found = _distinct_keys(group, count, words)
+    if found is None:
+        first = firsts(group, words)
+        of_word, word = group[first].astype(np.int64), words[first]
+    else:
+        keys, span, low = found
+        of_word, word = keys // span, keys % span + low
+    # The distinct words of each (group, bank): the lengths of the runs of equal sorted keys.
+    per_bank = np.sort(of_word * NUM_BANKS + word % NUM_BANKS)
+    starts = np.flatnonzero(_changes(per_bank))
+    sizes = np.empty_like(starts)
+    sizes[:-1] = starts[1:] - starts[:-1]
+    sizes[-1] = len(per_bank) - starts[-1]
+    np.maximum.at(degree, (per_bank[starts] // NUM_BANKS).astype(np.intp), sizes)
     return degree
 
 
