@@ -42,3 +42,25 @@ def test_the_kernel_policy_refuses_what_it_does_not_know():
 def test_no_record_table_is_read_by_a_bare_column_number():
     for path in sorted(PLAY.glob("*.py")):
         assert not BARE_COLUMN.findall(path.read_text(encoding="utf-8")), path.name
+
+
+def test_the_package_names_every_public_name_and_imports_a_stage_only_when_asked():
+    """pysim.play re-exports (PEP 562): `import pysim.play` runs no stage, so the page's import plan brings the
+    simulator in one module at a time; each name it lists comes from its stage."""
+    import subprocess
+    import sys
+    from importlib import import_module
+
+    import pysim.play
+
+    for name in pysim.play.__all__:
+        stage = import_module(f"pysim.play.{pysim.play.EXPORTS[name]}")
+        assert getattr(pysim.play, name) is getattr(stage, name), name
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, pysim.play; print(sorted(m for m in sys.modules if 'pysim.play.' in m))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PLAY.parents[1],
+    )
+    assert loaded.stdout.strip() == "[]"
