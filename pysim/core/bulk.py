@@ -83,12 +83,14 @@ def _distinct_keys(group: np.ndarray, count: int, values: np.ndarray) -> tuple[n
     """Each distinct (group, value) once as one sorted key, group · span + value - low, with span and low;
     None where the values' range makes the key pass KEY_LIMIT (an out-of-bounds load's word can be near
     2**63). One sort of the keys, without np.unique's per-call checks (they cost more than the sort for the
-    few dozen keys of one warp instruction)."""
+    few dozen keys of one warp instruction); a stable one, since a table's rows come nearly in key order
+    (instruction by instruction, lane by lane), which its runs-aware merge sort takes in about half the time
+    of a quicksort."""
     low = int(values.min())
     span = int(values.max()) - low + 1
     if count * span > KEY_LIMIT:
         return None
-    ordered = np.sort(group.astype(np.int64, copy=False) * span + (values - low))
+    ordered = np.sort(group.astype(np.int64, copy=False) * span + (values - low), kind="stable")
     return ordered[_changes(ordered)], span, low
 
 
@@ -130,7 +132,7 @@ def bank_degrees(group: np.ndarray, count: int, words: np.ndarray) -> np.ndarray
         keys, span, low = found
         of_word, word = keys // span, keys % span + low
     # The distinct words of each (group, bank): the lengths of the runs of equal sorted keys.
-    per_bank = np.sort(of_word * NUM_BANKS + word % NUM_BANKS)
+    per_bank = np.sort(of_word * NUM_BANKS + word % NUM_BANKS, kind="stable")
     starts = np.flatnonzero(_changes(per_bank))
     sizes = np.empty_like(starts)
     sizes[:-1] = starts[1:] - starts[:-1]
