@@ -28,6 +28,7 @@ from typing import overload
 
 import numpy as np
 
+from .bulk import bank_degrees, row_groups
 from .constants import NUM_BANKS, WARP_SIZE
 from .sectors import widen
 from .warps import INACTIVE, by_warp
@@ -89,13 +90,7 @@ def phase_degrees(words: np.ndarray, width: int = 1) -> np.ndarray:
 
 def _row_degrees(rows: np.ndarray) -> np.ndarray:
     """Largest number of distinct words one bank is asked for, per row of word addresses."""
-    ordered = np.sort(rows, axis=1)
-    first = np.ones(ordered.shape, dtype=bool)
-    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    keep = first & (ordered != INACTIVE)
-    counts = np.zeros((rows.shape[0], NUM_BANKS), dtype=np.int64)
-    np.add.at(counts, (np.nonzero(keep)[0], bank_of(ordered[keep])), 1)
-    return counts.max(axis=1)
+    return bank_degrees(*row_groups(rows, INACTIVE))
 
 
 def degrees(words: np.ndarray) -> np.ndarray:

@@ -12,8 +12,9 @@ from collections import Counter
 
 import numpy as np
 
-from .constants import WORDS_PER_SECTOR
-from .warps import INACTIVE, by_warp, distinct_per_row
+from .bulk import row_groups, sectors_per_group
+from .constants import WARP_SIZE, WORDS_PER_SECTOR
+from .warps import INACTIVE, by_warp
 
 
 def widen(first: np.ndarray, width: int) -> np.ndarray:
@@ -26,8 +27,8 @@ def warp_sectors(elements: np.ndarray, width: int = 1) -> np.ndarray:
     """Sectors per warp for each lane's first element index (..., threads), INACTIVE where a thread
     loads nothing; each lane touches `width` consecutive elements."""
     warps = widen(by_warp(elements), width)
-    sectors = np.where(warps == INACTIVE, INACTIVE, warps // WORDS_PER_SECTOR)
-    return distinct_per_row(sectors.reshape(warps.shape[:-2] + (-1,)))
+    group, count, words = row_groups(warps.reshape(-1, WARP_SIZE * width), INACTIVE)  # a group per warp
+    return sectors_per_group(group, count, words).reshape(warps.shape[:-2])
 
 
 def tile_load_sectors(

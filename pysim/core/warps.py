@@ -16,11 +16,3 @@ def by_warp(values: np.ndarray) -> np.ndarray:
     padded = np.full(values.shape[:-1] + (warps * WARP_SIZE,), INACTIVE, dtype=np.int64)
     padded[..., :threads] = values
     return padded.reshape(values.shape[:-1] + (warps, WARP_SIZE))
-
-
-def distinct_per_row(values: np.ndarray) -> np.ndarray:
-    """Number of distinct non-negative values in each row of a 2-D array."""
-    ordered = np.sort(values, axis=-1)
-    first = np.ones(ordered.shape, dtype=bool)
-    first[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
-    return np.count_nonzero(first & (ordered >= 0), axis=-1)

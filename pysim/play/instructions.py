@@ -1,7 +1,7 @@
 """An interval's warp instructions, one record per (access, row, warp), for the playground's table.
 
 A row of an access holds the lanes that executed its site in one iteration of
-the loops around it (pysim.play.analysis: lockstep), so one (row, warp) is one
+the loops around it (pysim.play.counting: lockstep), so one (row, warp) is one
 warp-wide instruction with its active lanes.
 
 Each record says how many lanes take part and what the instruction costs: the

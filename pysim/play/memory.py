@@ -7,7 +7,7 @@ atomic. On a GPU the racing threads run at the same time: both can read the old
 value, and one update is lost.
 
 `StaleReads` is the array behind a global array when a run is repeated to show
-that outcome (pysim.play.run). For a racy word, a load sees
+that outcome (pysim.play.execute.run). For a racy word, a load sees
 
 - the thread's own latest store to it, else
 - the latest store by a thread of its own block in an earlier barrier interval

@@ -8,6 +8,7 @@ runtime and the analysis read.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,11 @@ class ProgramError(Exception):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+
+
+def fail(node: ast.AST | None, message: str) -> ProgramError:
+    """The error refusing `node`, naming its line."""
+    return ProgramError(getattr(node, "lineno", 0), message)
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from ..core.matrices import fresh_operands
-from . import RunResult, run
 from .compiler import compile_program
+from .execute import run
 from .program import ProgramError
+from .results import RunResult
 
 # Kernel files read as text, never imported (they import numba, and a starter is unfinished on purpose).
 STARTERS = Path(__file__).parent / "starters"
@@ -367,13 +368,13 @@ PUZZLES: tuple[Puzzle, ...] = (
         edge_sizes=((9, 11, 5),),
     ),
     Puzzle(
-        "blocktile_1d",
+        "blocktile1d",
         "9. 1D blocktiling at siboehm's sizes",
         "Siboehm's kernel 4: 512 threads compute a 64×64 tile of C, each copying one element of As and "
         "one of Bs per bkIdx and computing TM = 8 results of a column, so each element of A or B is "
         "loaded once per 64 columns or rows of C and a multiply-add costs 9/8 shared loads.",
-        "blocktile_1d.py",
-        "blocktile_1d.py",
+        "blocktile1d.py",
+        "blocktile1d.py",
         (
             "No copy loop: As[threadIdx.x // BK, threadIdx.x % BK] and Bs[threadIdx.x // BN, threadIdx.x % BN] "
             "cover both tiles, because BM·BK = BN·BK = 512.",

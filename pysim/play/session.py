@@ -5,10 +5,13 @@ The page's thread only edits and draws; a run and a grade happen in a Web Worker
 on the page's thread through the same code. Both talk to a `Session` in JSON text:
 
     session = Session()
-    reply = session.handle('{"op": "run", "source": "...", "M": 32, "N": 32, "K": 32, "puzzle": null}')
+    reply = session.handle(encode_request(RunRequest(source, M=32, N=32, K=32)))
 
-A run keeps its RunResult here; the page asks for one interval (and one followed
-thread) at a time, so only what is on screen crosses to the page's thread. Replies
+A request is one of the frozen dataclasses of `pysim.play.protocol` (the one place their kinds are
+named): the page builds one, `encode_request` writes it with its kind, the worker forwards the text
+untouched, and `decode_request` rebuilds it here. A run keeps its RunResult here; the page asks
+for one interval (and one followed thread) at a time, so only what is on screen crosses to the page's
+thread. Replies
 are pysim's own records (frozen dataclasses, NumPy arrays) written by `encode` and
 rebuilt by `decode`, which builds nothing but the record types listed in PLAIN_TYPES.
 An array travels as its bytes in base64: the page's thread decodes a 256×256 matrix in
@@ -23,7 +26,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import asdict, dataclass, fields, is_dataclass
 from typing import Any
 
 import numpy as np
@@ -31,11 +34,15 @@ import numpy as np
 from ..core.banks import BankReport
 from ..core.counters import Counters
 from ..core.lanes import Lane, SectorSlot, SectorUse, WarpBanks, WarpSectors
-from . import AccessRecord, RunResult, ThreadStep, run
-from .analysis import Diagnostic, Metrics, thread_xy
+from .counting import Metrics
+from .diagnostics import Diagnostic
+from .execute import run
+from .launch import Launch, thread_xy
 from .program import Allocation, ProgramError
+from .protocol import KIND_KEY, REQUESTS, GradeRequest, IntervalRequest, PictureRequest, Request, RunRequest, kind_of
 from .puzzles import PUZZLE_BY_KEY, CheckResult, Grade, Puzzle
-from .runtime import Launch
+from .replay import AccessRecord, ThreadStep
+from .results import RunResult
 
 MAX_THREAD_ROWS = 300  # statements the page lists for one thread in one interval
 MAX_WARP_ROWS = 160  # warp instructions the page lists for one interval
@@ -132,6 +139,20 @@ class IntervalView:
     warp_rows: tuple[WarpRow, ...]  # the first MAX_WARP_ROWS
     warp_count: int
     picture: WarpSectors | WarpBanks | None  # the first listed row's lanes
+
+
+def encode_request(request: Request) -> str:
+    """`request` as JSON text: its fields and its kind under KIND_KEY."""
+    return json.dumps({KIND_KEY: kind_of(request), **asdict(request)})
+
+
+def decode_request(text: str) -> Request:
+    """The request `encode_request` wrote (ValueError for an unknown kind)."""
+    data = json.loads(text)
+    cls = REQUESTS.get(data.pop(KIND_KEY, None))
+    if cls is None:
+        raise ValueError(f"not a playground request: {text[:80]!r}")
+    return cls(**data)
 
 
 PLAIN_TYPES: dict[str, type] = {
@@ -336,29 +357,27 @@ class Session:
         self.runs = 0
 
     def handle(self, text: str, progress: Progress | None = None) -> str:
-        request = json.loads(text)
+        """Answer one request's JSON text (`encode_request`) with the reply's (`dumps`)."""
+        request = decode_request(text)
         with uncollected():
             return dumps(self.answer(request, progress))
 
-    def answer(self, request: dict, progress: Progress | None) -> dict:
-        op = request["op"]
-        if op == "run":
+    def answer(self, request: Request, progress: Progress | None) -> dict:
+        if isinstance(request, RunRequest):
             return self.run(request, progress)
-        if op == "grade":
+        if isinstance(request, GradeRequest):
             return self.grade(request)
         result = self.result
-        if result is None or not 0 <= request.get("index", 0) < len(result.intervals):
+        if result is None or not 0 <= getattr(request, "index", 0) < len(result.intervals):
             return {"missing": True}  # the run asked about is not (or no longer) here
-        if op == "interval":
-            return {"view": interval_view(result, request["index"], request["thread"])}
-        if op == "picture":
-            return {"picture": warp_picture(result, request["index"], request["row"])}
-        if op == "storer":
-            return {"storer": result.storer_of(request["row"], request["col"])}
-        raise ValueError(f"unknown request {op!r}")
+        if isinstance(request, IntervalRequest):
+            return {"view": interval_view(result, request.index, request.thread)}
+        if isinstance(request, PictureRequest):
+            return {"picture": warp_picture(result, request.index, request.row)}
+        return {"storer": result.storer_of(request.row, request.col)}
 
-    def run(self, request: dict, progress: Progress | None) -> dict:
-        puzzle = PUZZLE_BY_KEY.get(request.get("puzzle") or "")
+    def run(self, request: RunRequest, progress: Progress | None) -> dict:
+        puzzle = PUZZLE_BY_KEY.get(request.puzzle or "")
         self.runs += 1
         if self.runs % COLLECT_EVERY_RUNS == 0:
             gc.unfreeze()
@@ -366,10 +385,10 @@ class Session:
         started = time.perf_counter()
         try:
             result = run(
-                request["source"],
-                request["M"],
-                request["N"],
-                request["K"],
+                request.source,
+                request.M,
+                request.N,
+                request.K,
                 expected=puzzle.expected if puzzle else None,
                 progress=None if progress is None else Throttled(progress),
             )
@@ -381,10 +400,10 @@ class Session:
         self.result = result
         return {"summary": summarise(result, (time.perf_counter() - started) * 1000)}
 
-    def grade(self, request: dict) -> dict:
-        puzzle = PUZZLE_BY_KEY[request["puzzle"]]
+    def grade(self, request: GradeRequest) -> dict:
+        puzzle = PUZZLE_BY_KEY[request.puzzle]
         try:
-            return {"grade": puzzle.grade(request["source"])}
+            return {"grade": puzzle.grade(request.source)}
         except Exception as error:  # noqa: BLE001 - the checker must not take the page down
             return {"checker_failed": f"{type(error).__name__}: {error}"}
 

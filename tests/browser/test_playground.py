@@ -23,7 +23,7 @@ from pysim.play.puzzles import PUZZLE_BY_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "pysim" / "play" / "solutions"
-KNOWN_WRONG = ROOT / "tests" / "play"
+KNOWN_WRONG = ROOT / "tests" / "unit" / "play"
 COUNTERS = (
     "global_loads",
     "global_stores",

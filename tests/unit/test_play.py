@@ -10,7 +10,7 @@ from bruteforce import naive, register, smem
 from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams
 from pysim.kernels import KERNELS
 from pysim.play import ProgramError, run
-from pysim.play.runtime import evaluate_launch
+from pysim.play.launch import evaluate_launch
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "pysim" / "play" / "solutions"

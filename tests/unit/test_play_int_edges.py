@@ -1,6 +1,6 @@
 """An integer variable stops the run exactly where Numba's int64 ends: [-2**63, 2**63).
 
-The rewritten kernel checks an assignment typed an integer inline (pysim.play.rewrite `_stored`) and
+The rewritten kernel checks an assignment typed an integer inline (pysim.play.nodes `stored`) and
 calls the runtime's check only past the limits, so the limits themselves are what these kernels probe:
 the last value inside runs, the first one outside stops the run at its line, by `=` and by `op=`.
 """

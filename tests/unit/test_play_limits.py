@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from pysim.play import ProgramError, run
-from pysim.play.runtime import GRID_LIMITS, LOCAL_LIMIT_BYTES, TOTAL_THREAD_LIMIT
+from pysim.play.limits import GRID_LIMITS, LOCAL_LIMIT_BYTES, TOTAL_THREAD_LIMIT
 
 HEAD = "from numba import cuda, float32\n\n\n@cuda.jit\ndef kernel(A, B, C):\n"
 FIRST = HEAD.count("\n") + 1  # the kernel body's first line

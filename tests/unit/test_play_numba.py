@@ -35,7 +35,7 @@ CASES = [
     ("naive_coalesced.py", 9, 33, 4),
     ("register_tiled.py", 9, 7, 5),
     ("register_1d.py", 9, 11, 5),
-    ("blocktile_1d.py", 9, 11, 5),  # 512 threads: about 3 s
+    ("blocktile1d.py", 9, 11, 5),  # 512 threads: about 3 s
     ("copy.py", 5, 7, 7),
     ("transpose.py", 7, 7, 7),
     ("transpose_padded.py", 7, 7, 7),

@@ -87,8 +87,8 @@ def test_a_file_that_cannot_run_is_a_failed_grade_with_the_error():
     assert grade.as_dict()["error"] == grade.error
 
 
-def test_blocktile_1d_budgets_are_met_exactly_by_siboehms_kernel_4():
-    puzzle = PUZZLE_BY_KEY["blocktile_1d"]
+def test_blocktile1d_budgets_are_met_exactly_by_siboehms_kernel_4():
+    puzzle = PUZZLE_BY_KEY["blocktile1d"]
     loads, shared = puzzle.budgets
     # M·K·⌈N/64⌉ + K·N·⌈M/64⌉ and 9/8 · M·N·K: 64·16 + 16·64 at 64×64×16, 128·8·2 + 8·128·2 at 128×128×8
     assert [loads.limit(*size) for size in puzzle.sizes] == [2048, 4096]
@@ -98,22 +98,22 @@ def test_blocktile_1d_budgets_are_met_exactly_by_siboehms_kernel_4():
         assert (k05.global_loads, k05.shared_loads) == (loads.limit(M, N, K), shared.limit(M, N, K))
 
 
-def test_naive_and_32_wide_register_1d_kernels_fail_only_the_blocktile_1d_budgets():
-    naive = failing_labels("blocktile_1d", solution(PUZZLE_BY_KEY["naive"]))
+def test_naive_and_32_wide_register_1d_kernels_fail_only_the_blocktile1d_budgets():
+    naive = failing_labels("blocktile1d", solution(PUZZLE_BY_KEY["naive"]))
     assert naive and all(label.startswith(("global loads", "shared loads")) for label in naive)
-    narrow = failing_labels("blocktile_1d", solution(PUZZLE_BY_KEY["register_1d"]))  # BM = BN = 32
+    narrow = failing_labels("blocktile1d", solution(PUZZLE_BY_KEY["register_1d"]))  # BM = BN = 32
     assert narrow == {label for label in narrow if label.startswith("global loads")} and narrow
 
 
-def test_blocktile_1d_without_guards_loads_outside_a_and_b():
-    reference = solution(PUZZLE_BY_KEY["blocktile_1d"])
+def test_blocktile1d_without_guards_loads_outside_a_and_b():
+    reference = solution(PUZZLE_BY_KEY["blocktile1d"])
     unguarded = re.sub(r" if [^\n]* else float32\(0\.0\)", "", reference)
     assert unguarded != reference
     assert {problem.kind for problem in run(unguarded, 9, 11, 5, keep=False).diagnostics} == {"out_of_bounds"}
 
 
-def test_blocktile_1d_solution_counts_like_pysims_kernel_4_except_register_reads():
-    result = run(solution(PUZZLE_BY_KEY["blocktile_1d"]), 70, 66, 13, keep=False)
+def test_blocktile1d_solution_counts_like_pysims_kernel_4_except_register_reads():
+    result = run(solution(PUZZLE_BY_KEY["blocktile1d"]), 70, 66, 13, keep=False)
     k05 = KERNELS["blocktile1d"].counters(Blocktile1DParams(M=70, N=66, K=13))  # BM = BN = 64, BK = TM = 8
     assert result.c_matches and not result.diagnostics
     # k05 counts its read of the register tmpB per FMA; the playground counts local arrays, and tmpB is a scalar.

@@ -9,8 +9,19 @@ import pytest
 
 from pysim.play import run
 from pysim.play import session as session_module
+from pysim.play.protocol import REQUESTS, GradeRequest, IntervalRequest, PictureRequest, RunRequest, StorerRequest
 from pysim.play.puzzles import PUZZLE_BY_KEY
-from pysim.play.session import Session, decode, dumps, encode, expected_shape, interval_view, loads
+from pysim.play.session import (
+    Session,
+    decode,
+    decode_request,
+    dumps,
+    encode,
+    encode_request,
+    expected_shape,
+    interval_view,
+    loads,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TILED = (ROOT / "pysim" / "play" / "solutions" / "smem_tiled.py").read_text()
@@ -125,3 +136,35 @@ def test_the_answers_shape_is_what_numpy_computes_for_each_puzzle():
     assert expected_shape(PUZZLE_BY_KEY["copy"], 4, 6, 6) == (4, 6)
     assert expected_shape(PUZZLE_BY_KEY["naive"], 4, 6, 3) == (4, 6)
     assert expected_shape(PUZZLE_BY_KEY["transpose"], 8, 8, 4) == (4, 8)  # Aᵀ of an 8 × 4 A
+
+
+@pytest.mark.parametrize(
+    "request_, wire",
+    [
+        (RunRequest("src", 1, 2, 3), {"op": "run", "source": "src", "M": 1, "N": 2, "K": 3, "puzzle": None}),
+        (GradeRequest("src", "naive"), {"op": "grade", "source": "src", "puzzle": "naive"}),
+        (IntervalRequest(4, 5), {"op": "interval", "index": 4, "thread": 5}),
+        (PictureRequest(4, 6), {"op": "picture", "index": 4, "row": 6}),
+        (StorerRequest(7, 8), {"op": "storer", "row": 7, "col": 8}),
+    ],
+    ids=lambda value: type(value).__name__ if not isinstance(value, dict) else "",
+)
+def test_each_request_travels_as_its_kind_and_fields_and_comes_back_equal(request_, wire):
+    text = encode_request(request_)
+    assert json.loads(text) == wire
+    assert decode_request(text) == request_
+
+
+def test_every_request_kind_is_listed_once_and_an_unknown_one_is_refused():
+    assert sorted(REQUESTS) == ["grade", "interval", "picture", "run", "storer"]
+    assert len(set(REQUESTS.values())) == len(REQUESTS)
+    with pytest.raises(ValueError, match="not a playground request"):
+        decode_request(json.dumps({"op": "delete", "index": 0}))
+
+
+def test_the_worker_script_forwards_requests_without_naming_a_kind():
+    """site/playworker.js passes the page's text to Session.handle: only pysim.play.protocol names the kinds."""
+    script = (ROOT / "site" / "playworker.js").read_text()
+    assert "session.handle(message.text" in script
+    for kind in REQUESTS:
+        assert f'"{kind}"' not in script and f"'{kind}'" not in script, kind

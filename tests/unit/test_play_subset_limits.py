@@ -1,4 +1,4 @@
-"""Limits before work (pysim.play.subset): a file is refused, naming the line and the limit, before the parser
+"""Limits before work (pysim.play.tokens): a file is refused, naming the line and the limit, before the parser
 or the constant evaluator can be made to work without end; natural kernels stay within every limit."""
 
 import __future__
@@ -12,7 +12,7 @@ import pytest
 
 from app.views import codeurl
 from pysim.play import ProgramError, compile_program, run
-from pysim.play.subset import MAX_BLOCKS, MAX_BRACKETS, MAX_OPERATORS, MAX_SOURCE_BYTES
+from pysim.play.limits import MAX_BLOCKS, MAX_BRACKETS, MAX_OPERATORS, MAX_SOURCE_BYTES
 
 HEAD = "from numba import cuda, float32\n\n"
 KERNEL = "@cuda.jit\ndef kernel(A, B, C):\n    C[0, 0] = 1.0\n\n\n"

@@ -58,24 +58,30 @@ def test_no_inline_handlers_or_styles_in_the_page():
     assert "'unsafe-inline'" not in html
 
 
+# Where the functions a kernel can call come from: the access functions, the launch's 64-bit check and the
+# runtime's own exceptions.
+RUNTIME_MODULES = {"pysim.play.guards", "pysim.play.launch", "pysim.play.runtime", "builtins"}
+
+
 def test_a_kernel_reaches_no_module_and_no_operands():
     """What a kernel's code can name: no module (so no `secrets`, NumPy or the grade's fresh operands), no
     builtins, no array but its three arguments; its functions are the runtime's own."""
     import types
 
     from pysim.play import compile_program
-    from pysim.play.runtime import _F32, Runtime
+    from pysim.play.guards import F32_BUFFER, namespace
+    from pysim.play.runtime import Runtime
 
     source = (ROOT / "pysim" / "play" / "starters" / "free_play.py").read_text()
     runtime = Runtime(compile_program(source), 1000)
-    namespace = runtime.namespace()
-    assert namespace.pop("__builtins__") == {}
-    for name, value in namespace.items():
+    names = namespace(runtime)
+    assert names.pop("__builtins__") == {}
+    for name, value in names.items():
         assert not isinstance(value, types.ModuleType), name
-        if value is runtime.values or value is _F32 or value is runtime.vectors.numbers:
+        if value is runtime.values or value is F32_BUFFER or value is runtime.vectors.numbers:
             continue  # `_pl_values`: the run's access values (floats), which the step budget counts; `_pl_F`: the
             # one float the kernel rounds to float32 through; `_pl_vectors`: the run's table of iteration vectors
         assert isinstance(value, (int, float, type)) or callable(value), name
         if isinstance(value, types.BuiltinMethodType) and value.__self__ is runtime.vectors.numbers:
             continue  # `_pl_vset`: the run's own table of iteration vectors (a dict of tuples)
-        assert getattr(value, "__module__", "pysim.play.runtime") in {"pysim.play.runtime", "builtins"}, name
+        assert getattr(value, "__module__", "pysim.play.guards") in RUNTIME_MODULES, name

@@ -8,7 +8,8 @@ and site/main.py yields to the browser between them whenever a slice of time has
 The order is recorded at build time, in a CPython of its own (`python -m tools.sitebuild.import_plan`) with
 NumPy loaded and the browser's modules stood in for (tools/sitebuild/prerender.py), as the page has them:
 for the shell, then for each view's module after the shell. A package whose `__init__` imports its
-modules (pysim.play, pysim.kernels) still comes in one piece: its modules cannot run before it.
+modules (pysim.play, pysim.kernels) still comes in one piece, with the subpackages those import: its
+modules cannot run before it.
 """
 
 from __future__ import annotations
@@ -63,7 +64,10 @@ class Noting(Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         name = module.__name__
-        within_its_package = name.rpartition(".")[0] in self.finder.running
+        # Imported while a package above it runs its `__init__` (its parent's, or a grandparent's such as
+        # pysim.play for pysim.play.policy.kernel): it cannot be imported before that package.
+        parts = name.split(".")
+        within_its_package = any(".".join(parts[:end]) in self.finder.running for end in range(1, len(parts)))
         self.finder.running.add(name)
         try:
             self.loader.exec_module(module)

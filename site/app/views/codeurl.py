@@ -12,7 +12,7 @@ import base64
 import binascii
 import zlib
 
-from pysim.play.subset import MAX_SOURCE_BYTES  # a playground file is a page of code; more is a mistake or an attack
+from pysim.play.limits import MAX_SOURCE_BYTES  # a playground file is a page of code; more is a mistake or an attack
 
 KEY = "code"  # the address parameter
 MAX_LINK_CHARS = 16_000  # encoded; MAX_SOURCE_BYTES of Python compress far below this

@@ -27,7 +27,7 @@ from numba import cuda, float32
 WARPSIZE = 32
 
 
-def blocktile_1d(BM, BN, BK, TM):
+def blocktile1d(BM, BN, BK, TM):
     """sgemm1DBlocktiling: BM·BN/TM threads, each computing TM results of one column."""
     A_TILE, B_TILE = BM * BK, BK * BN
 
@@ -158,7 +158,7 @@ def warptile(BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
 
 # pysim's kernel name -> (factory, the parameters it takes, in order)
 FACTORIES = {
-    "blocktile1d": (blocktile_1d, ("BM", "BN", "BK", "TM")),
+    "blocktile1d": (blocktile1d, ("BM", "BN", "BK", "TM")),
     "warptile": (warptile, ("BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN", "threads")),
 }
 

@@ -18,6 +18,7 @@ import asyncio
 from pyscript import document, window
 
 from pysim.hardware.params import ParamError, parse_int
+from pysim.play.protocol import GradeRequest, RunRequest
 from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, PUZZLES, starter_for, starter_text
 from pysim.play.session import expected_shape
 
@@ -305,7 +306,7 @@ class PlaygroundView:
         M, N, K = sizes
         puzzle = self.puzzle
         source = self.editor.text()
-        request = {"op": "run", "source": source, "M": M, "N": N, "K": K, "puzzle": puzzle.key if puzzle else None}
+        request = RunRequest(source, M, N, K, puzzle.key if puzzle else None)
         self.set_running(True)
         self.status.textContent = f"Running your kernel at M×N×K = {size_text(sizes)}…"
         self.status.setAttribute("data-state", "running")
@@ -333,7 +334,7 @@ class PlaygroundView:
             f"{thousands(steps)} steps, {seconds_text(elapsed)}…"
         )
 
-    def ran(self, reply: dict, request: dict) -> None:
+    def ran(self, reply: dict, request: RunRequest) -> None:
         """The run's reply: its results drawn in this task, the grade asked for, the stepping drawn in parts."""
         started = window.performance.now()
         elapsed = started - self.runner.sent_at  # from when the worker had it
@@ -346,7 +347,7 @@ class PlaygroundView:
         self.result = summary
         label = self.puzzle.expected_label if self.puzzle else "A @ B"
         self.results.show(summary, elapsed, label)  # asks the worker for the first interval
-        self.ran_with = (request["source"], (request["M"], request["N"], request["K"]), request["puzzle"])
+        self.ran_with = (request.source, (request.M, request.N, request.K), request.puzzle)
         self.check_stale()  # edited while it ran
         self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started:.0f}")
         self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
@@ -359,21 +360,21 @@ class PlaygroundView:
         else:
             self.grade(request)
 
-    async def draw_stepping(self, summary, request: dict, label: str) -> None:
+    async def draw_stepping(self, summary, request: RunRequest, label: str) -> None:
         """The stepping section's grids and first interval, in parts (the page stays free between them), then
         the grade: while the worker grades it uses a core, and on a two-core machine the page's drawing would
         wait for it (tasks twice as long as their CPU time, measured with bench/playground.py)."""
         started = window.performance.now()
-        if await self.results.stepping.load(summary, request["source"], label):
+        if await self.results.stepping.load(summary, request.source, label):
             span("run", "grids drawn", started)
         self.grade(request)
 
-    def grade(self, run: dict) -> None:
+    def grade(self, run: RunRequest) -> None:
         """After `run`: the worker grades its source for the run's puzzle (none: the run is over)."""
-        if run["puzzle"] is None:
+        if run.puzzle is None:
             self.set_running(False)
             return
-        grade = {"op": "grade", "source": run["source"], "puzzle": run["puzzle"]}
+        grade = GradeRequest(run.source, run.puzzle)
         self.runner.request(
             Job(grade, GRADE_LIMIT_MS, self.graded, lambda why, detail: self.stopped("grade", why, detail), timed=True)
         )

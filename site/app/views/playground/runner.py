@@ -9,14 +9,14 @@ Requests and replies are JSON text, answered by pysim.play.session.Session on ei
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pyodide.ffi import to_js
 from pyscript import document, window
 
-from pysim.play.session import Session, loads
+from pysim.play.protocol import STOPPABLE, Request, RunRequest, kind_of
+from pysim.play.session import Session, encode_request, loads
 
 from ...core.dom import AFTER_FRAME_MS, Listeners
 
@@ -27,7 +27,6 @@ RUN_LIMIT_MS = 30_000  # one run of the student's kernel
 GRADE_LIMIT_MS = 60_000  # one grade: the kernel at every size of the puzzle
 ASK_LIMIT_MS = 10_000  # one interval, warp picture or storer of a run that has finished
 WORKER_FILE = "playworker.js"
-STOPPABLE = ("run", "grade")  # what Stop ends (questions about a finished run take milliseconds)
 
 Failed = Callable[[str, str], None]  # (why: "timeout" | "stopped" | "crashed", what the interpreter said)
 # A Run's timeline as performance measures named "playground <op>: <part>" (bench/playground.py lists them,
@@ -39,7 +38,7 @@ SPAN_PREFIX = "playground "
 
 @dataclass(frozen=True)
 class Job:
-    request: dict
+    request: Request
     limit_ms: int
     on_reply: Callable[[dict], None]
     on_fail: Failed
@@ -79,7 +78,7 @@ class Runner:
         self.queue: list[Job] = []
         self.current: Job | None = None
         self.current_id = 0
-        self.replay: dict | None = None  # the last run that succeeded
+        self.replay: RunRequest | None = None  # the last run that succeeded
         self.timer = None
         self.sent_at = 0.0  # performance.now() when the current request went to the worker
         self.spawned_at = 0.0  # performance.now() when the current worker was started
@@ -152,7 +151,7 @@ class Runner:
         self.queue.append(job)
         self.pump()
 
-    def remember(self, request: dict) -> None:
+    def remember(self, request: RunRequest) -> None:
         """`request` (a run) succeeded: a fresh worker reruns it, so its intervals stay reachable."""
         self.replay = request
 
@@ -179,7 +178,7 @@ class Runner:
         job, self.unsent = self.unsent, None
         if job is None or job is not self.current:
             return
-        message = {"kind": "request", "id": self.current_id, "text": json.dumps(job.request)}
+        message = {"kind": "request", "id": self.current_id, "text": encode_request(job.request)}
         self.worker.postMessage(js_object(message))
         self.timer = window.setTimeout(self.overran_proxy, job.limit_ms)
 
@@ -194,7 +193,7 @@ class Runner:
         job = self.current
         if job is None or self.local is None:
             return
-        reply = loads(self.local.handle(json.dumps(job.request)))
+        reply = loads(self.local.handle(encode_request(job.request)))
         self.finish()
         job.on_reply(reply)
         self.pump()
@@ -204,9 +203,9 @@ class Runner:
         about the run on screen (an interval) is dropped."""
         if not self.in_worker:
             return
-        waiting = [job for job in self.queue if job.request["op"] in STOPPABLE]
-        self.queue = [job for job in self.queue if job.request["op"] not in STOPPABLE]
-        if self.current is not None and self.current.request["op"] in STOPPABLE:
+        waiting = [job for job in self.queue if isinstance(job.request, STOPPABLE)]
+        self.queue = [job for job in self.queue if not isinstance(job.request, STOPPABLE)]
+        if self.current is not None and isinstance(self.current.request, STOPPABLE):
             self.end_current("stopped", "")
         for job in waiting:
             job.on_fail("stopped", "")
@@ -246,7 +245,10 @@ class Runner:
                 return
             reply = loads(str(data.text))
             if job.timed:
-                op, origin = job.request["op"], window.performance.timeOrigin  # the worker's times: ms since the epoch
+                op, origin = (
+                    kind_of(job.request),
+                    window.performance.timeOrigin,
+                )  # the worker's times: ms since the epoch
                 span(op, "to the worker", sent, data.began - origin)
                 span(op, "in the worker", data.began - origin, data.ended - origin)
                 span(op, "back to the page", data.ended - origin, arrived)

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable
 from pyscript import window
 
 from pysim.core.counters import COUNTER_LABELS, Counters
-from pysim.play.analysis import thread_xy
+from pysim.play.launch import thread_xy
+from pysim.play.protocol import IntervalRequest, PictureRequest, Request, StorerRequest
 
 from ...core.dom import AFTER_FRAME_MS, Listeners, h, set_number_markup, thousands
 from ...widgets.cellmarkup import options_markup
@@ -260,7 +261,7 @@ class RunStepping:
             self.shared_box.appendChild(h("p", "hint", "This kernel declares no shared arrays."))
 
     # --- asking the worker ---------------------------------------------------------------------------
-    def ask(self, request: dict, answered: Callable[[dict], None], timed: bool = False) -> None:
+    def ask(self, request: Request, answered: Callable[[dict], None], timed: bool = False) -> None:
         """One question about the run on screen; unanswered when that run is no longer in the worker."""
         result = self.result
 
@@ -275,7 +276,7 @@ class RunStepping:
         if self.result is None or self.asking:
             return
         self.asking = True
-        self.ask({"op": "interval", "index": index, "thread": self.thread}, self.arrived, self.first_since is not None)
+        self.ask(IntervalRequest(index, self.thread), self.arrived, self.first_since is not None)
 
     def arrived(self, answer: dict) -> None:
         self.asking = False
@@ -300,7 +301,7 @@ class RunStepping:
     def clicked_c(self, row: int, col: int) -> None:
         """Follow the thread that stored C[row, col] (pysim finds it in the recorded stores)."""
         if self.result is not None:
-            self.ask({"op": "storer", "row": row, "col": col}, self.storer_found)
+            self.ask(StorerRequest(row, col), self.storer_found)
 
     def storer_found(self, answer: dict) -> None:
         if answer["storer"] is None:
@@ -455,7 +456,7 @@ class RunStepping:
         view = self.view
         if row and view is not None:
             number = int(row.getAttribute("data-row"))
-            request = {"op": "picture", "index": view.index, "row": number}
+            request = PictureRequest(view.index, number)
             self.ask(request, lambda answer: self.view is view and self.show_picture(number, answer["picture"]))
 
     def show_picture(self, row: int, picture) -> None:

@@ -1,0 +1,105 @@
+"""The file's `launch(M, N, K)`: called on 64-bit integers and checked against the limits of a launch.
+
+A launch that cannot run (a block past THREAD_LIMIT, a grid past CUDA's, more threads in all than the
+playground simulates, too much shared memory) is a `ProgramError`: the file cannot run at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from .limits import GRID_LIMITS, INT_LIMIT, SHARED_LIMIT_BYTES, THREAD_LIMIT, TOTAL_THREAD_LIMIT
+from .program import Program, ProgramError
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What `launch(M, N, K)` returned, normalised to 2-D."""
+
+    grid: tuple[int, int]
+    block: tuple[int, int]
+
+    @property
+    def threads(self) -> int:
+        return self.block[0] * self.block[1]
+
+    @property
+    def blocks(self) -> int:
+        return self.grid[0] * self.grid[1]
+
+
+def _dims(value: Any, what: str) -> tuple[int, int]:
+    items = value if isinstance(value, tuple) else (value,)
+    if not 1 <= len(items) <= 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in items):
+        raise ProgramError(0, f"launch() must return ({what}) as a whole number or a tuple of two (got {value!r})")
+    if any(v < 1 for v in items):
+        raise ProgramError(0, f"every {what} dimension must be at least 1 (got {value!r})")
+    return (items[0], items[1] if len(items) == 2 else 1)
+
+
+def launch_int(value: Any) -> Any:
+    """`value`, refused when it is an integer past ±INT_LIMIT: launch()'s arithmetic goes through it (the
+    compiler wraps each operation in `_pl_int`), so a chain of `x = x * x` cannot freeze the page."""
+    if value.__class__ is int and not -INT_LIMIT <= value < INT_LIMIT:
+        raise OverflowError(f"an integer of {value.bit_length():,} bits does not fit in 64 bits (±2**63)")
+    return value
+
+
+def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
+    """Call the file's `launch(M, N, K)` and check the shape it asks for (ProgramError if it cannot run)."""
+    namespace: dict[str, Any] = {"__builtins__": {}, "min": min, "max": max, "abs": abs, "int": int}
+    namespace["_pl_int"] = launch_int
+    namespace.update(program.constants)
+    exec(program.launch_code, namespace)
+    try:
+        returned = namespace["launch"](M, N, K)
+    except Exception as error:  # noqa: BLE001 - a student's launch() may fail in any way
+        raise ProgramError(
+            error_line(error), f"launch({M}, {N}, {K}) failed: {type(error).__name__}: {error}"
+        ) from None
+    if not (isinstance(returned, tuple) and len(returned) == 2):
+        raise ProgramError(0, f"launch() must return (grid, block), got {returned!r}")
+    launch = Launch(_dims(returned[0], "grid"), _dims(returned[1], "block"))
+    if launch.threads > THREAD_LIMIT:
+        raise ProgramError(
+            0,
+            f"launch({M}, {N}, {K}) asks for {launch.threads:,} threads per block; a block holds at most {THREAD_LIMIT:,}",
+        )
+    for axis, size, limit in zip("xy", launch.grid, GRID_LIMITS):
+        if size > limit:
+            raise ProgramError(
+                0,
+                f"launch({M}, {N}, {K}) asks for a grid of {launch.grid}: gridDim.{axis} = {size:,}, "
+                f"but CUDA allows at most {limit:,}",
+            )
+    if launch.threads * launch.blocks > TOTAL_THREAD_LIMIT:
+        raise ProgramError(
+            0,
+            f"launch({M}, {N}, {K}) asks for {launch.threads * launch.blocks:,} threads in all "
+            f"({launch.blocks:,} blocks of {launch.threads:,}); the playground simulates at most "
+            f"{TOTAL_THREAD_LIMIT:,}, one by one",
+        )
+    shared = program.shared_bytes()
+    if shared > SHARED_LIMIT_BYTES:
+        raise ProgramError(
+            0, f"the kernel declares {shared:,} bytes of shared memory; a block may have at most {SHARED_LIMIT_BYTES:,}"
+        )
+    return launch
+
+
+def error_line(error: BaseException) -> int:
+    """The student's line where `error` was raised (the deepest frame of the kernel file), 0 if none."""
+    line = 0
+    trace: TracebackType | None = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == "<kernel>":
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return line
+
+
+def thread_xy(launch: Launch, thread: int) -> tuple[int, int]:
+    """A linear thread id as (tx, ty)."""
+    return thread % launch.block[0], thread // launch.block[0]

@@ -1,0 +1,295 @@
+"""Races, as compute-sanitizer's racecheck finds them, from the table of a chunk of intervals.
+
+Within one barrier interval of a block, a shared-memory word, or a word of a global array the kernel
+writes, written by one thread and read or written by another. The program order of the two accesses
+(statements executed before each, in its own thread) names the hazard: read-after-write (the read
+happens too early: reported at the read's line), write-after-read (a write overwrites a value another
+thread still reads: reported at the write's line), write-after-write (at the later write), and a lost
+update where two threads each read the word and write it back (`X[i] += v` without an atomic). Global
+words also race between blocks, whatever the intervals: nothing orders two blocks. Sites of
+cuda.atomic.* never race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.bulk import groups
+from .columns import ArrayInfo, Logged, Row
+from .diagnostics import Diagnostic, Diagnostics
+from .launch import Launch, thread_xy
+from .program import Program
+from .scheduler import Interval
+from .table import Chunk
+
+RACES_PER_INTERVAL = 16  # racy words examined closely per interval, and between blocks (all are counted)
+WORD_KEY = 1 << 32  # array number · WORD_KEY + word: one key per element of every array
+# How a run's C shows the racy global words it repeated the launch for (pysim.play.memory; `run`).
+SHOWN_INTERLEAVING = (
+    "The C shown is one outcome a GPU can produce: every thread racing on the word read it before any of the "
+    "others stored it (as if they all ran at once), and the store that runs last in TileLab's order (block by "
+    "block, thread by thread) is the one left."
+)
+
+
+def written_globals(program: Program, arrays: tuple[ArrayInfo, ...]) -> np.ndarray:
+    """Which arrays are global arrays the kernel may write: those its stores name, or all three when a store
+    names a variable that may hold one (`X = C` and then `X[i] = v`)."""
+    names = {s.array for s in program.sites if s.op == "store"}
+    local = {a.name for a in program.allocations}
+    aliased = bool(names - local - set(program.params))
+    return np.array([a.space == "global" and (aliased or a.name in names) for a in arrays])
+
+
+def _racy(group: np.ndarray, cells: int, thread: np.ndarray, store: np.ndarray, threads: int) -> np.ndarray:
+    """Which of `cells` words (`group`: each access's word) race: written by one thread and read or written
+    by another."""
+    big = threads + 1
+    write_min = np.full(cells, big)
+    write_max = np.full(cells, -1)
+    read_min = np.full(cells, big)
+    read_max = np.full(cells, -1)
+    np.minimum.at(write_min, group[store], thread[store])
+    np.maximum.at(write_max, group[store], thread[store])
+    np.minimum.at(read_min, group[~store], thread[~store])
+    np.maximum.at(read_max, group[~store], thread[~store])
+    written = write_max >= 0
+    return written & (
+        (write_min != write_max) | ((read_max >= 0) & ((read_min != write_min) | (read_max != write_min)))
+    )
+
+
+@dataclass
+class Races:
+    """Finds the races of each counted chunk (`chunk`) and, after the run, between blocks (`global_races`)."""
+
+    launch: Launch
+    arrays: tuple[ArrayInfo, ...]
+    diagnostics: Diagnostics
+    shared: np.ndarray  # per array: in shared memory
+    store: np.ndarray  # per site: a store
+    tracked: np.ndarray  # per array: shared, or a global array the kernel writes
+    atomic_site: np.ndarray  # per site: part of a cuda.atomic.*
+    site_line: list[int]
+    shown: frozenset[tuple[int, int]] = frozenset()  # racy global words (array, word) C shows as a GPU could
+    racy_words: set[tuple[int, int]] = field(default_factory=set)  # racy global words found in this run
+    _global_log: list[np.ndarray] = field(default_factory=list)  # per chunk: rows of `Logged` columns
+
+    def chunk(self, chunk: Chunk, pending: list[Interval]) -> None:
+        """Hazards between threads of one interval, in shared memory and in the global arrays the kernel
+        writes, for every interval of the chunk; keeps the global accesses for the races between blocks
+        (`global_races`). The chunk's words are checked at once; intervals with a racy word are then
+        described one by one (`_hazards`)."""
+        array, site = chunk.column(Row.ARRAY), chunk.column(Row.SITE)
+        tracked = np.flatnonzero(self.tracked[array] & ~self.atomic_site[site])
+        if not len(tracked):
+            return
+        array, site = array[tracked], site[tracked]
+        position, thread = chunk.column(Row.POSITION)[tracked], chunk.column(Row.THREAD)[tracked]
+        word = chunk.words()[tracked]
+        store = self.store[site]
+        in_global = ~self.shared[array]
+        if in_global.any():
+            blocks = np.array([p.block[1] * self.launch.grid[0] + p.block[0] for p in pending])
+            key = array.astype(np.int64) * WORD_KEY + word
+            self._keep_global(
+                position[in_global], key[in_global], thread[in_global], site[in_global], store[in_global], blocks
+            )
+        cell, cells, first = groups(position, array, word)
+        racy = _racy(cell, cells, thread, store, self.launch.threads)
+        for racy_position in np.unique(position[first][racy]).tolist():
+            self._hazards(pending[racy_position], chunk.interval_rows(racy_position))
+
+    def _hazards(self, interval: Interval, rows: np.ndarray) -> None:
+        """Describe the racy words of one interval (`Chunk.interval_rows`)."""
+        tracked = (
+            self.tracked[rows[:, Row.ARRAY].astype(np.int64)] & ~self.atomic_site[rows[:, Row.SITE].astype(np.int64)]
+        )
+        rows = rows[tracked]
+        store = self.store[rows[:, Row.SITE].astype(np.int64)]
+        thread = rows[:, Row.THREAD].astype(np.int64)
+        word = rows[:, Row.ARRAY].astype(np.int64) * WORD_KEY + rows[:, Row.WORD].astype(np.int64)
+        cells, group = np.unique(word, return_inverse=True)
+        racy = _racy(group, len(cells), thread, store, self.launch.threads)
+        for members in self._racy_members(cells, group, np.flatnonzero(racy)):
+            self._race(interval, rows[members], store[members])
+
+    def _racy_members(self, cells: np.ndarray, group: np.ndarray, racy_cells: np.ndarray) -> Iterator[np.ndarray]:
+        """For each racy word to describe, the indices of its accesses (`group`: each access's word in `cells`);
+        remembers the racy global words."""
+        if not len(racy_cells):
+            return
+        self._note_global(cells[racy_cells])
+        by_group = np.argsort(group, kind="stable")
+        bounds = np.searchsorted(group[by_group], np.arange(len(cells) + 1))
+        for cell in self._examined(cells, racy_cells):
+            yield by_group[bounds[cell] : bounds[cell + 1]]
+
+    def _examined(self, cells: np.ndarray, racy_cells: np.ndarray) -> np.ndarray:
+        """The racy words to describe: the first of every array, then more up to the limit; the rest only count."""
+        arrays = cells[racy_cells] // WORD_KEY
+        first_of_array = racy_cells[np.r_[True, arrays[1:] != arrays[:-1]]]
+        rest = np.setdiff1d(racy_cells, first_of_array)
+        examined = np.r_[first_of_array, rest[: max(RACES_PER_INTERVAL - len(first_of_array), 0)]]
+        if len(racy_cells) > len(examined):
+            self.diagnostics.add_counts_only(len(racy_cells) - len(examined))
+        return examined
+
+    def _note_global(self, keys: np.ndarray) -> None:
+        """Remember racy global words (array number, word): the run shows C as a GPU could leave them."""
+        for key in keys[~self.shared[keys // WORD_KEY]].tolist():
+            self.racy_words.add(divmod(key, WORD_KEY))
+
+    def _word(self, number: int, word: int) -> tuple[ArrayInfo, str]:
+        info = self.arrays[number]
+        cell = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
+        return info, f"{info.name}[{', '.join(map(str, cell))}]"
+
+    def _shown(self, number: int, word: int) -> str:
+        """How the run's C shows a racy global word (pysim.play.memory), when it does."""
+        return f" {SHOWN_INTERLEAVING}" if (number, word) in self.shown else ""
+
+    def _race(self, interval: Interval, rows: np.ndarray, store: np.ndarray) -> None:
+        """Describe one racy word of one interval: its first write and an access to it by another thread."""
+        write = rows[np.flatnonzero(store)[0]]
+        writer = int(write[Row.THREAD])
+        number, word = int(write[Row.ARRAY]), int(write[Row.WORD])
+        info, where = self._word(number, word)
+        space, shown = info.space, self._shown(number, word)
+        thread = rows[:, Row.THREAD].astype(np.int64)
+        both = np.intersect1d(thread[store], thread[~store])  # threads that read the word and write it back
+        block = interval.block
+        if len(both) >= 2:
+            first, second = (rows[(thread == t) & store][0] for t in both[:2])
+            line, second_line = self.site_line[int(second[Row.SITE])], self.site_line[int(first[Row.SITE])]
+            xy, other_xy = thread_xy(self.launch, int(both[1])), thread_xy(self.launch, int(both[0]))
+            hazard = "lost update"
+            text = (
+                f"race (lost update) on {space} {where} in block {block}: threads {other_xy} (line {second_line}) "
+                f"and {xy} (line {line}) both read it and write it back in the same barrier interval without an "
+                f"atomic; on a GPU both can read the old value, and one update is lost: use cuda.atomic.add"
+                f"({info.name}, index, value).{shown}"
+            )
+            self.diagnostics.add(
+                Diagnostic("race", line, xy, block, text, 1, second_line, other_xy), ("race", hazard, line, second_line)
+            )
+            return
+        others = rows[thread != writer]
+        reads = others[~store[thread != writer]]
+        other = reads[0] if len(reads) else others[0]
+        write_line, other_line = self.site_line[int(write[Row.SITE])], self.site_line[int(other[Row.SITE])]
+        w_xy, o_xy = thread_xy(self.launch, writer), thread_xy(self.launch, int(other[Row.THREAD]))
+        if len(reads):
+            if other[Row.ORDINAL] > write[Row.ORDINAL]:
+                hazard, line, xy, second, second_xy = "read-after-write", other_line, o_xy, write_line, w_xy
+                text = (
+                    f"race (read-after-write) on {space} {where} in block {block}: thread {o_xy} reads it at line "
+                    f"{other_line}, which thread {w_xy} writes at line {write_line} in the same barrier interval; "
+                    f"the read may see the old value: put cuda.syncthreads() between the write and the read"
+                )
+            else:
+                hazard, line, xy, second, second_xy = "write-after-read", write_line, w_xy, other_line, o_xy
+                text = (
+                    f"race (write-after-read) on {space} {where} in block {block}: thread {w_xy} overwrites it at "
+                    f"line {write_line} while thread {o_xy} may still read it at line {other_line} in the same "
+                    f"barrier interval: put cuda.syncthreads() after the last read, before the next write"
+                )
+        else:
+            hazard, line, xy, second, second_xy = "write-after-write", other_line, o_xy, write_line, w_xy
+            text = (
+                f"race (write-after-write) on {space} {where} in block {block}: threads {w_xy} (line {write_line}) "
+                f"and {o_xy} (line {other_line}) both write it in the same barrier interval; which value stays is "
+                "undefined"
+            )
+        self.diagnostics.add(
+            Diagnostic("race", line, xy, block, text + shown, 1, second, second_xy), ("race", hazard, line, second)
+        )
+
+    def _keep_global(
+        self,
+        position: np.ndarray,
+        key: np.ndarray,
+        thread: np.ndarray,
+        site: np.ndarray,
+        store: np.ndarray,
+        blocks: np.ndarray,
+    ) -> None:
+        """Keep one access per (interval, global word, load or store), the first, in the order they ran, for
+        `global_races`; `blocks` is each interval's linear block number."""
+        _, _, first = groups(position, key, store.astype(np.int64))
+        first = np.sort(first)
+        kept = np.empty((len(first), len(Logged)), dtype=np.int64)
+        kept[:, Logged.KEY], kept[:, Logged.BLOCK] = key[first], blocks[position[first]]
+        kept[:, Logged.THREAD], kept[:, Logged.SITE], kept[:, Logged.STORE] = thread[first], site[first], store[first]
+        self._global_log.append(kept)
+
+    def global_races(self) -> None:
+        """Races between blocks: a global word one block writes and another reads or writes. Call after the run.
+
+        Nothing orders two blocks of one launch (they run in any order, or at
+        once), so any such pair races, whatever the barriers.
+        """
+        if not self._global_log:
+            return
+        log = np.concatenate(self._global_log)  # in the order they ran
+        self._global_log = []
+        cells, group = np.unique(log[:, Logged.KEY], return_inverse=True)
+        written = np.zeros(len(cells), dtype=bool)
+        np.logical_or.at(written, group, log[:, Logged.STORE] == 1)
+        pairs = np.unique(group * self.launch.blocks + log[:, Logged.BLOCK])
+        # intp: bincount refuses int64 where NumPy's index type is 32 bits (Pyodide's wasm32).
+        blocks = np.bincount((pairs // self.launch.blocks).astype(np.intp), minlength=len(cells))
+        for members in self._racy_members(cells, group, np.flatnonzero(written & (blocks >= 2))):
+            self._block_race(log[members])
+
+    def _block_race(self, rows: np.ndarray) -> None:
+        """Describe one global word that two blocks race on: its first writer and an access from another block."""
+        store = rows[:, Logged.STORE] == 1
+        write = rows[np.flatnonzero(store)[0]]
+        others = rows[rows[:, Logged.BLOCK] != write[Logged.BLOCK]]
+        writes = others[:, Logged.STORE]
+        other = others[np.argmax(writes)] if writes.any() else others[0]  # another writer, if any
+        number, word = divmod(int(write[Logged.KEY]), WORD_KEY)
+        info, where = self._word(number, word)
+
+        def party(row: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+            linear = int(row[Logged.BLOCK])
+            block = (linear % self.launch.grid[0], linear // self.launch.grid[0])
+            return thread_xy(self.launch, int(row[Logged.THREAD])), block, self.site_line[int(row[Logged.SITE])]
+
+        (w_xy, w_block, w_line), (o_xy, o_block, o_line) = party(write), party(other)
+
+        def read_and_write(block: int) -> bool:
+            return len({int(op) for op in rows[rows[:, Logged.BLOCK] == block, Logged.STORE]}) == 2
+
+        unordered = "blocks run in any order, or at the same time, and cuda.syncthreads() orders one block only"
+        if read_and_write(write[Logged.BLOCK]) and read_and_write(other[Logged.BLOCK]):
+            hazard = "lost update"
+            text = (
+                f"race (lost update) on global {where}: thread {w_xy} of block {w_block} (line {w_line}) and thread "
+                f"{o_xy} of block {o_block} (line {o_line}) both read it and write it back without an atomic; "
+                f"{unordered}, so both can read the old value and one update is lost: use cuda.atomic.add"
+                f"({info.name}, index, value)."
+            )
+        elif other[Logged.STORE]:
+            hazard = "write-after-write"
+            text = (
+                f"race (write-after-write) on global {where}: thread {w_xy} of block {w_block} (line {w_line}) and "
+                f"thread {o_xy} of block {o_block} (line {o_line}) both write it; {unordered}, so which value stays "
+                "is undefined."
+            )
+        else:
+            hazard = "read-write"
+            text = (
+                f"race (read-write) on global {where}: thread {o_xy} of block {o_block} reads it at line {o_line}, "
+                f"which thread {w_xy} of block {w_block} writes at line {w_line}; {unordered}, so the read may see "
+                "the value from before or after the write."
+            )
+        text += self._shown(number, word)
+        self.diagnostics.add(
+            Diagnostic("race", o_line, o_xy, o_block, text, 1, w_line, w_xy),
+            ("race", "blocks " + hazard, o_line, w_line),
+        )

@@ -1,0 +1,127 @@
+"""Run every thread of a block, barrier interval by barrier interval, and hand each interval on.
+
+Each simulated thread is a Python generator (the rewritten kernel, `pysim.play.rewrite`) that runs until
+its next `cuda.syncthreads()` (a `yield`) or its end. The scheduler runs every live thread of a block up
+to the barrier, hands the interval to the analysis (`on_interval`), then lets them all pass. Python errors
+stop the run with the student's line; so does the step budget, which counts every statement, access and
+loop iteration, every block and every thread started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .guards import namespace as kernel_namespace
+from .launch import Launch, error_line
+from .program import Program
+from .runtime import Array, Runtime, StepBudgetError
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One barrier interval of one block, as the scheduler hands it to the analysis."""
+
+    block: tuple[int, int]
+    number: int  # 0 for the first interval of the block
+    segments: tuple[tuple[int, list[int]], ...]  # (linear thread id, the statements it executed in this interval)
+    records: tuple[tuple[int, int], ...]  # (thread, accesses it added to Runtime.records), in the order they ran
+    waiting: dict[int, int]  # thread -> statement number of the barrier it waits at
+    instances: dict[int, int]  # thread -> the iteration vector (Runtime.vectors) of the barrier it waits at
+    finished: tuple[int, ...]  # threads that ended in this interval
+    stopped: bool  # the run stopped inside this interval (error or step budget)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Why the run stopped early: the step budget or a Python error, with where."""
+
+    kind: str  # step_budget | error
+    line: int
+    thread: int
+    block: tuple[int, int]
+    message: str
+
+
+def schedule(
+    program: Program,
+    launch: Launch,
+    arrays: tuple[Array, Array, Array],
+    runtime: Runtime,
+    on_interval: Callable[[Interval], None],
+) -> Stop | None:
+    """Run every block of the grid, one barrier interval at a time; None when every thread finished."""
+    namespace = kernel_namespace(runtime)
+    exec(program.kernel_code, namespace)
+    kernel = namespace["kernel"]
+    bdx, bdy = launch.block
+    gdx, gdy = launch.grid
+    threads = [(t % bdx, t // bdx) for t in range(launch.threads)]
+    statements = program.statements
+    values = runtime.values  # one per access
+    budget = runtime.max_steps
+    for by in range(gdy):
+        for bx in range(gdx):
+            # Starting a block and each of its threads costs a step, so a launch of empty threads is bounded too.
+            runtime.executed += 1 + len(threads)
+            if runtime.executed > runtime.max_steps:
+                return Stop("step_budget", 0, 0, (bx, by), f"stopped after {runtime.max_steps:,} steps")
+            runtime.new_block((bx, by))
+            streams: list[list] = [[] for _ in threads]
+            generators = [
+                kernel(*arrays, streams[t], tx, ty, bx, by, bdx, bdy, gdx, gdy) for t, (tx, ty) in enumerate(threads)
+            ]
+            live = list(range(len(threads)))
+            number = 0
+            while live:
+                runtime.interval = number
+                waiting: dict[int, int] = {}
+                instances: dict[int, int] = {}
+                finished: list[int] = []
+                made: list[tuple[int, int]] = []
+                segments: list[tuple[int, list[int]]] = []
+                stop: Stop | None = None
+                executed = runtime.executed  # a local in the loop, which runs for every thread of every interval
+                for t in live:
+                    stream = streams[t]
+                    start, before = len(stream), len(values)
+                    runtime.stream, runtime.thread = stream, t
+                    namespace["_pl_allow"] = budget - executed + start + before
+                    runtime.charged = 0
+                    try:
+                        waiting[t], instances[t] = next(generators[t])
+                    except StopIteration:
+                        finished.append(t)
+                    except StepBudgetError:
+                        line = statements[stream[-1]].line if stream else 0
+                        stop = Stop("step_budget", line, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
+                    except Exception as error:  # noqa: BLE001 - the student's code may fail in any way
+                        stop = Stop("error", error_line(error), t, (bx, by), f"{type(error).__name__}: {error}")
+                    accesses = len(values) - before
+                    if accesses:
+                        made.append((t, accesses))
+                    if len(stream) > start:
+                        segments.append((t, stream[start:]))
+                    executed += len(stream) - start + accesses + runtime.charged
+                    if stop is None and executed > budget:
+                        stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
+                    if stop is not None:
+                        break
+                runtime.executed = executed
+                on_interval(
+                    Interval(
+                        (bx, by),
+                        number,
+                        tuple(segments),
+                        tuple(made),
+                        waiting,
+                        instances,
+                        tuple(finished),
+                        stop is not None,
+                    )
+                )
+                if stop is not None:
+                    return stop
+                live = [t for t in live if t in waiting]
+                number += 1
+    return None
