@@ -13,7 +13,7 @@ import errno
 import os
 import stat
 
-from .play.subset import MAX_SOURCE_BYTES
+from .play.limits import MAX_SOURCE_BYTES
 
 
 class SubmissionError(Exception):

@@ -20,8 +20,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ..core.banks import phase_degrees
+from ..core.bulk import distinct_per_group, row_groups
 from ..core.constants import SECTOR_BYTES, WARP_SIZE, WORD_BYTES
-from ..core.warps import INACTIVE, distinct_per_row
+from ..core.warps import INACTIVE
 
 LINE_BYTES = 128
 TAGS_PER_CLOCK = 4  # Volta's L1 tag stage (forum 49571/14), assumed on later chips
@@ -61,7 +62,7 @@ def sectors_lines(addrs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray
 
     def spans(unit: int) -> np.ndarray:
         ends = [np.where(active, a // unit, INACTIVE) for a in (addrs, addrs + width - 1)]
-        return distinct_per_row(np.concatenate(ends, axis=-1))
+        return distinct_per_group(*row_groups(np.concatenate(ends, axis=-1), INACTIVE))
 
     return spans(SECTOR_BYTES), spans(LINE_BYTES)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pysim.play.subset import MAX_SOURCE_BYTES
+from pysim.play.limits import MAX_SOURCE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 TILED = ROOT / "pysim" / "play" / "solutions" / "smem_tiled.py"
