@@ -22,6 +22,8 @@ from .core.trace import Access, Step, Trace
 from .hardware.params import ParamError, Params, parse_int
 from .kernels import KERNELS, Kernel
 from .lessons.narration import narration
+from .runcommand import add_run_parser, run_file
+from .text import one_line
 
 # CLI option -> parameter name, per kernel.
 OPTIONS = {
@@ -44,11 +46,6 @@ KNOWN_OPTIONS = tuple(dict.fromkeys(option for options in OPTIONS.values() for o
 # is skipped and c_matches is null.
 SIMULATE_LIMIT = 1_000_000
 TEXT_LIMIT = 200  # steps the text trace prints unless --limit says otherwise
-
-
-def one_line(message: str) -> str:
-    """The message with every unprintable character escaped, so it stays on one line."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -119,76 +116,6 @@ def speed(args: argparse.Namespace, params: Params) -> None:
         f" latency {report.bounds.latency_s:.3g} s): no run is faster"
     )
     print(f"  occupancy          {report.occupancy.blocks_per_sm} blocks, {report.occupancy.warps_per_sm} warps per SM")
-
-
-def add_run_parser(commands: argparse._SubParsersAction) -> None:
-    sub = commands.add_parser("run", help="run a playground file (a Numba-CUDA kernel, SPEC §5) on the simulator")
-    sub.add_argument("file", metavar="FILE", help="the kernel file: kernel(A, B, C) and launch(M, N, K)")
-    for option in ("M", "N", "K"):
-        sub.add_argument(f"--{option}", metavar="VALUE", default="32", help="size (default 32)")
-    sub.add_argument(
-        "--seed", type=int, default=0, choices=range(0, 1 << 16), metavar="SEED", help="seed of the input matrices"
-    )
-    sub.add_argument("--max-steps", default=str(RUN_MAX_STEPS), metavar="STEPS", help="step budget (all threads)")
-    sub.add_argument("--puzzle", metavar="NAME", help="also grade the file against a playground puzzle")
-    sub.add_argument("--json", action="store_true", help="one JSON object: counters, c_matches, diagnostics")
-
-
-# The CLI grades files on a laptop, so it allows more steps than the browser's default.
-RUN_MAX_STEPS = 50_000_000
-
-
-def run_file(args: argparse.Namespace) -> int:
-    """`python -m pysim run FILE`: exit 0 when the kernel ran (even with a wrong C), 2 when it cannot run."""
-    from .core.constants import MAX_SIZE
-    from .play import ProgramError, run
-    from .play.puzzles import PUZZLE_BY_KEY
-    from .submission import SubmissionError, read_submission
-
-    try:
-        M, N, K = (parse_int(name, getattr(args, name), 1, MAX_SIZE) for name in ("M", "N", "K"))
-        max_steps = parse_int("max-steps", args.max_steps, 1, 10**10)
-    except ParamError as error:
-        print(f"error: {one_line(error.message)}", file=sys.stderr)
-        return 2
-    puzzle = None
-    if args.puzzle is not None:
-        puzzle = PUZZLE_BY_KEY.get(args.puzzle)
-        if puzzle is None:
-            choices = ", ".join(PUZZLE_BY_KEY)
-            print(f"error: --puzzle must be one of {choices} (got {one_line(args.puzzle)!r})", file=sys.stderr)
-            return 2
-    try:
-        source = read_submission(args.file)
-    except SubmissionError as error:
-        print(f"error: {one_line(args.file)}: {one_line(str(error))}", file=sys.stderr)
-        return 2
-    expected = puzzle.expected if puzzle else None
-    try:
-        result = run(source, M, N, K, seed=args.seed, max_steps=max_steps, keep=False, expected=expected)
-    except ProgramError as error:
-        print(f"error: {one_line(args.file)}: {one_line(str(error))}", file=sys.stderr)
-        return 2
-    grade = puzzle.grade(source) if puzzle is not None else None
-    if args.json:
-        found = {"file": args.file, **result.as_dict()}
-        if grade is not None:
-            found["puzzle"] = grade.as_dict()
-        print(json.dumps(found))
-        return 0
-    print(f"{one_line(args.file)}: M={M}, N={N}, K={K}, grid={result.launch.grid}, block={result.launch.block}")
-    for name, value in result.counters.as_dict().items():
-        print(f"  {COUNTER_LABELS[name]:<22}{value:>24,}")
-    verdict = "yes" if result.c_matches else f"NO ({result.mismatches} element(s) differ)"
-    print(f"  {'C matches NumPy':<22}{verdict:>24}")
-    for diagnostic in result.diagnostics:
-        print(f"  line {diagnostic.line}: {diagnostic.kind}: {one_line(diagnostic.message)}")
-    if grade is not None:
-        print(f"puzzle {grade.puzzle}: {'passed' if grade.passed else 'not yet'}")
-        for check in grade.checks:
-            mark = "ok " if check.passed else "NO "
-            print(f"  {mark} {check.size}: {check.label} ({check.value} vs {check.limit})")
-    return 0
 
 
 def params_from(args: argparse.Namespace) -> Params:

@@ -14,13 +14,18 @@ import ast
 from .policy.kernel import KernelPolicy
 from .policy.launch import LaunchPolicy
 from .policy.module import check_file
-from .program import Program
+from .program import Program, beyond_python_is_a_refusal
 from .rebuild import rebuild_launch
 from .rewrite import KernelRewriter
 
 
 def compile_program(source: str) -> Program:
     """Check `source` against the subset and compile it; raise ProgramError naming the line."""
+    with beyond_python_is_a_refusal():
+        return _compile(source)
+
+
+def _compile(source: str) -> Program:
     checked = check_file(source)
     KernelPolicy(checked.evaluator, uses_float32=checked.uses_float32).check(checked.kernel)
     LaunchPolicy().check(checked.launch)

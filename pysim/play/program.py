@@ -9,6 +9,8 @@ runtime and the analysis read.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,3 +100,15 @@ class Program:
 
     def shared_bytes(self) -> int:
         return 4 * sum(a.words for a in self.allocations if a.space == "shared")
+
+
+@contextmanager
+def beyond_python_is_a_refusal() -> Iterator[None]:
+    """Python's own limits met while parsing, checking or compiling a file, refused as the file's fault. The
+    token limits (pysim.play.tokens) keep parsing shallow; a form they do not foresee that still nests past
+    the stack (or fills the memory) of Python's parser, checker or compiler gets a line, never a traceback."""
+    try:
+        yield
+    except (RecursionError, MemoryError) as error:
+        what = "nested too deeply" if isinstance(error, RecursionError) else "too large"
+        raise ProgramError(0, f"the file is {what} for Python's parser and compiler; simplify it") from None
