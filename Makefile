@@ -6,9 +6,17 @@ PORT ?= 8000
 
 .PHONY: serve test test-fast deps chromium lint bench
 
-deps:
+# Each install runs again only when its list changed (a stamp beside what it installed), so a second
+# `make test-fast` starts testing at once; a fresh clone has no stamps and installs everything.
+deps: .make/pip node_modules/.make-stamp
+
+.make/pip: pyproject.toml
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	@mkdir -p .make && touch $@
+
+node_modules/.make-stamp: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
 
 chromium:
 	@if [ -z "$$TILELAB_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1; then \
@@ -29,12 +37,14 @@ lint:
 	$(PYTHON) -m mypy
 	npx --no-install eslint site tests/js eslint.config.js
 
-test: deps chromium lint
-	$(PYTHON) -m pytest -q
+# The layers without a browser on both cores (pytest-xdist), then the browser's one test at a time: two
+# Chromiums each starting Pyodide on a two-core machine would only slow each other (and time out).
+test: test-fast chromium
+	$(PYTHON) -m pytest -q tests/browser
 
 # Every layer but the browser's (tests/unit, tests/views, tests/build): a few minutes, no Chromium.
 test-fast: deps lint
-	$(PYTHON) -m pytest -q -m "not browser"
+	$(PYTHON) -m pytest -q -n 2 -m "not browser"
 
 bench: deps chromium
 	$(PYTHON) bench/pysim_bench.py
