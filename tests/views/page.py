@@ -1,0 +1,324 @@
+"""The app in CPython: site/index.html's <main> on the build's DOM (tools/sitebuild/fakedom.py), the
+shell of site/app/core/shell.py routing an address to its view, and the reader's actions as events.
+
+`Page` is what tests/browser/ does with Chromium, minus layout, pixels and real time: `go(address)`
+changes the hash as a link does, `click`, `fill`, `select` and `press` dispatch the events a browser
+would (a submit button's click submits its form, Enter in a field submits it), and after each
+action the page settles as the browser tests wait for it: every timeout and animation frame the
+app asked for runs (the address write, the background C check, a grid's queued paint), but no
+interval, so the player plays only when a test calls `tick`. Visibility is the `hidden` attribute
+on the element or an ancestor; style sheets are not applied here (a check that needs them is a
+browser test).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+from tools.sitebuild.fakedom import Document, Element, parse_into
+from tools.sitebuild.paths import PARTIALS, SITE
+from tools.sitebuild.prerender import MAIN, browser_stand_in
+from tools.sitebuild.site import include_partials
+
+ORIGIN = "https://tilelab.test/"
+TIMERS_PER_SETTLE = 100_000  # a view that keeps asking for timeouts would loop forever: fail instead
+
+
+def main_markup(scratch: Path) -> str:
+    """site/index.html's <main> with its partials, as the build has it when it pre-renders."""
+    page = scratch / "index.html"
+    page.write_text((SITE / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
+    include_partials(page, SITE / PARTIALS)
+    found = MAIN.search(page.read_text(encoding="utf-8"))
+    assert found is not None
+    return found.group(0)
+
+
+class Event:
+    """What the app's listeners read of a DOM event; `dispatchEvent` sets target and currentTarget."""
+
+    def __init__(self, kind: str, bubbles: bool = True, key: str = "", **modifiers: object) -> None:
+        self.type = kind
+        self.bubbles = bubbles
+        self.key = key
+        self.button = 0
+        self.ctrlKey = self.metaKey = self.altKey = self.shiftKey = False
+        self.offsetX = self.offsetY = 0
+        self.__dict__.update(modifiers)
+        self.defaultPrevented = False
+        self.propagation_stopped = False
+
+    def preventDefault(self) -> None:
+        self.defaultPrevented = True
+
+    def stopPropagation(self) -> None:
+        self.propagation_stopped = True
+
+
+class Clock:
+    """The page's timers: recorded, and run only when the page settles (timeouts, frames) or ticks (intervals)."""
+
+    def __init__(self) -> None:
+        self.next_id = 1
+        self.timeouts: dict[int, Callable] = {}
+        self.intervals: dict[int, Callable] = {}
+
+    def timeout(self, callback: Callable, delay: float = 0) -> int:
+        self.next_id += 1
+        self.timeouts[self.next_id] = callback
+        return self.next_id
+
+    def interval(self, callback: Callable, delay: float = 0) -> int:
+        self.next_id += 1
+        self.intervals[self.next_id] = callback
+        return self.next_id
+
+    def clear(self, timer: int | None) -> None:
+        if timer is not None:
+            self.timeouts.pop(timer, None)
+            self.intervals.pop(timer, None)
+
+    def run_timeouts(self) -> None:
+        for _ in range(TIMERS_PER_SETTLE):
+            if not self.timeouts:
+                return
+            timer = min(self.timeouts)
+            self.timeouts.pop(timer)()
+        raise AssertionError(f"the page asked for over {TIMERS_PER_SETTLE} timeouts without settling")
+
+
+class Location:
+    """The address bar: setting the hash (a link, the shell) fires hashchange as the browser does, in a later task."""
+
+    protocol = "https:"
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+        self._hash = ""
+
+    @property
+    def hash(self) -> str:
+        return self._hash
+
+    @hash.setter
+    def hash(self, value: str) -> None:
+        value = value if value.startswith("#") or not value else "#" + value
+        if value != self._hash:
+            self._hash = value
+            self._page.clock.timeout(lambda: self._page.window.dispatchEvent(Event("hashchange", bubbles=False)))
+
+    @property
+    def href(self) -> str:
+        return ORIGIN + self._hash
+
+
+class History:
+    def __init__(self, location: Location) -> None:
+        self._location = location
+
+    def replaceState(self, state: object, title: str, url: str) -> None:
+        self._location._hash = url  # no hashchange, as in the browser
+
+
+class Boot:
+    """site/boot.js's hooks around a view's build: adoption of the pre-rendered elements is the browser's."""
+
+    def adopt(self, container: str) -> None:
+        """Nothing pre-rendered is on this page: the view builds its own elements."""
+
+    def adopted(self) -> None:
+        """As adopt."""
+
+
+OPEN: list[Page] = []  # the page whose document the app's modules are bound to: one at a time
+
+
+class Page:
+    """One fresh page: the shell started on `markup` (the page's <main>), no route shown yet. The app's
+    modules are imported against its document and forgotten on `close`, so one page is open at a time."""
+
+    def __init__(self, markup: str) -> None:
+        assert not OPEN, "close the open page first: the app's modules are bound to its document"
+        OPEN.append(self)
+        self.document = Document()
+        body = self.document.createElement("body")
+        self.document.appendChild(body)
+        parse_into(body, markup)
+        self.clock = Clock()
+        self._closing = ExitStack()
+        self.window = self._closing.enter_context(browser_stand_in(self.document))
+        self.location = Location(self)
+        self.window.__dict__.update(
+            location=self.location,
+            history=History(self.location),
+            tilelabBoot=Boot(),
+            setTimeout=self.clock.timeout,
+            requestAnimationFrame=self.clock.timeout,
+            setInterval=self.clock.interval,
+            clearTimeout=self.clock.clear,
+            clearInterval=self.clock.clear,
+            cancelAnimationFrame=self.clock.clear,
+            innerWidth=1280,  # the browser tests' viewport
+            scrollY=0,
+            scrollTo=lambda *args: None,
+        )
+        self.window.addEventListener("hashchange", lambda event: self.show_route())  # before the shell's, as boot.js
+        shell = importlib.import_module("app.core.shell")
+        self.shell = shell.Shell()
+
+    def show_route(self) -> None:
+        """site/boot.js's showRoute: the route's section shown, the others hidden (an unknown route shows home)."""
+        path = self.address.partition("?")[0].removeprefix("#") or "/"
+        sections = list(self.document.querySelectorAll("[data-route]"))
+        shown = path if any(section.getAttribute("data-route") == path for section in sections) else "/"
+        for section in sections:
+            section.hidden = section.getAttribute("data-route") != shown
+        for flag in ("embed", "lock"):
+            self.document.classList.toggle(flag, f"{flag}=1" in self.address.partition("?")[2].split("&"))
+
+    def close(self) -> None:
+        self._closing.close()
+        if self in OPEN:
+            OPEN.remove(self)
+
+    # --- where the page is ---------------------------------------------------------------------------
+    def go(self, address: str) -> Page:
+        """Follow a link to `address` in the loaded app (no reload), and let it settle."""
+        self.location.hash = address
+        return self.settle()
+
+    def settle(self) -> Page:
+        """Run what the app scheduled (its address write, the C check, queued paints): the browser tests' wait."""
+        self.clock.run_timeouts()
+        return self
+
+    def tick(self, times: int = 1) -> None:
+        """`times` beats of every running interval (the player's Play)."""
+        for _ in range(times):
+            for callback in list(self.clock.intervals.values()):
+                callback()
+        self.settle()
+
+    @property
+    def address(self) -> str:
+        return self.location.hash
+
+    def params(self) -> dict[str, str]:
+        """The address's parameters."""
+        return dict(pair.split("=", 1) for pair in self.address.partition("?")[2].split("&") if pair)
+
+    # --- finding -------------------------------------------------------------------------------------
+    @property
+    def view(self) -> Element:
+        """The section of the route on screen."""
+        path = self.address.partition("?")[0].lstrip("#/") or "home"
+        found = self.document.querySelector(f'[id="view-{path}"]')
+        assert found is not None, f"no section for {self.address}"
+        return found
+
+    def find(self, selector: str, within: Element | None = None) -> Element:
+        found = (within or self.view).querySelector(selector)
+        assert isinstance(found, Element), f"nothing matches {selector!r} in {self.address}"
+        return found
+
+    def testid(self, name: str, within: Element | None = None) -> Element:
+        return self.find(f'[data-testid="{name}"]', within)
+
+    def all(self, selector: str, within: Element | None = None) -> list[Element]:
+        return list((within or self.view).querySelectorAll(selector))
+
+    def text(self, element: Element | str | None = None) -> str:
+        """textContent with whitespace collapsed (of the view on screen by default)."""
+        return " ".join(self._element(element or self.view).textContent.split())
+
+    def value(self, testid: str) -> int:
+        """A number slot's data-value."""
+        return int(self.attribute(testid, "data-value"))
+
+    def attribute(self, element: Element | str, name: str) -> str | None:
+        return self._element(element).getAttribute(name)
+
+    def visible(self, element: Element | str) -> bool:
+        """Neither it nor an ancestor is hidden (style sheets are not applied here)."""
+        node: Element | None = self._element(element)
+        while node is not None:
+            if node.hasAttribute("hidden"):
+                return False
+            node = node.parentNode
+        return True
+
+    def shown(self, element: Element | str) -> str:
+        """The element's markup less every hidden subtree: what is on screen (a hidden part may keep stale styles)."""
+        root = self._element(element)
+        parts = []
+        for child in root.childNodes:
+            if not isinstance(child, Element):
+                parts.append(child.html())
+            elif not child.hasAttribute("hidden"):
+                start = child.html().partition(">")[0]  # its start tag, as written
+                parts.append(f"{start}>{self.shown(child)}</{child.localName}>")
+        return "".join(parts)
+
+    def _element(self, element: Element | str) -> Element:
+        return self.testid(element) if isinstance(element, str) else element
+
+    # --- acting --------------------------------------------------------------------------------------
+    def click(self, element: Element | str) -> Page:
+        """A click; on a form's submit button it also submits the form, on a checkbox it toggles it."""
+        target = self._element(element)
+        assert not target.hasAttribute("disabled"), f"{target.outerHTML[:80]} is disabled"
+        event = Event("click")
+        target.dispatchEvent(event)
+        if not event.defaultPrevented:
+            if target.localName == "button" and target.getAttribute("type") in (None, "submit"):
+                self._submit(target)
+            elif target.localName == "input" and target.getAttribute("type") == "checkbox":
+                target.checked = not target.checked
+                target.dispatchEvent(Event("input"))
+                target.dispatchEvent(Event("change"))
+        return self.settle()
+
+    def fill(self, element: Element | str, text: str) -> Page:
+        """Type into a field: its value, then input (as Playwright's fill; change comes on commit)."""
+        target = self._element(element)
+        target.value = text
+        target.dispatchEvent(Event("input"))
+        return self.settle()
+
+    def select(self, element: Element | str, value: str) -> Page:
+        """Choose an option (or set a range): input, then change."""
+        target = self._element(element)
+        target.value = value
+        assert str(target.value) == value, f"{value!r} is not an option of {target.outerHTML[:80]}"
+        target.dispatchEvent(Event("input"))
+        target.dispatchEvent(Event("change"))
+        return self.settle()
+
+    def press(self, key: str, element: Element | str | None = None) -> Page:
+        """A key pressed with focus on `element` (the page's body by default); Enter in a field submits its form."""
+        target = self.document.body if element is None else self._element(element)
+        assert target is not None
+        event = Event("keydown", key=key)
+        target.dispatchEvent(event)
+        if not event.defaultPrevented and key == "Enter" and target.localName == "input":
+            self._submit(target)
+        return self.settle()
+
+    def _submit(self, control: Element) -> None:
+        form = control.closest("form")
+        if form is not None:
+            form.dispatchEvent(Event("submit"))
+
+
+def slot_numbers(text: str) -> list[int]:
+    """The whole numbers written in `text` ("2,147,483,648" -> 2147483648)."""
+    return [int(number.replace(",", "")) for number in re.findall(r"\d[\d,]*", text)]
+
+
+def iterate(elements: list[Element]) -> Iterator[str]:
+    """Each element's collapsed text."""
+    return (" ".join(element.textContent.split()) for element in elements)
