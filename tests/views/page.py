@@ -14,8 +14,7 @@ browser test).
 from __future__ import annotations
 
 import importlib
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -25,6 +24,11 @@ from tools.sitebuild.prerender import MAIN, browser_stand_in
 from tools.sitebuild.site import include_partials
 
 ORIGIN = "https://tilelab.test/"
+# Elements innerText puts on lines of their own.
+BLOCKS = frozenset(
+    "address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure footer form h1 h2 h3"
+    " h4 h5 h6 header hr legend li main nav ol p pre section summary table tbody td th thead tr ul".split()
+)
 TIMERS_PER_SETTLE = 100_000  # a view that keeps asking for timeouts would loop forever: fail instead
 
 
@@ -65,16 +69,20 @@ class Clock:
     def __init__(self) -> None:
         self.next_id = 1
         self.timeouts: dict[int, Callable] = {}
-        self.intervals: dict[int, Callable] = {}
+        self.intervals: dict[int, tuple[Callable, float]] = {}  # callback, delay in ms
 
     def timeout(self, callback: Callable, delay: float = 0) -> int:
         self.next_id += 1
         self.timeouts[self.next_id] = callback
         return self.next_id
 
+    def frame(self, callback: Callable) -> int:
+        """An animation frame: a timeout called with the frame's time (there is none here)."""
+        return self.timeout(lambda: callback(0.0))
+
     def interval(self, callback: Callable, delay: float = 0) -> int:
         self.next_id += 1
-        self.intervals[self.next_id] = callback
+        self.intervals[self.next_id] = (callback, delay)
         return self.next_id
 
     def clear(self, timer: int | None) -> None:
@@ -157,7 +165,7 @@ class Page:
             history=History(self.location),
             tilelabBoot=Boot(),
             setTimeout=self.clock.timeout,
-            requestAnimationFrame=self.clock.timeout,
+            requestAnimationFrame=self.clock.frame,
             setInterval=self.clock.interval,
             clearTimeout=self.clock.clear,
             clearInterval=self.clock.clear,
@@ -199,7 +207,7 @@ class Page:
     def tick(self, times: int = 1) -> None:
         """`times` beats of every running interval (the player's Play)."""
         for _ in range(times):
-            for callback in list(self.clock.intervals.values()):
+            for callback, _ in list(self.clock.intervals.values()):
                 callback()
         self.settle()
 
@@ -234,6 +242,24 @@ class Page:
     def text(self, element: Element | str | None = None) -> str:
         """textContent with whitespace collapsed (of the view on screen by default)."""
         return " ".join(self._element(element or self.view).textContent.split())
+
+    def inner_text(self, element: Element | str | None = None) -> str:
+        """As the browser's innerText, roughly: the shown text only, a line per block, spaces collapsed."""
+        chunks: list[str] = []
+
+        def walk(node: Element) -> None:
+            for child in node.childNodes:
+                if not isinstance(child, Element):
+                    chunks.append(" ".join(f"_{child.textContent}_".split())[1:-1])  # runs of space as one
+                elif not child.hasAttribute("hidden") and child.localName not in ("script", "style", "template"):
+                    block = child.localName in BLOCKS
+                    chunks.append("\n" if block else "")
+                    walk(child)
+                    chunks.append("\n" if block else "")
+
+        walk(self._element(element or self.view))
+        lines = (" ".join(line.split()) for line in "".join(chunks).split("\n"))
+        return "\n".join(line for line in lines if line)
 
     def value(self, testid: str) -> int:
         """A number slot's data-value."""
@@ -312,13 +338,3 @@ class Page:
         form = control.closest("form")
         if form is not None:
             form.dispatchEvent(Event("submit"))
-
-
-def slot_numbers(text: str) -> list[int]:
-    """The whole numbers written in `text` ("2,147,483,648" -> 2147483648)."""
-    return [int(number.replace(",", "")) for number in re.findall(r"\d[\d,]*", text)]
-
-
-def iterate(elements: list[Element]) -> Iterator[str]:
-    """Each element's collapsed text."""
-    return (" ".join(element.textContent.split()) for element in elements)

@@ -71,6 +71,7 @@ def state(page: Page) -> tuple:
         page.text("narration"),
         page.text(page.find(".position")),
         page.shown(page.find(".stage")),
+        [page.shown(monitor) for monitor in page.all('[data-testid="monitor"]')],
     )
 
 
