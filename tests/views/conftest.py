@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from views.page import Page, main_markup
+from views.page import Page, body_markup
 
 
 @pytest.fixture(scope="session")
 def markup(tmp_path_factory) -> str:
-    """The page's <main>, with its partials, once per run."""
-    return main_markup(tmp_path_factory.mktemp("page"))
+    """The page's <body>, with its partials, once per run."""
+    return body_markup(tmp_path_factory.mktemp("page"))
 
 
 @pytest.fixture

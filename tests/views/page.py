@@ -1,4 +1,4 @@
-"""The app in CPython: site/index.html's <main> on the build's DOM (tools/sitebuild/fakedom.py), the
+"""The app in CPython: site/index.html's <body> on the build's DOM (tools/sitebuild/fakedom.py), the
 shell of site/app/core/shell.py routing an address to its view, and the reader's actions as events.
 
 `Page` is what tests/browser/ does with Chromium, minus layout, pixels and real time: `go(address)`
@@ -14,16 +14,19 @@ browser test).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
 from tools.sitebuild.fakedom import Document, Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
-from tools.sitebuild.prerender import MAIN, browser_stand_in
+from tools.sitebuild.prerender import browser_stand_in
 from tools.sitebuild.site import include_partials
 
 ORIGIN = "https://tilelab.test/"
+BODY = re.compile(r"<body\b[^>]*>(.*)</body>", re.S)
+SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 # Elements innerText puts on lines of their own.
 BLOCKS = frozenset(
     "address article aside blockquote br dd details dialog div dl dt fieldset figcaption figure footer form h1 h2 h3"
@@ -32,14 +35,14 @@ BLOCKS = frozenset(
 TIMERS_PER_SETTLE = 100_000  # a view that keeps asking for timeouts would loop forever: fail instead
 
 
-def main_markup(scratch: Path) -> str:
-    """site/index.html's <main> with its partials, as the build has it when it pre-renders."""
+def body_markup(scratch: Path) -> str:
+    """site/index.html's <body> with its partials (as the build has them when it pre-renders), less its scripts."""
     page = scratch / "index.html"
     page.write_text((SITE / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
     include_partials(page, SITE / PARTIALS)
-    found = MAIN.search(page.read_text(encoding="utf-8"))
+    found = BODY.search(page.read_text(encoding="utf-8"))
     assert found is not None
-    return found.group(0)
+    return SCRIPT.sub("", found.group(1))
 
 
 class Event:
@@ -146,7 +149,7 @@ OPEN: list[Page] = []  # the page whose document the app's modules are bound to:
 
 
 class Page:
-    """One fresh page: the shell started on `markup` (the page's <main>), no route shown yet. The app's
+    """One fresh page: the shell started on `markup` (the page's <body>), no route shown yet. The app's
     modules are imported against its document and forgotten on `close`, so one page is open at a time."""
 
     def __init__(self, markup: str) -> None:
