@@ -197,10 +197,15 @@ class Page:
             OPEN.remove(self)
 
     # --- where the page is ---------------------------------------------------------------------------
-    def go(self, address: str) -> Page:
-        """Follow a link to `address` in the loaded app (no reload), and let it settle."""
-        self.location.hash = address
-        return self.settle()
+    def go(self, address: str, settle: bool = True) -> Page:
+        """Follow a link to `address` in the loaded app (no reload), and let it settle; with `settle=False`,
+        only the hash changes and the app handles it: what the view drew in that task, before any timer."""
+        if settle:
+            self.location.hash = address
+            return self.settle()
+        self.location._hash = address
+        self.window.dispatchEvent(Event("hashchange", bubbles=False))
+        return self
 
     def settle(self) -> Page:
         """Run what the app scheduled (its address write, the C check, queued paints): the browser tests' wait."""
@@ -226,10 +231,11 @@ class Page:
     @property
     def view(self) -> Element:
         """The section of the route on screen."""
-        path = self.address.partition("?")[0].lstrip("#/") or "home"
-        found = self.document.querySelector(f'[id="view-{path}"]')
-        assert found is not None, f"no section for {self.address}"
-        return found
+        shown = [
+            s for s in self.document.querySelectorAll("main > section[data-route]") if not s.hasAttribute("hidden")
+        ]
+        assert len(shown) == 1, f"{len(shown)} sections shown at {self.address}"
+        return shown[0]
 
     def find(self, selector: str, within: Element | None = None) -> Element:
         found = (within or self.view).querySelector(selector)
@@ -297,13 +303,17 @@ class Page:
 
     # --- acting --------------------------------------------------------------------------------------
     def click(self, element: Element | str) -> Page:
-        """A click; on a form's submit button it also submits the form, on a checkbox it toggles it."""
+        """A click; unless a listener prevents it, an in-page link is followed, a form's submit button submits
+        the form, a checkbox toggles."""
         target = self._element(element)
         assert not target.hasAttribute("disabled"), f"{target.outerHTML[:80]} is disabled"
         event = Event("click")
         target.dispatchEvent(event)
+        link = target.closest("a[href]")
         if not event.defaultPrevented:
-            if target.localName == "button" and target.getAttribute("type") in (None, "submit"):
+            if link is not None and str(link.getAttribute("href")).startswith("#"):
+                self.location.hash = str(link.getAttribute("href"))  # an in-page link: the browser follows it
+            elif target.localName == "button" and target.getAttribute("type") in (None, "submit"):
                 self._submit(target)
             elif target.localName == "input" and target.getAttribute("type") == "checkbox":
                 target.checked = not target.checked
