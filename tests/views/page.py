@@ -13,11 +13,13 @@ browser test).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import re
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from types import SimpleNamespace
 
 from tools.sitebuild.fakedom import Document, Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
@@ -33,6 +35,7 @@ BLOCKS = frozenset(
     " h4 h5 h6 header hr legend li main nav ol p pre section summary table tbody td th thead tr ul".split()
 )
 TIMERS_PER_SETTLE = 100_000  # a view that keeps asking for timeouts would loop forever: fail instead
+TASK_SLICE_S = 0.05  # how long the app's tasks run (they await frames, as asyncio.sleep) before timeouts run again
 
 
 def body_markup(scratch: Path) -> str:
@@ -127,6 +130,27 @@ class Location:
         return ORIGIN + self._hash
 
 
+class Performance:
+    """The page's clock (time stands still) and its user-timing measures (the playground's spans)."""
+
+    timeOrigin = 0.0  # noqa: N815 - the DOM's own name, which the app reads
+
+    def __init__(self) -> None:
+        self.measures: list[SimpleNamespace] = []
+
+    def now(self) -> float:
+        return 0.0
+
+    def measure(self, name: str, options: object = None) -> None:
+        self.measures.append(SimpleNamespace(name=name, entryType="measure"))
+
+    def getEntriesByType(self, kind: str) -> list[SimpleNamespace]:
+        return [entry for entry in self.measures if entry.entryType == kind]
+
+    def clearMeasures(self, name: str) -> None:
+        self.measures = [entry for entry in self.measures if entry.name != name]
+
+
 class History:
     def __init__(self, location: Location) -> None:
         self._location = location
@@ -160,6 +184,8 @@ class Page:
         self.document.appendChild(body)
         parse_into(body, markup)
         self.clock = Clock()
+        self.loop = asyncio.new_event_loop()  # the app's tasks (the playground draws a run in parts)
+        asyncio.set_event_loop(self.loop)
         self._closing = ExitStack()
         self.window = self._closing.enter_context(browser_stand_in(self.document))
         self.location = Location(self)
@@ -167,6 +193,7 @@ class Page:
             location=self.location,
             history=History(self.location),
             tilelabBoot=Boot(),
+            performance=Performance(),
             setTimeout=self.clock.timeout,
             requestAnimationFrame=self.clock.frame,
             setInterval=self.clock.interval,
@@ -193,6 +220,11 @@ class Page:
 
     def close(self) -> None:
         self._closing.close()
+        for task in asyncio.all_tasks(self.loop):
+            task.cancel()
+        self.loop.run_until_complete(asyncio.sleep(0))
+        self.loop.close()
+        asyncio.set_event_loop(None)
         if self in OPEN:
             OPEN.remove(self)
 
@@ -208,9 +240,15 @@ class Page:
         return self
 
     def settle(self) -> Page:
-        """Run what the app scheduled (its address write, the C check, queued paints): the browser tests' wait."""
-        self.clock.run_timeouts()
-        return self
+        """Run what the app scheduled (its address write, the C check, queued paints, its tasks, which may
+        wait on timeouts and timeouts on them) until nothing is left: the browser tests' wait."""
+        for _ in range(TIMERS_PER_SETTLE):
+            self.clock.run_timeouts()
+            working = [task for task in asyncio.all_tasks(self.loop) if not task.done()]
+            if not working:
+                return self
+            self.loop.run_until_complete(asyncio.wait(working, timeout=TASK_SLICE_S))
+        raise AssertionError(f"the page's tasks never settled: {working}")
 
     def tick(self, times: int = 1) -> None:
         """`times` beats of every running interval (the player's Play)."""
@@ -348,6 +386,7 @@ class Page:
         return self.settle()
 
     def _submit(self, control: Element) -> None:
-        form = control.closest("form")
+        owner = control.getAttribute("form")  # a control outside its form names it
+        form = self.document.getElementById(owner) if owner else control.closest("form")
         if form is not None:
             form.dispatchEvent(Event("submit"))
