@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from app.core.score import scored_keys
-from app.views.codeurl import encode
+from app.views.codeurl import decode, encode
 from pysim.play import run
-from pysim.play.puzzles import PUZZLE_BY_KEY
+from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, starter_for, starter_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = ROOT / "pysim" / "play" / "solutions"
@@ -135,3 +135,42 @@ def test_a_solved_puzzle_counts_toward_the_course_score(page):
     assert recorder.answers == []
     page.fill("editor-plain", (SOLUTIONS / PUZZLE_BY_KEY["copy"].solution_file).read_text()).click("run")
     assert recorder.answers == [["puzzle:copy", True, len(scored_keys()), "solved"]]
+
+
+# --- as a class exercise (was tests/browser/test_playground_exercise.py; the browser keeps the locked embed's
+# first screen and its worker's grade)
+def stale(page) -> bool:
+    return page.attribute("results", "data-stale") == "true"
+
+
+def test_results_are_marked_out_of_date_after_an_edit_a_size_change_or_a_puzzle_switch(page):
+    good = starter_text(FREE_PLAY_FILE)
+    page.go("#/playground?M=4&N=4&K=4").fill("editor-plain", good).click("run")
+    assert not stale(page) and not page.visible("stale-note")
+    page.fill("editor-plain", good + "\n# a comment\n")
+    assert stale(page) and "the code changed since this run" in page.inner_text("stale-note")
+    page.fill("editor-plain", good)
+    assert not stale(page)  # back to what ran
+    page.fill("input-N", "8")
+    assert stale(page) and "the sizes changed" in page.inner_text("stale-note")
+    page.fill("input-N", "4")
+    assert not stale(page)
+    page.select("puzzle", "naive")
+    assert stale(page) and "the puzzle" in page.inner_text("stale-note")
+    page.click("run")
+    assert not stale(page)
+
+
+def test_the_starter_code_asks_before_it_replaces_edits(page):
+    page.go("#/playground?puzzle=naive")
+    starter = starter_for(PUZZLE_BY_KEY["naive"])
+    page.click("load-starter")  # nothing of the student's: loads at once
+    assert not page.visible("confirm-starter")
+    mine = starter + "\n# my own work\n"
+    page.fill("editor-plain", mine).click("load-starter")
+    assert page.visible("confirm-starter")
+    page.click("keep-code")
+    assert not page.visible("confirm-starter") and decode(page.params()["code"]) == mine
+    page.click("load-starter").click("replace-code")
+    assert "code" not in page.params()  # the address leaves `code` out while the editor holds the starter
+    assert page.testid("editor-plain").value == starter

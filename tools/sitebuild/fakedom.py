@@ -469,6 +469,14 @@ class Element(Node):
             other = other.parentNode
         return other is self
 
+    def focus(self) -> None:
+        """The document this element is in has it as its activeElement (no focus ring before layout)."""
+        root: Element = self
+        while root.parentNode is not None:
+            root = root.parentNode
+        if isinstance(root, Document):
+            root.activeElement = self
+
     # --- before layout ----------------------------------------------------------------------------
     def getBoundingClientRect(self) -> Rect:
         return Rect()
