@@ -219,14 +219,16 @@ class Page:
             self.document.classList.toggle(flag, f"{flag}=1" in self.address.partition("?")[2].split("&"))
 
     def close(self) -> None:
+        """Forget the app's modules and tasks (a page closed already stays closed)."""
+        if self not in OPEN:
+            return
+        OPEN.remove(self)
         self._closing.close()
         for task in asyncio.all_tasks(self.loop):
             task.cancel()
         self.loop.run_until_complete(asyncio.sleep(0))
         self.loop.close()
         asyncio.set_event_loop(None)
-        if self in OPEN:
-            OPEN.remove(self)
 
     # --- where the page is ---------------------------------------------------------------------------
     def go(self, address: str, settle: bool = True) -> Page:

@@ -1,11 +1,7 @@
-"""#/naive in CPython: sectors per request for both maps, one instruction lane by lane, the live map switch,
-the listing, the device picker. (Was tests/browser/test_naive.py; the shared stepping checks are in
+"""#/naive in CPython: sectors per request for both maps, one instruction lane by lane, the listing, the device picker. (Was tests/browser/test_naive.py; the shared stepping checks are in
 test_stepping.py; the browser keeps one counter check and the embed's header.)"""
 
 from bruteforce import naive, naive_requests
-from pysim.core.trace import Trace
-from pysim.hardware.params import NaiveParams
-from pysim.kernels import KERNELS
 
 
 def test_row_map_touches_more_sectors_per_request_than_col(page):
@@ -36,16 +32,6 @@ def test_one_instruction_lane_by_lane(page):
         figures = [figure for figure in page.all("figure", page.testid("sectors")) if page.visible(figure)]
         drawn = [box for figure in figures for box in page.all('svg .slot-unused[display="inline"]', figure)]
         assert len(drawn) == sum(sectors for sectors, _, _ in arrays.values())  # one box per sector
-
-
-def test_map_switch_is_live_and_keeps_the_step(page):
-    page.go("#/naive?M=32&N=32&K=8&T=32&map=col&step=3")
-    col = page.value("counter-global_sectors")
-    page.select("input-map", "row")
-    assert page.params()["map"] == "row" and page.params()["step"] == "3"
-    row = page.value("counter-global_sectors")
-    assert row > col
-    assert row == Trace(KERNELS["naive"], NaiveParams(M=32, N=32, K=8, T=32, map="row"))[3].counters.global_sectors
 
 
 def test_listing_shows_the_map(page):

@@ -281,3 +281,22 @@ def test_clicking_c_follows_its_thread(page, address, cell, thread, block):
     page.click(page.find(f'[data-testid="grid-C"] .cell[data-r="{row}"][data-c="{col}"]'))
     assert page.params()["thread"] == thread
     assert block in page.text("focus")
+
+
+@pytest.mark.parametrize(
+    "address,control,value,counter,before,after",
+    [
+        # The naive kernel's map, at a k step of a 32×32 block: the strided map touches more sectors.
+        ("#/naive?M=32&N=32&K=8&T=32&map=col&step=3", "input-map", "row", "global_sectors", 480, 3168),
+        # The transpose's pad: two column reads of 32 warps, 31 extra cycles each, and none padded.
+        ("#/transpose?n=64&T=32&pad=0&step=7", "input-pad", "1", "bank_extra_cycles", 2 * 31 * 32, 0),
+    ],
+)
+def test_a_live_control_keeps_the_step(page, address, control, value, counter, before, after):
+    """A field marked live (widgets/form.py) applies as soon as it changes, at the same step."""
+    page.go(address)
+    assert page.value(f"counter-{counter}") == before
+    page.select(control, value)
+    key = control.removeprefix("input-")
+    assert page.params()[key] == value and page.params()["step"] == address.rpartition("step=")[2]
+    assert page.value(f"counter-{counter}") == after

@@ -508,7 +508,7 @@ class Document(Element):
     def __init__(self) -> None:
         super().__init__("html")
         self.documentElement = self
-        self.activeElement = None
+        self.activeElement: Element | None = None
         self.created: Iterator[int] | None = None
 
     def createElement(self, tag: str) -> Element:
