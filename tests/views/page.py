@@ -14,6 +14,7 @@ browser test).
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import re
 from collections.abc import Callable
@@ -229,6 +230,9 @@ class Page:
         self.loop.run_until_complete(asyncio.sleep(0))
         self.loop.close()
         asyncio.set_event_loop(None)
+        # Its elements hold cycles (parent and child): collected now, they leave fakedom's index of elements by
+        # attribute (HAVING), which every attribute selector of the next page would otherwise walk.
+        gc.collect()
 
     # --- where the page is ---------------------------------------------------------------------------
     def go(self, address: str, settle: bool = True) -> Page:
