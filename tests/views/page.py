@@ -2,13 +2,15 @@
 shell of site/app/core/shell.py routing an address to its view, and the reader's actions as events.
 
 `Page` is what tests/browser/ does with Chromium, minus layout, pixels and real time: `go(address)`
-changes the hash as a link does, `click`, `fill`, `select` and `press` dispatch the events a browser
-would (a submit button's click submits its form, Enter in a field submits it), and after each
-action the page settles as the browser tests wait for it: every timeout and animation frame the
-app asked for runs (the address write, the background C check, a grid's queued paint), but no
-interval, so the player plays only when a test calls `tick`. Visibility is the `hidden` attribute
-on the element or an ancestor; style sheets are not applied here (a check that needs them is a
-browser test).
+changes the hash as a link does (site/boot.js's part, showing the route's section, is done here),
+`click`, `fill`, `select` and `press` dispatch the events a browser would (a link's click follows
+it, a submit button's submits its form, Enter in a field submits it), and after each action the
+page settles as the browser tests wait for it: every timeout and animation frame the app asked
+for runs (the address write, the background C check, a grid's queued paint), and its asyncio tasks,
+but no interval, so the player plays only when a test calls `tick`. Visibility is the `hidden`
+attribute on the element or an ancestor; style sheets are not applied here (a check that needs
+them is a browser test). The app's modules are imported against one page's document, so one page
+is open at a time: a test that wants a fresh page closes the first.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 
+from app.core.urlstate import parse_hash
 from tools.sitebuild.fakedom import Document, Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
 from tools.sitebuild.prerender import browser_stand_in
@@ -268,8 +271,8 @@ class Page:
         return self.location.hash
 
     def params(self) -> dict[str, str]:
-        """The address's parameters."""
-        return dict(pair.split("=", 1) for pair in self.address.partition("?")[2].split("&") if pair)
+        """The address's parameters, decoded (the route table's parse_hash)."""
+        return parse_hash(self.address).params
 
     # --- finding -------------------------------------------------------------------------------------
     @property
