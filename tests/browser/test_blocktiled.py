@@ -1,6 +1,7 @@
-"""#/blocktile1d, #/vectorized, #/warptile in Chromium: counters against brute force at non-multiple sizes,
-C verified from the stores, 128-bit loads as four-cell groups, the warp tile, deep links, embed/lock,
-keyboard, every preset steps, axe-core."""
+"""#/blocktile1d, #/vectorized, #/warptile in Chromium: the counters on screen once per view, where the warp
+tile's box lies, the monitor off screen, embed and lock (style sheets), axe-core. The rest (float4 groups, the
+warp tile's cells, presets, deep links, keys, the explanation's numbers): tests/views/test_blocktiled.py and
+test_stepping.py."""
 
 from pathlib import Path
 
@@ -11,7 +12,6 @@ from browser.conftest import go, url_has, value, view
 from browser.test_register import COUNTERS
 from pysim.core.trace import Trace
 from pysim.kernels import KERNELS
-from pysim.lessons import blocktiled
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 ON_SCREEN = (*COUNTERS, "shared_wavefronts")  # #/register's counters and the wavefronts
@@ -39,6 +39,7 @@ def params(name: str, sizes: dict):
 
 @pytest.mark.parametrize("name", SMALL)
 def test_run_to_end_counters_equal_brute_force(app, name):
+    """Once per view in the browser; tests/views/test_stepping.py runs every stepping view in CPython."""
     go(app, link(name, SMALL[name]))
     section(app, name).locator("[data-testid=run-to-end]").click()
     expected = getattr(bruteforce, name)(*SMALL[name].values())
@@ -53,39 +54,14 @@ def first_step(name: str, sizes: dict, test) -> int:
     return next(step.index for step in Trace(KERNELS[name], params(name, sizes)) if test(step))
 
 
-@pytest.mark.parametrize("name", ("vectorized", "warptile"))
-def test_float4_loads_are_drawn_as_groups_of_four(app, name):
-    """At the load of B every lane moves one float4 (or more): each group of four cells has one outline."""
-    kernel = KERNELS[name]
-    index = first_step(name, TEACHING[name], lambda s: s.lines == kernel.module.LOAD_B)
-    go(app, link(name, TEACHING[name], step=index))
-    step = Trace(kernel, params(name, TEACHING[name]))[index]
-    load = next(a for a in step.accesses if a.space == "global")
-    assert load.width == 4
-    lanes = int(load.active.sum())  # one float4 per lane and instruction, every lane inside B here
-    grid = section(app, name).locator("[data-testid=grid-B]")
-    assert grid.locator(".cell.vec4").count() == 4 * lanes
-    assert grid.locator(".cell.vec-l").count() == lanes == grid.locator(".cell.vec-r").count()
-    # A 32-bit access has no groups: the transposed stores into As are four scalar stores.
-    index = first_step(name, TEACHING[name], lambda s: s.lines == kernel.module.LOAD_A)
-    go(app, link(name, TEACHING[name], step=index))
-    assert section(app, name).locator("[data-testid=grid-As] .cell.vec4").count() == 0
-    assert section(app, name).locator("[data-testid=grid-A] .cell.vec4").count() > 0
-
-
-def test_blocktile1d_has_no_vector_groups(app):
-    go(app, link("blocktile1d", TEACHING["blocktile1d"], step=2))
-    assert section(app, "blocktile1d").locator(".cell.vec4").count() == 0
-
-
-def test_warp_tile_subtiles_and_the_followed_patch(app):
+def test_the_subtile_box_covers_its_cells(app):
+    """The striped box covers subtile (1, 1) of warp 0 exactly, as drawn: from its first cell to its last. (The
+    cells it marks: tests/views/test_blocktiled.py.)"""
     sizes = TEACHING["warptile"]
     p = params("warptile", sizes)
     index = first_step("warptile", sizes, lambda s: s.inner == (1, 1))
     go(app, link("warptile", sizes, thread="5,0", step=index))
     grid = section(app, "warptile").locator("[data-testid=grid-C]")
-    assert grid.locator(".cell.warp-tile").count() == min(p.WM, p.M) * min(p.WN, p.N)
-    # The striped box covers subtile (1, 1) of warp 0 exactly, as drawn: from its first cell to its last.
     box, first, last = grid.evaluate(
         """(grid, [r0, c0, r1, c1]) => [
           grid.querySelector('[data-testid=region-sub-now]'),
@@ -96,13 +72,6 @@ def test_warp_tile_subtiles_and_the_followed_patch(app):
     )
     assert abs(box["left"] - first["left"]) < 1 and abs(box["top"] - first["top"]) < 1
     assert abs(box["right"] - last["right"]) < 1 and abs(box["bottom"] - last["bottom"]) < 1
-    now = grid.locator(".cell.followed")
-    assert now.count() == p.TM * p.TN, "the followed thread's patch in the subtile computed now"
-    # Lane 5 of one warp: patch column 5·TN of every subtile, here subtile (1, 1).
-    cols = {int(now.nth(i).get_attribute("data-c")) for i in range(now.count())}
-    assert cols == set(range(p.WSUBN + 5 * p.TN, p.WSUBN + 6 * p.TN))
-    assert grid.locator(".cell.warp-t").count() == min(p.WN, p.N)
-    assert grid.locator(".cell.sub-l").count() == p.WMITER * p.WNITER * p.WSUBM
 
 
 def test_the_monitor_off_screen_shows_the_step_just_after_it(app, visit):
@@ -122,84 +91,12 @@ def test_the_monitor_off_screen_shows_the_step_just_after_it(app, visit):
     assert view(visit, "warptile").locator("[data-testid=monitor] tbody").text_content() == shown
 
 
-@pytest.mark.parametrize("name", SMALL)
-def test_deep_link_reproduces_the_state(app, visit, name):
-    index = Trace(KERNELS[name], params(name, SMALL[name])).steps_per_block + 7
-    go(app, link(name, SMALL[name], thread="1,0", step=index))
-    shown = {
-        testid: section(app, name).locator(f"[data-testid={testid}]").inner_text()
-        for testid in ("narration", "focus", "phase", "counters")
-    }
-    marks = section(app, name).locator(".memory").inner_html()
-    visit.page.goto(app.page.url)
-    visit.page.wait_for_function("document.documentElement.dataset.state === 'ready'", timeout=60_000)
-    visit.page.wait_for_timeout(200)
-    for testid, text in shown.items():
-        assert view(visit, name).locator(f"[data-testid={testid}]").inner_text() == text, testid
-    assert view(visit, name).locator(".memory").inner_html() == marks
-    assert visit.page.url == app.page.url
-
-
-@pytest.mark.parametrize("name", SMALL)
-def test_keyboard_controls(app, name):
-    trace = Trace(KERNELS[name], params(name, SMALL[name]))
-    go(app, link(name, SMALL[name], step=0))
-    app.page.locator(f"#view-{name} h1").click()
-    presses = (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("n", trace.steps_per_block))
-    for key, expected in (*presses, ("End", len(trace) - 1), ("Home", 0)):
-        app.page.keyboard.press(key)
-        assert url_has(app.page, f"step={expected}"), key
-
-
-@pytest.mark.parametrize("name", SMALL)
-def test_every_preset_steps(app, name):
-    """Each preset steps; one too large to animate (siboehm's 128³) shows the closed-form totals instead."""
-    kernel = KERNELS[name]
-    for raw in kernel.PARAMS.PRESETS.values():
-        p = kernel.PARAMS(**raw)
-        if p.too_large_to_animate():
-            go(app, link(name, p.as_strings(), mode="counts"))
-            assert section(app, name).locator("[data-testid=counts-note]").is_visible()
-            assert value(app, name, "counter-shared_wavefronts") == kernel.counters(p).shared_wavefronts
-            continue
-        go(app, link(name, p.as_strings(), step=0))
-        section(app, name).locator("[data-testid=step]").click()
-        assert url_has(app.page, "step=1", f"M={p.M}")
-        assert section(app, name).locator("[data-testid=input-error]").inner_text() == ""
-        assert value(app, name, "counter-global_loads") == Trace(kernel, p)[1].counters.global_loads
-
-
-@pytest.mark.parametrize("name", SMALL)
-def test_a_bare_link_opens_at_the_teaching_preset(browser, server, name):
-    from browser.conftest import Visit
-
-    fresh = Visit(browser, server)
-    try:
-        fresh.open(f"#/{name}")
-        for key, number in TEACHING[name].items():
-            assert url_has(fresh.page, f"{key}={number}")
-    finally:
-        fresh.close()
-
-
 def test_embed_and_lock_keep_stepping(app):
     go(app, link("warptile", TEACHING["warptile"], step=3, embed=1, lock=1))
     assert not section(app, "warptile").locator(".param-form").is_visible()
     section(app, "warptile").locator("[data-testid=step]").click()
     assert url_has(app.page, "step=4", "embed=1", "lock=1")
     go(app, "#/")
-
-
-@pytest.mark.parametrize("name", SMALL)
-def test_explanation_numbers_follow_the_sizes_on_screen(app, name):
-    go(app, link(name, SMALL[name]))
-    expected = blocktiled.slot_values(name, params(name, SMALL[name]))
-    root = section(app, name)
-    for slot in ("this_load_instructions", "prev_load_instructions", "this_run_load_instructions", "M", "N", "K"):
-        assert root.locator(f"[data-slot={slot}]").first.get_attribute("data-value") == str(expected[slot]), slot
-    for slot in ("this_wavefronts_per_fma", "this_warp_reuse", "waves_change", "compare_note"):
-        if slot in expected:
-            assert root.locator(f"[data-slot={slot}]").first.inner_text() == expected[slot], slot
 
 
 SERIOUS = """() => axe.run(document, {resultTypes: ['violations']}).then(result => result.violations

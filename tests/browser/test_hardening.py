@@ -1,6 +1,5 @@
-"""Hardening in the browser: CSP, storage, broken deployments, embedding, determinism, long runs."""
-
-import hashlib
+"""Hardening in the browser: CSP, storage, broken deployments, embedding, long runs. That the same address
+gives the same state: tests/views/test_shell.py."""
 
 import pytest
 
@@ -104,34 +103,6 @@ def test_a_missing_pyscript_chunk_is_named(visit, dist):
     visit.server.faults[chunk] = "missing"
     visit.open("#/tiling", wait="error")
     assert f"{chunk} is missing" in visit.page.locator("[data-testid=boot-error]").inner_text()
-
-
-def digest(page) -> str:
-    text = page.evaluate(
-        """() => [...document.querySelectorAll('main > section:not([hidden]) [data-testid]')]
-            .map(e => e.dataset.testid + '=' + (e.dataset.value || '') + ':' + e.textContent).join('\\n')"""
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-@pytest.mark.parametrize(
-    "route",
-    [
-        "#/tiling?M=7&N=5&K=9&T=3&thread=2,1&step=40",
-        "#/register?M=9&N=7&K=5&BM=4&BN=4&BK=3&TM=2&TN=1&step=77",
-        "#/hierarchy?N=1000&T=16&step=6",
-    ],
-)
-def test_same_address_same_state(browser, server, route):
-    from browser.conftest import Visit
-
-    digests = []
-    for _ in range(2):
-        visit = Visit(browser, server)
-        visit.open(route)
-        digests.append(digest(visit.page))
-        visit.close()
-    assert digests[0] == digests[1]
 
 
 EMBED_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course page</title></head>

@@ -1,6 +1,7 @@
-"""#/playground in Chromium: puzzle + reference solution = the CLI's counters and a pass; a shared link
-fills the editor and runs nothing; a missing barrier is a race on its line; damaged links, files that
-cannot run and a missing editor module never break the page."""
+"""#/playground in Chromium: puzzle + reference solution = the CLI's counters and a pass, in the worker; a
+missing barrier is a race on its line and CodeMirror jumps there; Ctrl+Enter; CodeMirror's colours and the CSP;
+a canvas painted in parts. Links, failing files, the plain editor, the stepping and the score run in CPython
+(tests/views/test_playground.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from playwright.sync_api import expect
 from app.views.codeurl import decode, encode
 from browser.conftest import go, url_has
 from browser.test_shell import AXE
-from pysim.play import run
 from pysim.play.puzzles import PUZZLE_BY_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,11 +68,6 @@ def editor_text(page, expected: str) -> str:
         if text == expected:
             break
     return text
-
-
-def set_sizes(page, M: int, N: int, K: int) -> None:
-    for name, value in zip("MNK", (M, N, K)):
-        by_testid(page, f"input-{name}").fill(str(value))
 
 
 def press_run(page) -> None:
@@ -172,62 +167,6 @@ def test_tiled_puzzle_with_the_reference_solution_passes_with_the_cli_counters(a
     assert loads.locator("td").nth(2).get_attribute("data-value") == str(expected["global_loads"])
 
 
-def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(app):
-    source = (SOLUTIONS / "smem_tiled.py").read_text()
-    go(app, f"#/playground?M=16&N=16&K=16&code={encode(source)}")
-    page = app.page
-    wait_for_editor(page)
-    press_run(page)
-    result = run(source, 16, 16, 16)
-    assert section(page).locator(".position").inner_text() == f"step 0 of {len(result.intervals) - 1}"
-    by_testid(page, "step").click()
-    shown(page, 1, 0)
-    interval = result.intervals[1]
-    highlighted = section(page).locator(".code .line.executing")
-    assert sorted(int(highlighted.nth(i).get_attribute("data-line")) for i in range(highlighted.count())) == sorted(
-        interval.lines()
-    )
-    assert f"line {interval.barrier_lines[0]}" in by_testid(page, "interval-focus").inner_text()
-    by_testid(page, "thread").select_option("9")  # thread (1, 1) of an 8×8 block
-    shown(page, 1, 9)
-    rows = by_testid(page, "thread-steps").locator("tbody tr")
-    steps = interval.thread_steps(9)
-    assert rows.count() == len(steps)
-    first_access = next(step for step in steps if step.accesses)
-    assert first_access.accesses[0].array in by_testid(page, "thread-steps").inner_text()
-    # Warp instructions: 64 threads are 2 warps; every shared read of this interval is conflict-free.
-    warps = by_testid(page, "warp-instructions").locator("tbody tr")
-    assert warps.count() > 0
-    assert "no conflict" in by_testid(page, "warp-instructions").inner_text()
-    # Keyboard: → steps when the focus is outside the editor.
-    section(page).locator("h1").click()
-    page.keyboard.press("ArrowRight")
-    assert section(page).locator(".position").inner_text() == f"step 2 of {len(result.intervals) - 1}"
-
-
-def test_a_shared_link_fills_the_editor_and_runs_nothing_until_run(visit):
-    source = (KNOWN_WRONG / "missing_first_barrier.py").read_text()
-    visit.open(f"#/playground?puzzle=tiled&M=8&N=8&K=8&code={encode(source)}")
-    page = visit.page
-    wait_for_editor(page)
-    results = by_testid(page, "results")
-    assert results.is_hidden()
-    assert by_testid(page, "puzzle").input_value() == "tiled"
-    assert [by_testid(page, f"input-{n}").input_value() for n in "MNK"] == ["8", "8", "8"]
-    assert "Nothing has run" in by_testid(page, "link-note").inner_text()
-    assert by_testid(page, "diagnostic").count() == 0
-    content = section(page).locator(".cm-content").inner_text()
-    assert "partialSum += tileA[ty, k] * tileB[k, tx]" in content
-    before = counters(page)
-    page.wait_for_timeout(1500)  # time enough for any stray run to finish
-    assert results.is_hidden() and counters(page) == before == dict.fromkeys(COUNTERS, 0)
-    assert by_testid(page, "grade").get_attribute("data-value") == "none"
-    press_run(page)
-    assert results.is_visible()
-    assert counters(page)["global_loads"] == run(source, 8, 8, 8).counters.global_loads
-    assert visit.errors == []
-
-
 def test_a_missing_barrier_shows_a_race_naming_the_line_and_jumps_there(app):
     source = (KNOWN_WRONG / "missing_second_barrier.py").read_text()
     go(app, f"#/playground?M=8&N=8&K=8&code={encode(source)}")
@@ -261,48 +200,6 @@ def test_ctrl_enter_in_the_editor_runs_without_editing(app):
     assert by_testid(page, "verify").get_attribute("data-value") == "ok"
     assert by_testid(page, "counter-fma").get_attribute("data-value") == str(5 * 7 * 3)
     assert editor_text(page, source) == source  # no blank line typed
-
-
-def test_a_damaged_link_says_so_and_keeps_the_starter(app):
-    go(app, "#/playground?puzzle=copy&code=not-a-real-link")
-    page = app.page
-    wait_for_editor(page)
-    error = by_testid(page, "input-error")
-    assert error.is_visible() and "code=" in error.inner_text()
-    assert "starter" in error.inner_text()
-    assert by_testid(page, "puzzle").input_value() == "copy"
-    text = section(page).locator(".cm-content").inner_text()
-    assert "Copy A into C" in text and "not-a-real-link" not in text
-
-
-def test_link_text_never_becomes_markup(app):
-    hostile = '"""<img src=x onerror=alert(1)>"""\n<script>alert(1)</script>\n'
-    go(app, f"#/playground?code={encode(hostile)}")
-    page = app.page
-    wait_for_editor(page)
-    press_run(page)
-    assert page.locator("#view-playground img").count() == 0
-    assert page.locator("#view-playground script").count() == 0
-    diagnostics = by_testid(page, "diagnostic")
-    assert diagnostics.count() == 1 and diagnostics.first.get_attribute("data-kind") == "error"
-    assert by_testid(page, "results").get_attribute("data-state") == "failed"
-
-
-@pytest.mark.parametrize(
-    "name, kind",
-    [("python_error.py", "error"), ("endless_loop.py", "step_budget"), ("off_by_one.py", "out_of_bounds")],
-)
-def test_kernels_that_misbehave_show_a_diagnostic_not_a_crash(app, name, kind):
-    source = (KNOWN_WRONG / name).read_text()
-    go(app, f"#/playground?M=6&N=6&K=6&code={encode(source)}")
-    page = app.page
-    wait_for_editor(page)
-    press_run(page)
-    found = by_testid(page, "diagnostic").and_(page.locator(f"[data-kind={kind}]"))
-    assert found.count() >= 1, run_outcome(page)
-    expected = run(source, 6, 6, 6).diagnostics_of(kind)[0]
-    assert int(found.first.get_attribute("data-line")) == expected.line
-    assert page.locator(".py-error").count() == 0
 
 
 EVERY_TOKEN = '''"""Every kind of token the editor colours."""  # a comment
@@ -372,46 +269,6 @@ def test_codemirror_styles_pass_the_csp(visit):
     assert style["sheets"] >= 1 and style["tokens"] > 0  # styled, and highlighted
     assert page.locator("#view-playground .cm-lineNumbers .cm-gutterElement").count() > 10
     assert page.evaluate("window.__violations") == []
-
-
-def test_without_its_editor_module_the_page_keeps_a_plain_editor_that_runs(visit):
-    visit.server.faults["editor.js"] = "missing"
-    visit.open("#/playground?M=4&N=4&K=4")
-    page = visit.page
-    wait_for_editor(page, "plain-fallback")
-    assert "plain text box" in by_testid(page, "editor-note").inner_text()
-    area = by_testid(page, "editor-plain")
-    source = (SOLUTIONS / "naive.py").read_text()
-    area.fill(source)
-    press_run(page)
-    assert counters(page)["global_loads"] == run(source, 4, 4, 4).counters.global_loads
-    assert by_testid(page, "verify").get_attribute("data-value") == "ok"
-    assert visit.errors == []
-
-
-# Stands in for site/scorm/score.js (an LMS's side): records what the page reports.
-SCORE_RECORDER = """
-window.__answers = [];
-const recorder = { answer: (key, ok, total, text) => { window.__answers.push([key, ok, total, text]); return true; },
-                   restored: () => "{}" };
-Object.defineProperty(window, "tilelabScore", { get: () => recorder, set: () => {} });
-"""
-
-
-def test_a_solved_puzzle_counts_toward_the_course_score(visit):
-    from app.core.score import scored_keys
-
-    visit.page.add_init_script(SCORE_RECORDER)
-    visit.open("#/playground?puzzle=copy&quiz=1")
-    page = visit.page
-    wait_for_editor(page)
-    type_code(page, "x = (")  # a file that cannot run: nothing is reported
-    press_run(page)
-    assert page.evaluate("window.__answers") == []
-    type_code(page, (SOLUTIONS / PUZZLE_BY_KEY["copy"].solution_file).read_text())
-    press_run(page)
-    page.wait_for_function("window.__answers.length > 0", timeout=RUN_TIMEOUT_MS)
-    assert page.evaluate("window.__answers") == [["puzzle:copy", True, len(scored_keys()), "solved"]]
 
 
 UNPAINTED_CELLS = """canvas => {

@@ -1,4 +1,5 @@
-"""The shell in a real browser: routes, ready signal, offline, one runtime, boot errors, a11y."""
+"""The shell in a real browser: routes, ready signal, offline, one runtime, boot errors, embeds, the Share
+dialog, a11y. Step numbering, the verify badge, the legend, the home page's path, titles: tests/views/test_shell.py."""
 
 import json
 import re
@@ -6,11 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.urlstate import ROUTES as ALL_ROUTES
 from browser.conftest import go, url_has
-from pysim.core.trace import Trace
-from pysim.hardware.params import SmemParams
-from pysim.kernels import KERNELS
 
 ROUTES = ["#/", "#/tiling", "#/register", "#/hierarchy"]
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -172,93 +169,6 @@ def test_python_exception_during_start_is_reported(visit):
         assert "Python error" in message and "boom at start" in message
     finally:
         visit.server.extra.clear()
-
-
-# --- one step numbering, a way in, sharing (issue 23) -----------------------------------------------
-def test_steps_count_from_zero_in_the_address_and_on_the_page(app):
-    last = len(Trace(KERNELS["smem"], SmemParams(M=4, N=4, K=8, T=2))) - 1
-    tiling = app.page.locator("#view-tiling")
-    prompt = tiling.locator("[data-testid=step-prompt]")
-    for step in (0, 3, last):
-        go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={step}")
-        assert tiling.locator(".position").inner_text() == f"step {step} of {last}"
-        assert prompt.is_visible() == (step == 0)  # the first-step prompt, gone once stepped
-    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
-    tiling.locator("h1").click()
-    app.page.keyboard.press("ArrowRight")
-    assert url_has(app.page, "step=1")
-    assert tiling.locator(".position").inner_text() == f"step 1 of {last}" and not prompt.is_visible()
-    walk = app.page.locator("#view-hierarchy")
-    for step in (0, 4, 7):
-        go(app, f"#/hierarchy?step={step}")
-        assert walk.locator(".position").inner_text() == f"step {step} of 7"
-        assert walk.locator(f"[data-testid=walk-step-{step}]").get_attribute("aria-current") == "step"
-
-
-def test_the_verify_badge_says_what_it_checks_and_how_far_c_has_filled(app):
-    trace = Trace(KERNELS["smem"], SmemParams(M=4, N=4, K=8, T=2))
-    badge = app.page.locator("#view-tiling [data-testid=verify]")
-    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=0")
-    app.page.wait_for_function("document.querySelector('#view-tiling [data-testid=verify]').dataset.value === 'ok'")
-    text = badge.inner_text()
-    assert "Final C, checked ahead: all 16 values the threads will store equal NumPy's A @ B" in text
-    assert "So far 0 of 16 values are stored" in text
-    middle = next(s.index for s in trace if s.phase == "store" and s.block_number == 1)
-    go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={middle}")
-    filling = trace.filling(middle)
-    assert badge.get_attribute("data-stored") == str(filling.stored) == "8"
-    assert "So far 8 of 16 values are stored, all equal to NumPy's" in badge.inner_text()
-    go(app, f"#/tiling?M=4&N=4&K=8&T=2&step={len(trace) - 1}")
-    assert badge.inner_text() == "✓ C verified: the 16 values the threads stored equal NumPy's A @ B."
-
-
-def test_every_mark_of_the_tiling_view_has_a_legend_entry(app):
-    go(app, "#/tiling?M=4&N=4&K=8&T=2&step=2")
-    tiling = app.page.locator("#view-tiling")
-    marks = set(
-        app.page.evaluate(
-            """() => [...document.querySelectorAll('#view-tiling .cell')]
-            .flatMap(cell => [...cell.classList]).filter(c => c !== 'cell')"""
-        )
-    )
-    keyed = set(
-        app.page.evaluate(
-            """() => [...document.querySelectorAll('#view-tiling .legend .swatch')]
-            .flatMap(s => [...s.classList]).filter(c => c !== 'swatch')"""
-        )
-    )
-    assert "followed-line" in marks and marks <= keyed, marks - keyed
-    assert tiling.locator(".legend .swatch.followed-line").count() == 2
-
-
-def test_home_has_a_start_here_path_the_navigation_follows(app):
-    go(app, "#/")
-    path = app.page.locator("[data-testid=start-here] a").evaluate_all(
-        "links => links.map(a => a.getAttribute('href'))"
-    )
-    assert path[:3] == ["#/hierarchy", "#/tiling", "#/register"]
-    nav = app.page.locator(".site-header nav a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
-    assert nav[1:] == list(dict.fromkeys(path))  # Home, then the path's order
-    assert app.page.locator("[data-testid=course] details").count() == 1  # the course instructions, on the site
-
-
-def test_every_route_has_a_share_button_and_a_title_of_its_own(app):
-    titles = set()
-    for route in ALL_ROUTES:
-        go(app, "#" + route)
-        section = app.page.locator("main > section:not([hidden])")
-        assert section.locator("[data-testid=share]").count() == 1, route
-        titles.add(app.page.title())
-    assert len(titles) == len(ALL_ROUTES)
-
-
-def test_each_route_and_state_has_its_own_title(app):
-    go(app, "#/tiling?M=6&N=6&K=9&T=3&step=2")
-    assert app.page.title() == "Shared-memory tiling · M=N=6, K=9, T=3, device=a100 · TileLab"
-    go(app, "#/hierarchy?N=1000&T=16&step=4")
-    assert app.page.title().startswith("Memory hierarchy · N=1000, T=16")
-    go(app, "#/")
-    assert app.page.title() == "TileLab — SGEMM, one thread at a time"
 
 
 def test_share_gives_the_address_and_an_iframe_snippet_with_the_toggles(app):

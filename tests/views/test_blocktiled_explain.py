@@ -6,13 +6,13 @@ from __future__ import annotations
 from math import ceil
 
 import pytest
-from test_explain import parse, shown_text
 
 from pysim.core.trace import Trace
 from pysim.hardware.blocktile_params import VectorizedParams, WarptileParams
 from pysim.hardware.params import RegisterParams
 from pysim.kernels import KERNELS, k10_warptile
 from pysim.lessons import blocktiled
+from views.test_explain import parse, shown_text
 
 NAMES = ("blocktile1d", "vectorized", "warptile")
 

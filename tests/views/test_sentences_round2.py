@@ -329,3 +329,20 @@ def test_transpose_monitor_says_zero_for_a_lane_outside_A():
                 if x < 5 and y < 5
                 else f"writes 0 to tile[{ty}][{tx}] (edge: outside A)"
             )
+
+
+# --- on the page (was tests/browser/test_sentences_round2.py): each page fills every slot and noun at the
+# issue's sizes, and shows the alternative pysim chose.
+def test_naive_at_the_16_16_8_8_preset_names_no_broadcast(page):
+    page.go("#/naive?M=16&N=16&K=8&T=8&map=col")
+    why = page.testid("why-coalescing")
+    text = page.inner_text(why)
+    assert "A[row][k] ask for 4 distinct words in 4 sectors" in text and "is a broadcast" not in text
+    assert "map=col touches 320 sectors, map=row 576" in page.inner_text(page.testid("coalescing-verdict", why))
+    assert page.all("[data-slot][data-default]", why) == []
+
+
+def test_transpose_at_T8_says_pad_1_makes_it_worse(page):
+    page.go("#/transpose?n=16&T=8&pad=0")
+    assert "pad = 1 makes it worse (8 → 16 cycles)" in page.inner_text("pad-verdict")
+    assert page.all("[data-slot][data-default]", page.testid("why-padding")) == []

@@ -5,9 +5,10 @@ in dist/index.html is then made by the same code that builds the live page, with
 keep in step by hand. It holds what the views use and no more: elements, text and comments, the
 attributes the browser reflects as properties, live `children`, simple selectors, and markup
 parsed from and written back to HTML. There is no layout and no time here: boxes measure zero,
-timers and listeners are accepted and never fire (a view's first state is built synchronously;
-what a timer would add, such as the background C check, is Python's once it runs). Anything
-else raises AttributeError, so a view that needs more fails the build instead of drawing less.
+timers never fire and listeners only when an event is dispatched, which the build never does (a
+view's first state is built synchronously; what a timer would add, such as the background C check,
+is Python's once it runs; tests/views/ dispatch events to step the views). Anything else raises
+AttributeError, so a view that needs more fails the build instead of drawing less.
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ REFLECTED = {
     "height": "height",
 }
 BOOLEAN = {"hidden": "hidden", "disabled": "disabled", "checked": "checked", "open": "open", "readOnly": "readonly"}
-# Listeners: accepted, never called (there are no events at build time).
-NO_EFFECT = ("addEventListener", "removeEventListener")
 
 
 def kebab(name: str) -> str:
@@ -94,7 +93,31 @@ class Collection:
         return self.length
 
 
-class Node:
+class EventTarget:
+    """Listeners by event type; `dispatchEvent` calls them on the target, then, for an event that
+    bubbles, on each ancestor until one stops it. The build adds listeners and never dispatches."""
+
+    def addEventListener(self, kind: str, listener: Callable, options: object = None) -> None:
+        self.__dict__.setdefault("_listeners", defaultdict(list))[kind].append(listener)
+
+    def removeEventListener(self, kind: str, listener: Callable, options: object = None) -> None:
+        held = self.__dict__.get("_listeners", {}).get(kind, [])
+        if listener in held:
+            held.remove(listener)
+
+    def dispatchEvent(self, event: object) -> bool:
+        """`event` is any object with `type`; `target`, `currentTarget` are set here."""
+        object.__setattr__(event, "target", self)
+        node: object = self
+        while node is not None and not getattr(event, "propagation_stopped", False):
+            object.__setattr__(event, "currentTarget", node)
+            for listener in list(node.__dict__.get("_listeners", {}).get(event.type, [])):  # type: ignore[attr-defined]
+                listener(event)
+            node = getattr(node, "parentNode", None) if getattr(event, "bubbles", True) else None
+        return not getattr(event, "defaultPrevented", False)
+
+
+class Node(EventTarget):
     def __init__(self) -> None:
         self.parentNode: Element | None = None
 
@@ -251,8 +274,6 @@ class Element(Node):
         self.classList = ClassList(self)
         self.dataset = Dataset(self)
         self._value: str | None = None
-        for name in NO_EFFECT:
-            setattr(self, name, _no_effect)
 
     # --- reflected attributes and properties ------------------------------------------------------
     def __getattr__(self, name: str):
@@ -447,6 +468,14 @@ class Element(Node):
             other = other.parentNode
         return other is self
 
+    def focus(self) -> None:
+        """The document this element is in has it as its activeElement (no focus ring before layout)."""
+        root: Element = self
+        while root.parentNode is not None:
+            root = root.parentNode
+        if isinstance(root, Document):
+            root.activeElement = self
+
     # --- before layout ----------------------------------------------------------------------------
     def getBoundingClientRect(self) -> Rect:
         return Rect()
@@ -478,7 +507,7 @@ class Document(Element):
     def __init__(self) -> None:
         super().__init__("html")
         self.documentElement = self
-        self.activeElement = None
+        self.activeElement: Element | None = None
 
     def createElement(self, tag: str) -> Element:
         return Element(tag)
@@ -548,7 +577,7 @@ class IntersectionObserver:
         self.observe = self.disconnect = _no_effect
 
 
-class Window:
+class Window(EventTarget):
     """The globals the views read. Timers get an id and never run."""
 
     def __init__(self, document: Document) -> None:
@@ -564,7 +593,6 @@ class Window:
             setattr(self, name, self._timer)
         for name in ("clearTimeout", "clearInterval", "tilelabGridPaint"):
             setattr(self, name, _no_effect)
-        self.addEventListener = self.removeEventListener = _no_effect
 
     @staticmethod
     def tilelabUpdate(

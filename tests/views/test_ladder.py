@@ -1,0 +1,136 @@
+"""#/ladder in CPython: the table agrees with the CLI, deep links and the device, errors, the roofline, the
+estimate, bound and measured columns, the home page's cards. (Was tests/browser/test_ladder.py; the
+browser keeps axe-core on the new views.)"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pysim.lessons.ladder import (
+    SIBOEHM_NUMBER,
+    LadderParams,
+    cells,
+    measured_seconds,
+    measurement,
+    roofline,
+    siboehm_ladder,
+    speed,
+)
+from pysim.lessons.speed_of_light import speed_of_light
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECKED = ("global_loads", "global_sectors", "shared_loads", "bank_extra_cycles")
+
+
+def number(element) -> float:
+    return float(str(element.getAttribute("data-value")))
+
+
+@pytest.mark.parametrize("device", ["a100", "t4"])
+def test_table_agrees_with_the_cli(page, device):
+    page.go(f"#/ladder?N=4096&device={device}")
+    assert len(page.all('[data-testid^="ladder-row-"]')) == 8
+    for rung in siboehm_ladder(LadderParams(N=4096, device=device)):
+        argv = page.text(f"ladder-cli-{rung.key}").split()[3:]  # after "python -m pysim"
+        done = subprocess.run(
+            [sys.executable, "-m", "pysim", *argv, "--json"], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        printed = json.loads(done.stdout)
+        for name in CHECKED:
+            assert page.value(f"ladder-{rung.key}-{name}") == printed[name], (rung.key, name)
+
+
+def test_deep_link_and_device_change(page):
+    page.go("#/ladder?N=1000&T=16&device=rtx4090")
+    assert page.testid("input-device").value == "rtx4090"
+    assert "GeForce RTX 4090" in page.text("ladder-device")
+    page.select("input-device", "h200").click("apply")
+    assert {key: page.params()[key] for key in ("N", "T", "device")} == {"N": "1000", "T": "16", "device": "h200"}
+    assert "H200" in page.text("ladder-device")
+
+
+def test_invalid_size_names_the_parameter(page):
+    page.go("#/ladder?N=4096&device=a100")
+    page.fill("input-TM", "3").click("apply")
+    assert "BM=64 is not divisible by TM=3" in page.inner_text("input-error")
+    assert page.params()["TM"] == "4"
+
+
+@pytest.mark.parametrize(
+    "query", ["N=4096&device=rtxa6000", "N=4096&T=16&device=rtxa6000", "N=4096&device=t4", "N=16384&device=h100"]
+)
+def test_roofline_has_the_roof_and_a_point_per_kernel(page, query):
+    page.go(f"#/ladder?{query}")
+    params = LadderParams.parse(dict(pair.split("=") for pair in query.split("&")))
+    rungs = siboehm_ladder(params)
+    runnable = [rung for rung in rungs if speed(rung) is not None]
+    points = {point.key: point for point in roofline(params, rungs).points}
+    chart = page.find('[data-testid="roofline"] svg')
+    assert len(page.all('[data-testid="roof"]', chart)) == 1
+    estimates = page.all("circle.estimate-mark", chart)
+    assert [mark.getAttribute("data-key") for mark in estimates] == [r.key for r in runnable]
+    for mark, rung in zip(estimates, runnable, strict=True):
+        point = points[rung.key]
+        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(point.intensity, rel=1e-12)
+        assert float(str(mark.getAttribute("data-estimate"))) == pytest.approx(point.estimate, rel=1e-12)
+    mine = params.device == "rtxa6000" and params.N == 4096
+    tile_ok = params.T == 32
+    expected = [
+        r.key for r in runnable if mine and r.key in SIBOEHM_NUMBER and (tile_ok or r.kernel not in ("naive", "smem"))
+    ]
+    measured = page.all("path.measured-mark", chart)
+    assert [mark.getAttribute("data-key") for mark in measured] == expected
+    for mark, key in zip(measured, expected, strict=True):
+        gflops, _ = measurement(next(r for r in runnable if r.key == key))
+        assert float(str(mark.getAttribute("data-measured"))) == gflops * 1e9, key
+        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(points[key].intensity, rel=1e-12)
+    key = [page.inner_text(item) for item in page.all("li", page.testid("roofline-key"))]
+    assert key == [points[r.key].describe() for r in runnable]
+
+
+def test_estimate_bound_and_measured_on_the_a6000(page):
+    page.go("#/ladder?N=4096&device=rtxa6000")
+    rungs = siboehm_ladder(LadderParams(N=4096, device="rtxa6000"))
+    for rung in rungs:
+        expected = cells(rung)
+        shown = {column: page.testid(f"ladder-{rung.key}-{column}") for column in ("estimate", "bound", "measured")}
+        for column, cell in shown.items():
+            assert cell.getAttribute("data-value") == expected[column].value, (rung.key, column)
+            assert page.inner_text(cell) == expected[column].text, (rung.key, column)
+        if rung.key in SIBOEHM_NUMBER:
+            assert "measured on RTX A6000, N=4096" in page.inner_text(shown["measured"])
+            assert "another" not in page.inner_text(shown["measured"])
+            assert number(shown["bound"]) <= measured_seconds(number(shown["measured"])), rung.key
+            assert number(shown["estimate"]) > 0
+        else:
+            assert page.inner_text(shown["measured"]) == ""
+        figure = page.testid(f"sol-{rung.key}")
+        sol = speed_of_light(rung)
+        assert figure.getAttribute("data-limiter") == sol.limiter
+        bars = page.all("rect.sol-bar", figure)
+        assert [float(str(bar.getAttribute("data-share"))) for bar in bars] == pytest.approx(
+            [b.share for b in sol.bars], rel=1e-12
+        )
+        assert len(bars) == 7
+        limiter = page.all("rect.sol-limiter", figure)
+        assert len(limiter) == 1 and limiter[0].getAttribute("data-unit") == sol.limiter
+        assert "◀ limiter" in page.text(page.find("text.sol-limiter", figure))
+        assert page.find("svg", figure).getAttribute("aria-label") == sol.description
+    assert len(page.all('[data-testid^="ladder-step-"]')) == len(rungs) - 1
+    assert "kernel 3 → kernel 4" in page.inner_text("ladder-step-blocktile1d")
+
+
+def test_measured_says_when_card_or_size_differ(page):
+    page.go("#/ladder?N=1024&device=t4")
+    text = page.inner_text("ladder-warptile-measured")
+    assert "on another card" in text and "at another size" in text
+
+
+def test_home_has_cards_for_the_new_views(page):
+    page.go("#/")
+    for route in ("naive", "transpose", "ladder"):
+        assert len(page.document.querySelectorAll(f'#view-landing .cards a[href="#/{route}"]')) == 1
+        assert len(page.document.querySelectorAll(f'.site-header nav a[data-nav="/{route}"]')) == 1

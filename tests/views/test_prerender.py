@@ -1,0 +1,76 @@
+"""The pre-render is the view: for every route, what the build writes into the page as its first state
+(tools/sitebuild/prerender.py) and a CPython build of that route through the shell are the same tree,
+at the same address. (Issue 37; and what tests/browser/test_prerender.py's drawn-before-Python
+checks read on the page, for the routes the browser no longer opens one by one.)"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+from app.core.urlstate import VIEWS
+from tools.sitebuild.fakedom import Element, parse_into
+from tools.sitebuild.paths import PARTIALS, SITE
+from tools.sitebuild.prerender import prerender
+from tools.sitebuild.site import include_partials
+
+TEMPLATE = re.compile(
+    r'<template data-prerender="([\w-]+)" data-address="([^"]*)" data-created="[^"]*">(.*?)</template>', re.S
+)
+# An id made from a Python object's id (the player's speed slider) differs between any two builds.
+OBJECT_ID = re.compile(r"(speed)-[0-9]+")
+# What each route without a kernel shows first (the browser's test_each_route_is_drawn_before_python).
+PICTURE = {"/hierarchy": "svg.picture", "/ladder": "table", "/playground": "textarea"}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory) -> dict[str, tuple[str, str]]:
+    """{container: (address, markup)} as the build writes them into dist/index.html."""
+    page: Path = tmp_path_factory.mktemp("prerender") / "index.html"
+    page.write_text((SITE / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
+    include_partials(page, SITE / PARTIALS)
+    prerender(page)
+    return {container: (address, markup) for container, address, markup in TEMPLATE.findall(page.read_text())}
+
+
+def tree(markup: str) -> list:
+    """The markup as nested (tag, sorted attributes, children) and texts: what the page holds, not how it was spelled."""
+    root = Element("div")
+    parse_into(root, OBJECT_ID.sub(r"\1-N", markup))
+
+    def shape(node) -> object:
+        if not isinstance(node, Element):
+            return node.textContent
+        return (node.localName, sorted(node.attributes.items()), [shape(child) for child in node.childNodes])
+
+    return [shape(child) for child in root.childNodes]
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_the_pre_render_is_the_view_built_in_cpython(page, written, spec):
+    address, markup = written[spec.container]
+    built = page.go(f"#{spec.path}", settle=False).document.getElementById(spec.container)
+    assert isinstance(built, Element)
+    assert tree(markup) == tree(built.innerHTML)  # as the view drew it, before its timers (the C check)
+    page.settle()
+    assert page.address == f"#{spec.path}" + (f"?{unescape(address)}" if address else "")
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_each_route_is_drawn_before_python(written, spec):
+    """What the reader sees before Python: no skeleton, and the route's listing, zero counters and values
+    (a stepping view) or its picture. (That the page shows it, laid out, is the browser's test.)"""
+    root = Element("div")
+    parse_into(root, written[spec.container][1])
+    assert root.querySelector(".skeleton, .placeholder") is None
+    if spec.kernel:
+        assert "__global__" in root.querySelector("pre.code").textContent
+        counters = [dd.textContent.strip() for dd in root.querySelectorAll('[data-testid="counters"] dd')]
+        assert counters and set(counters) == {"0"}
+        values = [cell.textContent.strip() for cell in root.querySelectorAll('[data-testid="grid-A"] .cell[data-r]')]
+        assert (values and all(value.isdigit() for value in values)) or root.querySelector('[data-testid="canvas-A"]')
+    else:
+        assert root.querySelector(PICTURE[spec.path]) is not None
