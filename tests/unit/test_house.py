@@ -62,7 +62,10 @@ def imports_of(source: str, name: str, package: bool, known: set[str]) -> set[st
 
     here = name if package else name.rpartition(".")[0]
     found: set[str | None] = set()
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for block in [node for node in ast.walk(tree) if isinstance(node, ast.If) and _type_checking(node.test)]:
+        block.body = []  # imports for type hints only: never run, so no cycle at run time
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {ours(alias.name) for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -74,6 +77,12 @@ def imports_of(source: str, name: str, package: bool, known: set[str]) -> set[st
                 child = f"{base}.{alias.name}"  # `from pkg import module` imports the module itself
                 found.add(child if child in known else ours(base))
     return {module for module in found if module and module != name}
+
+
+def _type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -106,5 +115,5 @@ def test_the_cycle_check_sees_a_cycle():
 
 def test_relative_and_function_imports_are_read():
     known = {"app", "app.core", "app.core.dom", "app.views", "app.views.tiling"}
-    source = "from ..core import dom\ndef f():\n    from . import tiling\n"
+    source = "from ..core import dom\ndef f():\n    from . import tiling\nif TYPE_CHECKING:\n    from .. import views\n"
     assert imports_of(source, "app.views.stepping", False, known) == {"app.core.dom", "app.views.tiling"}

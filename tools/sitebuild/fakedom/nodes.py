@@ -1,27 +1,15 @@
-"""A small DOM in CPython, so the build can run the views of site/app and keep what they draw.
-
-The pre-render (tools/sitebuild/prerender.py) mounts each view on this DOM at build time: the markup
-in dist/index.html is then made by the same code that builds the live page, with nothing to
-keep in step by hand. It holds what the views use and no more: elements, text and comments, the
-attributes the browser reflects as properties, live `children`, simple selectors, and markup
-parsed from and written back to HTML. There is no layout and no time here: boxes measure zero,
-timers never fire and listeners only when an event is dispatched, which the build never does (a
-view's first state is built synchronously; what a timer would add, such as the background C check,
-is Python's once it runs; tests/views/ dispatch events to step the views). Anything else raises
-AttributeError, so a view that needs more fails the build instead of drawing less.
-"""
+"""Nodes: text, comments and elements with their attributes, children, markup and events; markup parsed into them."""
 
 from __future__ import annotations
 
-import functools
-import itertools
-import re
 import weakref
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from html import escape
 from html.parser import HTMLParser
+
+from .parts import Canvas2D, ClassList, Collection, Dataset, Rect, Style
+from .selectors import Compound, compile_selector, matches
 
 HTML_NS = "http://www.w3.org/1999/xhtml"
 VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
@@ -49,15 +37,6 @@ REFLECTED = {
 BOOLEAN = {"hidden": "hidden", "disabled": "disabled", "checked": "checked", "open": "open", "readOnly": "readonly"}
 
 
-def kebab(name: str) -> str:
-    """A camelCase DOM property's CSS or attribute spelling (borderTop -> border-top)."""
-    return re.sub(r"[A-Z]", lambda m: "-" + m.group(0).lower(), name)
-
-
-def _no_effect(*args: object, **kwargs: object) -> None:
-    """Accepted and ignored (a listener, a focus change, a scroll)."""
-
-
 # Every element by each attribute it has (what `Element.candidates` starts from); weak, so the
 # nodes a view drops are freed.
 HAVING: defaultdict[str, weakref.WeakSet[Element]] = defaultdict(weakref.WeakSet)
@@ -70,27 +49,6 @@ def position(node: Node) -> tuple[int, ...]:
         path.append(node.parentNode.childNodes.index(node))
         node = node.parentNode
     return tuple(reversed(path))
-
-
-class Collection:
-    """A live list of nodes (`children`) or a static one (`querySelectorAll`): `length`, `item(i)`."""
-
-    def __init__(self, nodes: Callable[[], list[Element]]) -> None:
-        self._nodes = nodes
-
-    @property
-    def length(self) -> int:
-        return len(self._nodes())
-
-    def item(self, index: int) -> Element | None:
-        nodes = self._nodes()
-        return nodes[index] if 0 <= index < len(nodes) else None
-
-    def __iter__(self) -> Iterator[Element]:
-        return iter(self._nodes())
-
-    def __len__(self) -> int:
-        return self.length
 
 
 class EventTarget:
@@ -180,85 +138,6 @@ class Comment(CharacterData):
 
     def html(self) -> str:
         return f"<!--{self.data}-->"
-
-
-class ClassList:
-    def __init__(self, element: Element) -> None:
-        self._element = element
-
-    def _names(self) -> list[str]:
-        return self._element.className.split()
-
-    def contains(self, name: str) -> bool:
-        return name in self._names()
-
-    def add(self, *names: str) -> None:
-        self._element.className = " ".join([*self._names(), *(n for n in names if n not in self._names())])
-
-    def remove(self, *names: str) -> None:
-        self._element.className = " ".join(n for n in self._names() if n not in names)
-
-    def toggle(self, name: str, force: bool | None = None) -> bool:
-        wanted = not self.contains(name) if force is None else bool(force)
-        if wanted:
-            self.add(name)
-        else:
-            self.remove(name)
-        return wanted
-
-
-class Style:
-    """Inline style as the CSSOM sets it. CSP (style-src 'self') refuses a `style` attribute in
-    markup, so this is written as `data-prerender-style`, which site/boot.js applies through the
-    CSSOM."""
-
-    properties: dict[str, str]
-
-    def __init__(self) -> None:
-        object.__setattr__(self, "properties", {})
-
-    def setProperty(self, name: str, value: object) -> None:
-        self.properties[name] = str(value)
-
-    def getPropertyValue(self, name: str) -> str:
-        return self.properties.get(name, "")
-
-    def removeProperty(self, name: str) -> None:
-        self.properties.pop(name, None)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        self.setProperty(kebab(name), value)
-
-    def text(self) -> str:
-        return ";".join(f"{name}:{value}" for name, value in self.properties.items())
-
-
-class Dataset:
-    """`element.dataset`: data-* attributes by their camelCase names."""
-
-    _element: Element
-
-    def __init__(self, element: Element) -> None:
-        object.__setattr__(self, "_element", element)
-
-    def __getattr__(self, name: str) -> str | None:
-        return self._element.getAttribute("data-" + kebab(name))
-
-    def __setattr__(self, name: str, value: object) -> None:
-        self._element.setAttribute("data-" + kebab(name), value)
-
-
-class Rect:
-    """A box before layout: everything measures zero."""
-
-    left = top = right = bottom = width = height = x = y = 0.0
-
-
-class Canvas2D:
-    """A canvas context that paints nothing: pixels are Python's to paint once it runs."""
-
-    def setTransform(self, *args: float) -> None:
-        """No pixels at build time."""
 
 
 class Element(Node):
@@ -473,7 +352,7 @@ class Element(Node):
         root: Element = self
         while root.parentNode is not None:
             root = root.parentNode
-        if isinstance(root, Document):
+        if getattr(root, "documentElement", None) is root:  # the tree's top is a document (window.py)
             root.activeElement = self
 
     # --- before layout ----------------------------------------------------------------------------
@@ -501,201 +380,6 @@ class Element(Node):
         return f"<{start}>{self.innerHTML}</{self.localName}>"
 
 
-class Document(Element):
-    """The page: an <html> element with a factory for nodes."""
-
-    def __init__(self) -> None:
-        super().__init__("html")
-        self.documentElement = self
-        self.activeElement: Element | None = None
-
-    def createElement(self, tag: str) -> Element:
-        return Element(tag)
-
-    def createElementNS(self, namespace: str, tag: str) -> Element:
-        return Element(tag, namespace)
-
-    def createTextNode(self, data: str) -> Text:
-        return Text(data)
-
-    def getElementById(self, element_id: str) -> Element | None:
-        return self.querySelector(f'[id="{element_id}"]')
-
-    @property
-    def body(self) -> Element | None:
-        return self.querySelector("body")
-
-
-class ComputedStyle:
-    """No style sheets at build time: every computed property reads empty."""
-
-    def getPropertyValue(self, name: str) -> str:
-        return ""
-
-    def __getattr__(self, name: str) -> str:
-        return ""
-
-
-class Performance:
-    def now(self) -> float:
-        return 0.0
-
-
-class JsObject:
-    """`window.Object`: what `to_js(..., dict_converter=window.Object.fromEntries)` names."""
-
-    @staticmethod
-    def fromEntries(entries) -> dict:
-        return dict(entries)
-
-
-class Location:
-    """The page's address as served: the pre-render draws the default state, for any host."""
-
-    protocol = "https:"
-
-
-class Worker:
-    """A worker that is started and never answers (the playground's runner reads as "starting")."""
-
-    @classmethod
-    def new(cls, url: str, options: object = None) -> Worker:
-        return cls()
-
-    def __init__(self) -> None:
-        self.addEventListener = self.removeEventListener = self.postMessage = self.terminate = _no_effect
-
-
-class IntersectionObserver:
-    """An observer that never reports: nothing is on screen at build time."""
-
-    @classmethod
-    def new(cls, callback: object, options: object = None) -> IntersectionObserver:
-        return cls()
-
-    def __init__(self) -> None:
-        self.observe = self.disconnect = _no_effect
-
-
-class Window(EventTarget):
-    """The globals the views read. Timers get an id and never run."""
-
-    def __init__(self, document: Document) -> None:
-        self.document = document
-        self.performance = Performance()
-        self.Object = JsObject
-        self.Worker = Worker
-        self.IntersectionObserver = IntersectionObserver
-        self.location = Location()
-        self.devicePixelRatio = 1
-        self._ids = itertools.count(1)
-        for name in ("setTimeout", "setInterval", "requestAnimationFrame"):
-            setattr(self, name, self._timer)
-        for name in ("clearTimeout", "clearInterval", "tilelabGridPaint"):
-            setattr(self, name, _no_effect)
-
-    @staticmethod
-    def tilelabUpdate(
-        elements: Collection | list[Element], indices: list[int], texts: list, classes: list | None = None
-    ) -> None:
-        """site/gridpaint.js's `update`, which the element grids and the monitors call: the changed
-        elements' texts and classes (None where that side is unchanged). `elements` is a grid's
-        children or a list of monitor cells."""
-        for i, index in enumerate(indices):
-            element = elements.item(index) if isinstance(elements, Collection) else elements[index]
-            if element is None:
-                raise IndexError(f"an update names element {index}, beyond the {len(elements)} given")
-            if texts[i] is not None:
-                element.textContent = texts[i]
-            if classes is not None and classes[i] is not None:
-                element.className = classes[i]
-
-    def _timer(self, callback: object, delay: float = 0) -> int:
-        return next(self._ids)
-
-    def getComputedStyle(self, element: Element) -> ComputedStyle:
-        return ComputedStyle()
-
-
-# --- selectors (what the views ask for: tag, #id, .class, [attr], [attr="v"], [attr^="v"], [attr~="v"],
-# `A B`, `A > B`, `A, B`)
-COMPOUND = re.compile(r"""([a-zA-Z][\w-]*|\*)?((?:[#.][\w-]+|\[[\w-]+(?:[~^]?=(?:"[^"]*"|'[^']*'|[^\]]*))?\])*)""")
-PART = re.compile(r"""([#.])([\w-]+)|\[([\w-]+)(?:([~^]?=)("[^"]*"|'[^']*'|[^\]]*))?\]""")
-
-
-@dataclass(frozen=True)
-class Compound:
-    """One compound selector: tag ("" for any), then (attribute, operator, value) tests."""
-
-    tag: str
-    tests: tuple[tuple[str, str, str], ...]
-
-    def matches(self, node: Element) -> bool:
-        if self.tag and node.localName != self.tag:
-            return False
-        for name, op, want in self.tests:
-            have = node.attributes.get(name)
-            if have is None:
-                return False
-            if op == "=" and have != want:
-                return False
-            if op == "^=" and not have.startswith(want):
-                return False
-            if op == "~=" and want not in have.split():
-                return False
-        return True
-
-
-@functools.cache
-def compile_selector(selector: str) -> tuple[tuple[Compound | str, ...], ...]:
-    """Each alternative as compounds and combinators (" " or ">"), right to left."""
-    alternatives = []
-    for alternative in selector.split(","):
-        chain: list[Compound | str] = []
-        for token in re.sub(r"\s*>\s*", " > ", alternative.strip()).split():
-            found = COMPOUND.fullmatch(token)
-            if token == ">":
-                chain.append(">")
-                continue
-            if found is None:
-                raise ValueError(f"the build's DOM does not understand the selector {token!r}")
-            if chain and chain[-1] != ">":
-                chain.append(" ")
-            tag, rest = found.groups()
-            tests = []
-            for mark, name, attr, op, raw in PART.findall(rest):
-                if mark == "#":
-                    tests.append(("id", "=", name))
-                elif mark == ".":
-                    tests.append(("class", "~=", name))
-                else:
-                    tests.append((attr, op, raw.strip("\"'")))
-            chain.append(Compound("" if tag in (None, "", "*") else tag.lower(), tuple(tests)))
-        alternatives.append(tuple(chain[::-1]))
-    return tuple(alternatives)
-
-
-def _chain_matches(node: Element | None, chain: tuple[Compound | str, ...]) -> bool:
-    head = chain[0]
-    if node is None or not isinstance(head, Compound) or not head.matches(node):
-        return False
-    if len(chain) == 1:
-        return True
-    if chain[1] == ">":
-        return _chain_matches(node.parentNode, chain[2:])
-    ancestor = node.parentNode
-    while ancestor is not None:
-        if _chain_matches(ancestor, chain[2:]):
-            return True
-        ancestor = ancestor.parentNode
-    return False
-
-
-def matches(node: Element, selector: str) -> bool:
-    return any(_chain_matches(node, chain) for chain in compile_selector(selector))
-
-
-# --- markup in -------------------------------------------------------------------------------------
 class _TreeBuilder(HTMLParser):
     """Markup into nodes under `root`; an end tag closes up to its element, as the pages are well formed."""
 
