@@ -17,9 +17,7 @@ from tools.sitebuild.paths import PARTIALS, SITE
 from tools.sitebuild.prerender import prerender
 from tools.sitebuild.site import include_partials
 
-TEMPLATE = re.compile(
-    r'<template data-prerender="([\w-]+)" data-address="([^"]*)" data-created="[^"]*">(.*?)</template>', re.S
-)
+TEMPLATE = re.compile(r'<template data-prerender="([\w-]+)" data-address="([^"]*)">(.*?)</template>', re.S)
 # An id made from a Python object's id (the player's speed slider) differs between any two builds.
 OBJECT_ID = re.compile(r"(speed)-[0-9]+")
 # What each route without a kernel shows first (the browser's test_each_route_is_drawn_before_python).

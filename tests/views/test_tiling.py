@@ -5,12 +5,11 @@ test_stepping.py; the browser keeps one counter check, the keyboard and the focu
 import pytest
 
 from pysim.core.trace import Trace
-from pysim.speed import latency_floor
 from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import SmemParams
 from pysim.kernels import KERNELS
 from pysim.lessons.ladder import measured_seconds
-from pysim.speed import measured
+from pysim.speed import latency_floor, measured
 from timetext import bound_times, durations
 
 

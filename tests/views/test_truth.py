@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from pysim.core.matrices import operands
-from pysim.speed import latency_floor
 from pysim.hardware.devices import DEVICES
 from pysim.hardware.params import HierarchyParams
 from pysim.kernels import KERNELS
 from pysim.lessons.walkthrough import Walkthrough
+from pysim.speed import latency_floor
 
 
 def c_grid(page, rows: int, cols: int) -> np.ndarray:
