@@ -231,7 +231,7 @@ class Element(Node):
 
     # --- the tree ---------------------------------------------------------------------------------
     @property
-    def children(self) -> Collection:
+    def children(self) -> Collection[Element]:
         return Collection(lambda: [n for n in self.childNodes if isinstance(n, Element)])
 
     @property
@@ -326,7 +326,7 @@ class Element(Node):
             return self.descendants()
         return sorted((node for node in HAVING[name] if self.contains(node) and node is not self), key=position)
 
-    def querySelectorAll(self, selector: str) -> Collection:
+    def querySelectorAll(self, selector: str) -> Collection[Element]:
         found = [node for node in self.candidates(selector) if matches(node, selector)]
         return Collection(lambda: found)
 

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from .nodes import Element
+
+class Attributed(Protocol):
+    """What an element's property objects read and write of it (nodes.Element, which holds them)."""
+
+    className: str  # noqa: N815 - the DOM's own name
+
+    def getAttribute(self, name: str) -> str | None: ...
+
+    def setAttribute(self, name: str, value: object) -> None: ...
+
+
+Item = TypeVar("Item")
 
 
 def kebab(name: str) -> str:
@@ -19,21 +29,21 @@ def _no_effect(*args: object, **kwargs: object) -> None:
     """Accepted and ignored (a listener, a focus change, a scroll)."""
 
 
-class Collection:
+class Collection(Generic[Item]):
     """A live list of nodes (`children`) or a static one (`querySelectorAll`): `length`, `item(i)`."""
 
-    def __init__(self, nodes: Callable[[], list[Element]]) -> None:
+    def __init__(self, nodes: Callable[[], list[Item]]) -> None:
         self._nodes = nodes
 
     @property
     def length(self) -> int:
         return len(self._nodes())
 
-    def item(self, index: int) -> Element | None:
+    def item(self, index: int) -> Item | None:
         nodes = self._nodes()
         return nodes[index] if 0 <= index < len(nodes) else None
 
-    def __iter__(self) -> Iterator[Element]:
+    def __iter__(self) -> Iterator[Item]:
         return iter(self._nodes())
 
     def __len__(self) -> int:
@@ -41,7 +51,7 @@ class Collection:
 
 
 class ClassList:
-    def __init__(self, element: Element) -> None:
+    def __init__(self, element: Attributed) -> None:
         self._element = element
 
     def _names(self) -> list[str]:
@@ -94,9 +104,9 @@ class Style:
 class Dataset:
     """`element.dataset`: data-* attributes by their camelCase names."""
 
-    _element: Element
+    _element: Attributed
 
-    def __init__(self, element: Element) -> None:
+    def __init__(self, element: Attributed) -> None:
         object.__setattr__(self, "_element", element)
 
     def __getattr__(self, name: str) -> str | None:

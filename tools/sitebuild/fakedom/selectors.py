@@ -5,10 +5,20 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from .nodes import Element
+
+class Matchable(Protocol):
+    """What a selector reads of an element (nodes.Element)."""
+
+    @property
+    def localName(self) -> str: ...
+
+    @property
+    def attributes(self) -> dict[str, str]: ...
+
+    @property
+    def parentNode(self) -> Matchable | None: ...
 
 
 # --- selectors (what the views ask for: tag, #id, .class, [attr], [attr="v"], [attr^="v"], [attr~="v"],
@@ -24,7 +34,7 @@ class Compound:
     tag: str
     tests: tuple[tuple[str, str, str], ...]
 
-    def matches(self, node: Element) -> bool:
+    def matches(self, node: Matchable) -> bool:
         if self.tag and node.localName != self.tag:
             return False
         for name, op, want in self.tests:
@@ -69,7 +79,7 @@ def compile_selector(selector: str) -> tuple[tuple[Compound | str, ...], ...]:
     return tuple(alternatives)
 
 
-def _chain_matches(node: Element | None, chain: tuple[Compound | str, ...]) -> bool:
+def _chain_matches(node: Matchable | None, chain: tuple[Compound | str, ...]) -> bool:
     head = chain[0]
     if node is None or not isinstance(head, Compound) or not head.matches(node):
         return False
@@ -85,7 +95,7 @@ def _chain_matches(node: Element | None, chain: tuple[Compound | str, ...]) -> b
     return False
 
 
-def matches(node: Element, selector: str) -> bool:
+def matches(node: Matchable, selector: str) -> bool:
     return any(_chain_matches(node, chain) for chain in compile_selector(selector))
 
 

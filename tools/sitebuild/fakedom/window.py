@@ -103,7 +103,7 @@ class Window(EventTarget):
 
     @staticmethod
     def tilelabUpdate(
-        elements: Collection | list[Element], indices: list[int], texts: list, classes: list | None = None
+        elements: Collection[Element] | list[Element], indices: list[int], texts: list, classes: list | None = None
     ) -> None:
         """site/gridpaint.js's `update`, which the element grids and the monitors call: the changed
         elements' texts and classes (None where that side is unchanged). `elements` is a grid's
