@@ -321,7 +321,7 @@ def _loads_reason(before: RungCosts, after: RungCosts, p: Any, T: int) -> str:
             if p.BM > T
             else "its tiles overhang the matrices less"
         )
-        total = f"{cause}: the blocks move {moved[1]:,} floats in all, not {moved[0]:,}"
+        total = f"{cause} (the blocks move {moved[1]:,} floats in all, not {moved[0]:,})"
     elif moved[1] > moved[0]:
         total = (
             f"the blocks move {moved[1]:,} floats in all, not {moved[0]:,}, because whole tiles are loaded and its "
