@@ -273,12 +273,92 @@ def _change(before: RungCosts | None, after: RungCosts, key: str, fewer: str = "
 
 def shown(name: str, p: Any) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
-    return {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE}
+    found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE}
+    if name == "blocktile1d":
+        # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
+        r = rung(name, p)
+        removes = r.previous is not None and r.this.wavefronts_per_fma < r.previous.wavefronts_per_fma
+        found |= {"removes-shared": removes, "keeps-shared": not removes}
+    return found
+
+
+def _lanes_text(threads: int) -> str:
+    """Lanes per warp, on average: a warp runs 32 lanes, the last one of a block only its remainder."""
+    lanes = Fraction(threads, -(-threads // WARP_SIZE))
+    return str(lanes) if lanes.denominator == 1 else f"{float(lanes):.1f}"
+
+
+def _warps_text(threads: int) -> str:
+    if threads < WARP_SIZE:
+        return f"its {threads} threads fill {threads} of a warp's {WARP_SIZE} lanes"
+    return f"its {threads} threads fill {-(-threads // WARP_SIZE)} warps, {_lanes_text(threads)} lanes each on average"
+
+
+def _fuller(before: int, after: int) -> bool:
+    """Whether `before` threads fill their warps with more lanes on average than `after` do."""
+    return Fraction(before, -(-before // WARP_SIZE)) > Fraction(after, -(-after // WARP_SIZE))
+
+
+def _shared_reason(before: RungCosts, after: RungCosts, p: Any) -> str:
+    """Why shared wavefronts per FMA do not fall (the page shows it only then), from the counts."""
+    if p.TM == 1:
+        return "with TM = 1 each thread computes one result from two shared values, as in the rung below"
+    if _fuller(before.threads, after.threads):
+        return (
+            f"{_warps_text(after.threads)}, against {_lanes_text(before.threads)} lanes per warp in the rung below: "
+            "a shared wavefront is one pass however few lanes take part, so each serves fewer FMAs"
+        )
+    return "the extra passes of its shared accesses (conflicts, partly filled warps) outweigh the reads it saves"
+
+
+def _loads_reason(before: RungCosts, after: RungCosts, p: Any, T: int) -> str:
+    """Why the whole run's global load instructions change as they do: the floats the blocks move (whole tiles)
+    and the floats one instruction moves, each named only in the direction it went."""
+    moved = before.run_load_instructions * before.floats_per_load, after.run_load_instructions * after.floats_per_load
+    if moved[1] < moved[0]:
+        cause = (
+            "a bigger block tile means fewer trips to global memory for the same C"
+            if p.BM > T
+            else "its tiles overhang the matrices less"
+        )
+        total = f"{cause} (the blocks move {moved[1]:,} floats in all, not {moved[0]:,})"
+    elif moved[1] > moved[0]:
+        total = (
+            f"the blocks move {moved[1]:,} floats in all, not {moved[0]:,}, because whole tiles are loaded and its "
+            "tiles overhang the matrices more"
+        )
+    else:
+        why = (
+            "its bigger block tile saves no trips at these sizes"
+            if p.BM > T
+            else "its block tile is no bigger than the rung below's T×T"
+        )
+        total = f"the blocks move the same {moved[0]:,} floats ({why})"
+    per = before.floats_per_load, after.floats_per_load
+    if per[1] < per[0]:
+        return (
+            f"{total}, and one instruction moves {per[1]} of them, not {per[0]}, because {_warps_text(after.threads)}"
+        )
+    if per[1] > per[0]:
+        return f"{total}, and one instruction moves {per[1]} of them, not {per[0]}"
+    return f"{total}, at {per[1]} per instruction in both"
 
 
 # The page's own slots, beyond the table's (each template uses exactly these).
 PAGE_SLOTS = {
-    "blocktile1d": ("threads", "BM", "BN", "TM", "reads", "waves_change", "reuse_change", "this_reuse", "loads_change"),
+    "blocktile1d": (
+        "threads",
+        "BM",
+        "BN",
+        "TM",
+        "reads",
+        "waves_change",
+        "reuse_change",
+        "this_reuse",
+        "loads_change",
+        "shared_reason",
+        "loads_reason",
+    ),
     "vectorized": (
         "threads",
         "BM",
@@ -329,6 +409,10 @@ def _own(name: str, p: Any, r: Rung) -> dict[str, object]:
     }
     if isinstance(p, Blocktile1DParams):
         found["reads"] = p.TM + 1
+        smem, _ = previous_params(name, p)
+        assert prev is not None and smem is not None  # kernel 4's rung below (smem, T capped) runs at every size
+        found["shared_reason"] = _shared_reason(prev, this, p)
+        found["loads_reason"] = _loads_reason(prev, this, p, smem.T)
     else:
         found["TN"] = p.TN
     if isinstance(p, WarptileParams):

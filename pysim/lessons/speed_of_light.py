@@ -5,10 +5,12 @@ estimate a stepping view's device panel shows. All from pysim.speed's model; lab
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import ceil
 
 from ..hardware.devices import device
 from ..hardware.params import Params
 from ..speed import SpeedReport, format_seconds
+from ..speed.model import Machine
 from .ladder import (
     BUILDERS,
     LIMITER_MARK,
@@ -77,23 +79,64 @@ def _short(rung: Rung) -> str:
     return f"kernel {number}" if number is not None else "your register tiling"
 
 
-def _change(unit: str, a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport) -> str:
-    """What changes in the unit that limited the slower rung."""
+# What each unit spends its time on, in plain words: the first sentence of a step, before the counts.
+PLAIN = {
+    "fp32": "doing multiply-adds on the FP32 units",
+    "issue": "issuing instructions",
+    "shared": "reading and writing shared memory",
+    "l1": "moving global loads and stores through the L1 cache",
+    "l2": "moving data through L2",
+    "dram": "moving data to and from DRAM",
+    "latency": "waiting for global memory to answer",
+}
+
+
+def _factors(unit: str, a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport) -> list[tuple[str, float, float, str]]:
+    """The counts whose product is `unit`'s busy time in the model, each as (name, before, after, format): per FMA
+    and FMAs on the busiest SM for a throughput unit, waves of blocks, round trips and cycles each for latency."""
+    pa, pb = profile_for(a.kernel, a.params), profile_for(b.kernel, b.params)
+    assert a.params is not None  # a rung with a speed report has parameters
+    machine = Machine.of(device(a.params.device))
+    on_sm = [ceil(prof.blocks / machine.sms) for prof in (pa, pb)]
     if unit in PER_FMA:
         what, count = PER_FMA[unit]
-        x = count(profile_for(a.kernel, a.params)) / profile_for(a.kernel, a.params).fma
-        y = count(profile_for(b.kernel, b.params)) / profile_for(b.kernel, b.params).fma
-        verb = "fall" if y < x else "rise" if y > x else "stay"
-        return f"{what} {verb} from {x:.3g} to {y:.3g}" if verb != "stay" else f"{what} stay at {x:.3g}"
+        return [
+            (what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g"),
+            ("FMAs on the busiest SM", pa.fma * on_sm[0] / pa.blocks, pb.fma * on_sm[1] / pb.blocks, ",.0f"),
+        ]
     if unit == "latency":
-        na, nb = profile_for(a.kernel, a.params).rounds, profile_for(b.kernel, b.params).rounds
-        wa, wb = ra.occupancy.warps_per_sm, rb.occupancy.warps_per_sm
-        return (
-            f"dependent global-memory round trips per warp go from {na:,} to {nb:,}, "
-            f"with {wa} then {wb} resident warps per SM to hide them"
-        )
-    ta, tb = ra.units[unit].seconds, rb.units[unit].seconds
-    return f"{UNIT_NAMES[unit]} is busy {format_seconds(ta)} then {format_seconds(tb)}"
+        waves = [ceil(n / r.occupancy.blocks_per_sm) for n, r in zip(on_sm, (ra, rb))]
+        cycles = [
+            r.units["latency"].seconds * machine.clock_hz / (w * prof.rounds)
+            for r, w, prof in zip((ra, rb), waves, (pa, pb))
+        ]
+        return [
+            ("waves of resident blocks on the busiest SM", waves[0], waves[1], ",.0f"),
+            ("dependent global-memory round trips per block", pa.rounds, pb.rounds, ",.0f"),
+            ("cycles per round trip (latency and the work between)", cycles[0], cycles[1], ",.0f"),
+        ]
+    return []
+
+
+def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> str:
+    """The unit whose time fell most (rose most, when not faster) in a plain sentence, then the counts behind
+    its time that moved the same way (only those: a count that moved against it cannot be why)."""
+    sign = 1 if faster else -1
+    moved = {u: sign * (ra.units[u].seconds - rb.units[u].seconds) for u in UNIT_NAMES}
+    unit = max(moved, key=moved.__getitem__)
+    if moved[unit] <= 0:
+        return "Every unit is as busy as before."
+    ta, tb = format_seconds(ra.units[unit].seconds), format_seconds(rb.units[unit].seconds)
+    plain = f"The biggest {'saving' if faster else 'added cost'} is time spent {PLAIN[unit]}: {ta} → {tb}."
+    counts = []
+    for name, x, y, form in _factors(unit, a, ra, b, rb):
+        before, after = float(format(x, form).replace(",", "")), float(format(y, form).replace(",", ""))
+        if sign * (before - after) > 0:  # moved the way that explains the step, visibly at this precision
+            counts.append(f"{name} {'fall' if after < before else 'rise'} from {x:{form}} to {y:{form}}")
+    if not counts:
+        return plain
+    listed = "; ".join(counts)
+    return f"{plain} {listed[0].upper()}{listed[1:]}."
 
 
 def why_faster(rungs: tuple[Rung, ...]) -> tuple[Step, ...]:
@@ -103,18 +146,15 @@ def why_faster(rungs: tuple[Rung, ...]) -> tuple[Step, ...]:
         ra, rb = speed(a), speed(b)
         if ra is None or rb is None:
             continue
-        change = _change(ra.limiter, a, ra, b, rb)
+        faster = rb.estimate_s < ra.estimate_s
         if ra.limiter == rb.limiter:
-            moves = f"the limiter stays {UNIT_NAMES[ra.limiter]}"
+            moves = f"The limiter stays {UNIT_NAMES[ra.limiter]}"
         else:
-            moves = f"the limiter moves from {UNIT_NAMES[ra.limiter]} to {UNIT_NAMES[rb.limiter]}"
-        if rb.estimate_s < ra.estimate_s:
-            verdict = f"{ra.estimate_s / rb.estimate_s:.2g}× faster"
-        else:
-            verdict = "not faster"
+            moves = f"The limiter moves from {UNIT_NAMES[ra.limiter]} to {UNIT_NAMES[rb.limiter]}"
+        verdict = f"{ra.estimate_s / rb.estimate_s:.2g}× faster" if faster else "not faster"
         text = (
             f"{_short(a)} → {_short(b)} ({verdict}: {format_seconds(ra.estimate_s)} → "
-            f"{format_seconds(rb.estimate_s)}, estimated): {change}; {moves}."
+            f"{format_seconds(rb.estimate_s)}, estimated). {_why(a, ra, b, rb, faster)} {moves}."
         )
         steps.append(Step(a.key, b.key, text))
     return tuple(steps)

@@ -296,8 +296,8 @@ def test_why_faster_one_sentence_per_pair_from_the_reports():
     three, four = speed(rungs[2]), speed(rungs[3])
     text = by_high["blocktile1d"]
     assert text.startswith("kernel 3 → kernel 4")
-    assert f"the limiter moves from {UNIT_NAMES[three.limiter]} to {UNIT_NAMES[four.limiter]}" in text
-    assert "shared-memory wavefronts per FMA fall" in by_high["register-production"]
+    assert f"The limiter moves from {UNIT_NAMES[three.limiter]} to {UNIT_NAMES[four.limiter]}" in text
+    assert "Shared-memory wavefronts per FMA fall" in by_high["register-production"]
     assert by_high["register-yours"].startswith("kernel 10 → your register tiling")
 
 

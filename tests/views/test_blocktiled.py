@@ -3,6 +3,8 @@ the followed patch, the explanation's numbers. (Was tests/browser/test_blocktile
 checks are in test_stepping.py; the browser keeps a counter check per view, where the warp tile's box
 lies, the off-screen monitor, embed and lock, and axe-core.)"""
 
+import re
+
 import pytest
 
 from pysim.core.trace import Trace
@@ -75,3 +77,40 @@ def test_explanation_numbers_follow_the_sizes_on_screen(page, name):
     for slot in ("this_wavefronts_per_fma", "this_warp_reuse", "waves_change", "compare_note"):
         if slot in expected:
             assert page.inner_text(page.find(f'[data-slot="{slot}"]')) == expected[slot], slot
+
+
+SIBOEHM_1D = list(KERNELS["blocktile1d"].PARAMS.PRESETS.values())[1]
+DIRECTION = re.compile(r"(\d+\.\d\d× (?:fewer|more)|the same)")
+
+
+def direction(before, after) -> str:
+    return "the same" if after == before else "fewer" if after < before else "more"
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [
+        TEACHING["blocktile1d"],
+        {**TEACHING["blocktile1d"], "M": 64, "N": 64, "K": 64},
+        {**TEACHING["blocktile1d"], "M": 13, "N": 21, "K": 7},
+        SIBOEHM_1D,
+        {**SIBOEHM_1D, "M": 100, "N": 37, "K": 19},
+    ],
+    ids=["teaching", "teaching-tile-64", "teaching-tile-odd", "siboehm-64", "siboehm-tile-odd"],
+)
+def test_blocktile1d_claims_follow_the_computed_direction(page, sizes):
+    """The explanation claims the rung removes shared-memory traffic only where wavefronts per FMA fall, and each
+    "fewer"/"more" agrees with the counts of both rungs at these sizes (issue 42, item 2)."""
+    page.go(link("blocktile1d", sizes))
+    text = page.inner_text(page.testid("rung-removes"))
+    r = blocktiled.rung("blocktile1d", params("blocktile1d", sizes))
+    waves = direction(r.previous.wavefronts_per_fma, r.this.wavefronts_per_fma)
+    loads = direction(r.previous.run_load_instructions, r.this.run_load_instructions)
+    said = text.split("Shared wavefronts per FMA are ", 1)[1]
+    assert DIRECTION.match(said).group(1).endswith(waves), text
+    said = text.split("Global load instructions over the whole run are ", 1)[1]
+    assert DIRECTION.match(said).group(1).endswith(loads), text
+    assert ("The cost it removes" in text) == (waves == "fewer"), text
+    assert "fewer trips" not in text or loads == "fewer", text
+    if waves != "fewer":
+        assert "does not remove" in text and "because" in text, "say that it does not, and why"

@@ -132,6 +132,11 @@ class BlocktiledView(SteppingView):
             self.monitor_head.appendChild(h("th", "", text, scope="col"))
         blocktiled_explain.show(self.explained, self.kernel.NAME, p)
 
+    def enter_counts_only(self, params=None) -> None:
+        super().enter_counts_only(params)
+        # No panels load at sizes too large to animate, but the explanation speaks of these sizes too.
+        blocktiled_explain.show(self.explained, self.kernel.NAME, self.params)
+
     xy_heading = "(tx,ty)"
 
     def patches(self) -> dict[tuple[int, int], str]:
