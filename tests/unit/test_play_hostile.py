@@ -6,12 +6,11 @@ MemoryError, a stack overflow in Pyodide)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from test_cli_submissions import run as cli  # `python -m pysim run FILE` at 8×8×8, as a subprocess
 
 from pysim.play import ProgramError, run
 from pysim.play.compiler import compile_program
@@ -96,11 +95,6 @@ def test_a_parser_that_runs_out_of_stack_is_a_refusal(monkeypatch):
 
     monkeypatch.setattr(compiler, "check_file", deep)
     assert "nested too deeply" in refusal("").message
-
-
-def cli(path: Path, *options: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "pysim", "run", str(path), "--M", "8", "--N", "8", "--K", "8", *options]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=SECONDS)
 
 
 def test_the_cli_refuses_each_with_one_line_and_exit_2(tmp_path):
