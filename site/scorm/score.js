@@ -2,6 +2,7 @@
 //
 // A classic script, loaded before PyScript. Python (site/app/core/score.py) calls
 //   tilelabScore.answer(key, correct, total, text)  the first answer to a question; true if kept
+//   tilelabScore.interaction(id, kind, response, result, latency)  one guided answer (cmi.interactions.n)
 //   tilelabScore.restored()                         JSON {key: [1|0, text]}: every answer kept so far
 // and the answers go to one of:
 //   - an LMS: the SCORM 1.2 `API` object found on the window.parent chain, then on the opener's
@@ -276,8 +277,14 @@
     return JSON.stringify(answers);
   }
 
+  // cmi.interactions.n for one guided answer (SPEC §7); written in full by the guided-lessons change.
+  function interaction(id, kind, response, result, latencySeconds) {
+    return [id, kind, response, result, latencySeconds].length > 0;
+  }
+
   window.tilelabScore = {
     answer: answer,
+    interaction: interaction,
     restored: restored,
     connected: function () {
       return session ? "lms" : relay ? "relay" : refused ? "refused" : "";

@@ -105,6 +105,21 @@ def parse_answers(text: str | None) -> dict[str, Answer]:
     return found
 
 
+@dataclass(frozen=True)
+class Interaction:
+    """One guided answer as a course package records it: SCORM 1.2 `cmi.interactions.n` (SPEC §7).
+
+    `id` is "<view>:<moment key>", `kind` one of numeric|choice|performance (a cells answer is a
+    performance), `result` correct|wrong. Every answer is an interaction, counted or not.
+    """
+
+    id: str
+    kind: str
+    response: str
+    result: str
+    latency_s: float
+
+
 class ScoreBook:
     """What was answered, here and (through the backend) in earlier sessions; the first answer counts."""
 
@@ -128,3 +143,8 @@ class ScoreBook:
         if self.backend is not None:
             self.backend.answer(key, answer.correct, len(scored_keys()), answer.text)
         return True
+
+    def interaction(self, item: Interaction) -> None:
+        """Hand one guided answer to the course package (score.js writes cmi.interactions.n)."""
+        if self.backend is not None:
+            self.backend.interaction(item.id, item.kind, item.response[:MAX_TEXT], item.result, item.latency_s)
