@@ -26,7 +26,7 @@ from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
 from pysim.kernels import KERNELS, k03_smem_tiled, k05_register_tiled  # noqa: E402
 from pysim.lessons import ladder
-from pysim.lessons.ladder import LadderParams, Rung, roofline, siboehm_ladder
+from pysim.lessons.ladder import LadderParams, roofline, siboehm_ladder
 from pysim.lessons.speed_of_light import why_faster
 from pysim.speed import estimate
 
@@ -119,20 +119,24 @@ def speed_model(n: int, repeats: int) -> None:
     print(
         f"    ladder rows + roofline + why_faster   {ms:8.2f} ms   target < {LADDER_TARGET_MS:.0f} ms   ratio {ratio:.2f}"
     )
-    cpu, wall = cli_seconds(slowest, repeats)
+    cpu, wall = process_seconds(["-m", "pysim", "speed", *slowest.cli, "--json"], repeats)
     print(
         f"    python -m pysim speed ({slowest.key}), whole process: {cpu:.3f} s of CPU ({wall:.3f} s wall)"
         f"   target <= {CLI_TARGET_S} s   ratio {cpu / CLI_TARGET_S:.2f}"
     )
+    # What no change to pysim can remove: Python's start and NumPy's import (with PYTHONDONTWRITEBYTECODE
+    # set, pysim's own modules are compiled again by every process, ~50 ms here, as NumPy's are not).
+    cpu, wall = process_seconds(["-c", "import numpy"], repeats)
+    print(f"    python -c 'import numpy', the floor of the above:   {cpu:.3f} s of CPU ({wall:.3f} s wall)")
 
 
-def cli_seconds(rung: Rung, repeats: int) -> tuple[float, float]:
-    """Median CPU (user + system, the child's own: load on the machine barely moves it) and wall seconds."""
+def process_seconds(arguments: list[str], repeats: int) -> tuple[float, float]:
+    """Median CPU (user + system, the child's own: load on the machine barely moves it) and wall seconds of
+    `python *arguments`."""
     cpu, wall = [], []
     for _ in range(repeats):
         before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-        command = [sys.executable, "-m", "pysim", "speed", *rung.cli, "--json"]
-        subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+        subprocess.run([sys.executable, *arguments], cwd=ROOT, check=True, capture_output=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         wall.append(time.perf_counter() - start)
         cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)

@@ -41,7 +41,15 @@ from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, War
 from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..kernels import KERNELS
-from ..speed import SpeedReport, TimeBound, estimate, format_bytes, format_intensity, format_seconds, time_bound_for
+from ..speed import (
+    SpeedReport,
+    TimeBound,
+    estimate_from,
+    format_bytes,
+    format_intensity,
+    format_seconds,
+    time_bound_for,
+)
 from ..speed import measured as siboehm_measured
 from ..speed.measured import CARD as MEASURED_CARD
 from ..speed.measured import SIZE as MEASURED_SIZE
@@ -318,7 +326,7 @@ LIMITER_MARK = "◀ limiter"
 @lru_cache(maxsize=64)
 def report_for(kernel: str, params: Params) -> SpeedReport | str:
     try:
-        return estimate(kernel, params, params.device)
+        return estimate_from(kernel, profile_for(kernel, params), params.device)  # one build for report and why
     except ParamError as error:
         return error.message
 

@@ -45,6 +45,7 @@ __all__ = [
     "TimeBound",
     "UnitTime",
     "estimate",
+    "estimate_from",
     "format_bytes",
     "format_intensity",
     "format_seconds",
@@ -97,14 +98,23 @@ def _launchable(kernel: str, prof: KernelProfile, device: Device) -> None:
         raise ParamError("TM", f"a block of {prof.threads} threads at {prof.registers} registers does not fit one SM")
 
 
+def _known_device(device_key: str) -> None:
+    if device_key not in DEVICES:
+        raise ParamError("device", f"device must be one of {', '.join(DEVICES)} (got {device_key!r})")
+
+
 def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
     """The model's estimate of one run of `kernel` with `params` on the device `device_key`."""
     if kernel not in BUILDERS:
         raise ParamError("kernel", f"kernel must be one of {', '.join(BUILDERS)} (got {kernel!r})")
-    if device_key not in DEVICES:
-        raise ParamError("device", f"device must be one of {', '.join(DEVICES)} (got {device_key!r})")
+    _known_device(device_key)
+    return estimate_from(kernel, BUILDERS[kernel](params), device_key)
+
+
+def estimate_from(kernel: str, prof: KernelProfile, device_key: str) -> SpeedReport:
+    """`estimate` from the kernel's profile, built already (the ladder's page reads it for its "why" too)."""
+    _known_device(device_key)
     device = DEVICES[device_key]
-    prof = BUILDERS[kernel](params)
     _launchable(kernel, prof, device)
     times = unit_times(Machine.of(device), prof)
     floor = lower_bounds(device, prof.flops, compulsory_bytes(prof.M, prof.N, prof.K))

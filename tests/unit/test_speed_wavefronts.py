@@ -100,3 +100,22 @@ def test_tally_sums_every_instruction(instructions, chunk):
 def test_an_idle_warp_still_issues_its_instruction():
     idle = np.full((2, 32), -1, dtype=np.int64)
     assert tally([("ldg", 16, idle), ("lds", 4, idle)]) == Tally(ldg=2, lds=2)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(KINDS), st.sampled_from([4, 8, 16]), warp()), min_size=1, max_size=6),
+    st.lists(st.integers(0, 40), min_size=1, max_size=4),
+    st.booleans(),
+)
+def test_a_pattern_repeated_at_other_lines_is_priced_as_each_row(instructions, shifts, collide):
+    """Rows moved by whole 128 B lines are one pattern, priced once and counted for each row; with every
+    fingerprint alike (`collide`) the patterns are still told apart exactly."""
+    expected, found = Tally(), []
+    for kind, width, addrs in instructions:
+        for shift in shifts:
+            moved = [a + 128 * shift if a >= 0 else a for a in addrs]
+            expected += brute_tally(kind, moved, width)
+            found.append((kind, width, np.array(moved, dtype=np.int64)))
+    with patch.object(wavefronts, "MIX", wavefronts.MIX * (not collide)):
+        assert tally(found) == expected
