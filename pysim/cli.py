@@ -94,7 +94,7 @@ def add_speed_parser(commands: argparse._SubParsersAction) -> None:
 def speed(args: argparse.Namespace, params: Params) -> None:
     from dataclasses import asdict
 
-    from .speed import estimate
+    from .speed import BANK_RULE, estimate
 
     device = params.device
     report = estimate(args.kernel, params, device)
@@ -107,7 +107,8 @@ def speed(args: argparse.Namespace, params: Params) -> None:
         return
     print(f"{KERNELS[args.kernel].TITLE} on {device}: " + ", ".join(f"{k}={v}" for k, v in params.as_strings().items()))
     print(f"  estimate (model)   {report.estimate_s:.4g} s, {report.gflops:,.1f} GFLOP/s")
-    print(f"  limiter            {report.limiter} (next: {report.next_limiter})")
+    caveat = f" ({BANK_RULE})" if report.limiter_unverified else ""
+    print(f"  limiter            {report.limiter}{caveat} (next: {report.next_limiter})")
     for name, unit in report.units.items():
         print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
     bound = report.bounds.seconds

@@ -42,6 +42,7 @@ from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..kernels import KERNELS
 from ..speed import (
+    BANK_RULE,
     SpeedReport,
     TimeBound,
     estimate_from,
@@ -323,6 +324,12 @@ BOUND_NAMES = {
 LIMITER_MARK = "◀ limiter"
 
 
+def limiter_name(report: SpeedReport) -> str:
+    """The limiter as the page names it, labelled where its time rests on an unverified rule (wavefronts.py)."""
+    name = UNIT_NAMES[report.limiter]
+    return f"{name[:-1]}; {BANK_RULE})" if report.limiter_unverified else name
+
+
 @lru_cache(maxsize=64)
 def report_for(kernel: str, params: Params) -> SpeedReport | str:
     try:
@@ -372,7 +379,7 @@ def _estimate_cell(rung: Rung) -> Cell:
     report = speed(rung)
     if report is None:
         return Cell(f"Cannot launch: {launch_failure(rung)}")
-    text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {UNIT_NAMES[report.limiter]}"
+    text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {limiter_name(report)}"
     return Cell(text, repr(report.estimate_s))
 
 

@@ -9,7 +9,7 @@ from math import ceil
 
 from ..hardware.devices import device
 from ..hardware.params import Params
-from ..speed import SpeedReport, format_seconds
+from ..speed import BANK_RULE, SpeedReport, format_seconds
 from ..speed.model import Machine
 from .ladder import (
     BUILDERS,
@@ -19,6 +19,7 @@ from .ladder import (
     UNIT_NAMES,
     Rung,
     format_flops,
+    limiter_name,
     profile_for,
     report_for,
     speed,
@@ -60,7 +61,7 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
     listed = "; ".join(f"{UNIT_NAMES[b.unit]} {b.text}" for b in bars)
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
-        f"Limiter: {UNIT_NAMES[report.limiter]}; next: {UNIT_NAMES[report.next_limiter]}."
+        f"Limiter: {limiter_name(report)}; next: {UNIT_NAMES[report.next_limiter]}."
     )
     return SpeedOfLight(rung.key, f"{rung.label}: speed of light", tuple(bars), report.limiter, description)
 
@@ -133,6 +134,9 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
         before, after = float(format(x, form).replace(",", "")), float(format(y, form).replace(",", ""))
         if sign * (before - after) > 0:  # moved the way that explains the step, visibly at this precision
             counts.append(f"{name} {'fall' if after < before else 'rise'} from {x:{form}} to {y:{form}}")
+    shares = [f"{r.l1_bank_share:.0%} of {_short(x)}'s" for x, r in ((a, ra), (b, rb)) if r.l1_bank_share > 0]
+    if unit == "l1" and shares:
+        counts.append(f"{' and '.join(shares)} L1 wavefronts are {BANK_RULE.split(': ')[1]} (modelled, unverified)")
     if not counts:
         return plain
     listed = "; ".join(counts)
@@ -148,9 +152,9 @@ def why_faster(rungs: tuple[Rung, ...]) -> tuple[Step, ...]:
             continue
         faster = rb.estimate_s < ra.estimate_s
         if ra.limiter == rb.limiter:
-            moves = f"The limiter stays {UNIT_NAMES[ra.limiter]}"
+            moves = f"The limiter stays {limiter_name(ra if ra.limiter_unverified else rb)}"
         else:
-            moves = f"The limiter moves from {UNIT_NAMES[ra.limiter]} to {UNIT_NAMES[rb.limiter]}"
+            moves = f"The limiter moves from {limiter_name(ra)} to {limiter_name(rb)}"
         verdict = f"{ra.estimate_s / rb.estimate_s:.2g}× faster" if faster else "not faster"
         text = (
             f"{_short(a)} → {_short(b)} ({verdict}: {format_seconds(ra.estimate_s)} → "
@@ -170,7 +174,7 @@ def estimate_note(kernel: str, params: Params) -> tuple[str, str]:
         return f"Estimate (model): this run cannot launch as siboehm writes it: {report}", ""
     return (
         f"Estimate (model, not a measurement) on the {device(params.device).name}: "
-        f"{format_seconds(report.estimate_s)}, {format_flops(report.gflops * 1e9)}; limiter: {UNIT_NAMES[report.limiter]} "
+        f"{format_seconds(report.estimate_s)}, {format_flops(report.gflops * 1e9)}; limiter: {limiter_name(report)} "
         f"(never below one global round trip, {format_seconds(report.bounds.latency_s)}).",
         repr(report.estimate_s),
     )

@@ -15,7 +15,7 @@ from ..hardware.devices import Device, device
 from ..hardware.params import HierarchyParams, NaiveParams, ParamError, SmemParams
 from ..speed import SpeedReport, TimeBound, format_bytes, format_seconds, time_bound
 from . import formulas
-from .ladder import UNIT_NAMES, report_for
+from .ladder import limiter_name, report_for
 
 SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
 BANK_TILE = 32  # one warp, one lane per bank
@@ -203,10 +203,10 @@ class Walkthrough:
             f"Estimate (speed model, not a measurement): the naive kernel about {format_seconds(a)}, the tiled "
             f"kernel about {format_seconds(b)}: {faster}, against {self.reduction:.2f}× fewer global loads. "
             + (
-                f"The model's limiter for both: {UNIT_NAMES[naive.limiter]}."
+                f"The model's limiter for both: {limiter_name(naive if naive.limiter_unverified else tiled)}."
                 if naive.limiter == tiled.limiter
-                else f"The model's limiter: {UNIT_NAMES[naive.limiter]} for the naive kernel, "
-                f"{UNIT_NAMES[tiled.limiter]} for the tiled one."
+                else f"The model's limiter: {limiter_name(naive)} for the naive kernel, "
+                f"{limiter_name(tiled)} for the tiled one."
             )
         )
         return Timing("", f"{bound.summary()} {bound.regime()}", bound.seconds, estimate, a, b)

@@ -38,6 +38,7 @@ __all__ = [
     "COMPUTE",
     "LATENCY",
     "MEMORY",
+    "BANK_RULE",
     "Bounds",
     "Measured",
     "Occupancy",
@@ -72,15 +73,25 @@ class Occupancy:
     warps_per_sm: int
 
 
+# What a figure resting on the bank rule for global loads (wavefronts.py: modelled, unverified) says of it.
+BANK_RULE = "modelled, unverified: shared memory's bank rule applied to global loads"
+
+
 @dataclass(frozen=True)
 class SpeedReport:
     estimate_s: float
     gflops: float
     limiter: str
     next_limiter: str
+    l1_bank_share: float  # of the l1 unit's wavefronts, the share the bank rule for global loads adds
     units: dict[str, UnitTime]
     bounds: Bounds
     occupancy: Occupancy
+
+    @property
+    def limiter_unverified(self) -> bool:
+        """The limiter's time rests on the bank rule for global loads (wavefronts.py: modelled, unverified)."""
+        return self.limiter == "l1" and self.l1_bank_share > 0
 
 
 def _launchable(kernel: str, prof: KernelProfile, device: Device) -> None:
@@ -125,6 +136,7 @@ def estimate_from(kernel: str, prof: KernelProfile, device_key: str) -> SpeedRep
         gflops=prof.flops / seconds / 1e9,
         limiter=ranked[0],
         next_limiter=ranked[1],
+        l1_bank_share=prof.global_bank_wavefronts / prof.global_wavefronts if prof.global_wavefronts else 0.0,
         units={name: UnitTime(t, t / seconds) for name, t in times.seconds.items()},
         bounds=floor,
         occupancy=Occupancy(times.blocks_per_sm, times.blocks_per_sm * prof.warps_per_block),

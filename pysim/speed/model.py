@@ -93,6 +93,7 @@ class KernelProfile:
     global_stores: int
     global_store_sectors: int
     global_wavefronts: int  # L1TEX wavefronts of every global request
+    global_bank_wavefronts: int  # of those, what the bank rule adds over the tag stage's (modelled, unverified)
     shared_instructions: int
     shared_wavefronts: int
     barriers: int

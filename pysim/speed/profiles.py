@@ -148,6 +148,7 @@ def build(M: int, N: int, K: int, launch: Launch, body: Body, epilogue: Epilogue
         global_stores=run.stg,
         global_store_sectors=run.stg_sectors,
         global_wavefronts=run.global_wavefronts,
+        global_bank_wavefronts=run.global_bank_wavefronts,
         shared_instructions=run.lds + run.sts,
         shared_wavefronts=run.shared_wavefronts,
         barriers=blocks * barriers,

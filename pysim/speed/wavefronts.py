@@ -3,9 +3,18 @@
 The bank model is *modelled* (scratch/speed FACTS.md §4), from NVIDIA forum answers:
 32-bit accesses form one phase of 32 lanes, 64-bit two phases of 16, 128-bit four
 quarter-warp phases of 8, or two of 16 when every lane pair (n, n^1) or (n, n^2)
-shares an address. A phase costs the largest number of *distinct* 4-byte words any
+shares an address (https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2,
+for shared loads). A phase costs the largest number of *distinct* 4-byte words any
 bank holds (one word read by many lanes is a broadcast). A global request costs
 max(data-stage wavefronts by the same bank rule, lines / 4 tag lookups per clock).
+
+The tag stage's 4 lines a clock is sourced (forum 49571/14: "The tag stage can look up 4 tags per cycle");
+the bank rule's half is *modelled, unverified* for global loads: no NVIDIA document, forum answer or
+published measurement found says a global request's data stage is served by banks as shared memory is
+(issue 42 item 1: the Nsight Compute guide's L1TEX model and forums 165293/4, 273699/8 and 49571/14 describe
+wavefronts of global requests by lines and sectors only). Where it raises a request's wavefronts, it is
+what makes the naive kernel with threadIdx.x along C's rows 3-4× faster at N = 4097 than at 4096, in the
+model only; `global_bank_wavefronts` counts what it adds, and the sentences resting on it say so.
 
 Instructions are priced in bulk, one row of lane addresses per warp instruction, with NumPy over all
 the rows of one kind and width at once: a block of the ladder's kernels issues thousands of them, in
@@ -81,6 +90,7 @@ class Tally:
     stg: int = 0
     stg_sectors: int = 0
     global_wavefronts: int = 0
+    global_bank_wavefronts: int = 0  # of those, what the bank rule adds over the tag stage's (unverified)
     lds: int = 0
     sts: int = 0
     shared_wavefronts: int = 0
@@ -139,10 +149,12 @@ def _priced(kind: str, width: int, addrs: np.ndarray) -> Tally:
         return Tally(lds=count * (kind == "lds"), sts=count * (kind == "sts"), shared_wavefronts=shared)
     found, lines = sectors_lines(rows, width)
     # A global request: the data stage's wavefronts, or its lines at TAGS_PER_CLOCK a clock (rounded up).
-    waves = int((np.maximum(banks, -(-lines // TAGS_PER_CLOCK)) * weight).sum())
+    tags = -(-lines // TAGS_PER_CLOCK)
+    waves, tag_waves = int((np.maximum(banks, tags) * weight).sum()), int((tags * weight).sum())
     sectors = int((found * weight).sum())
+    cost = {"global_wavefronts": waves, "global_bank_wavefronts": waves - tag_waves}
     if kind == "ldg":
-        return Tally(ldg=count, ldg_sectors=sectors, global_wavefronts=waves)
+        return Tally(ldg=count, ldg_sectors=sectors, **cost)
     if kind == "ldc":
-        return Tally(c_ldg=count, c_sectors=sectors, global_wavefronts=waves)
-    return Tally(stg=count, stg_sectors=sectors, global_wavefronts=waves)
+        return Tally(c_ldg=count, c_sectors=sectors, **cost)
+    return Tally(stg=count, stg_sectors=sectors, **cost)
