@@ -84,7 +84,9 @@ def make_parser() -> argparse.ArgumentParser:
 def add_speed_parser(commands: argparse._SubParsersAction) -> None:
     from .speed.profiles import BUILDERS
 
-    sub = commands.add_parser("speed", help="estimate the run time on a device (a model) and its true lower bounds")
+    sub = commands.add_parser(
+        "speed", help="estimate the run time on a device (a model) and its lower bounds at the rated clock"
+    )
     sub.add_argument("--kernel", choices=sorted(set(BUILDERS) & set(KERNELS)), default="smem")
     for option in KNOWN_OPTIONS:
         sub.add_argument(f"--{option}", metavar="VALUE")
@@ -94,7 +96,8 @@ def add_speed_parser(commands: argparse._SubParsersAction) -> None:
 def speed(args: argparse.Namespace, params: Params) -> None:
     from dataclasses import asdict
 
-    from .speed import BANK_RULE, estimate
+    from .hardware.devices import DEVICES
+    from .speed import BANK_RULE, LATENCY, estimate
 
     device = params.device
     report = estimate(args.kernel, params, device)
@@ -111,10 +114,11 @@ def speed(args: argparse.Namespace, params: Params) -> None:
     print(f"  limiter            {report.limiter}{caveat} (next: {report.next_limiter})")
     for name, unit in report.units.items():
         print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
-    bound = report.bounds.seconds
+    b, clock = report.bounds, DEVICES[device].speed.boost_clock_mhz.value
+    holds = f"no run at the rated {clock:,g} MHz boost clock is faster"
     print(
-        f"  lower bound        {bound:.4g} s (fp32 {report.bounds.fp32_s:.3g} s, dram {report.bounds.dram_s:.3g} s,"
-        f" latency {report.bounds.latency_s:.3g} s): no run is faster"
+        f"  lower bound        {b.seconds:.4g} s (fp32 {b.fp32_s:.3g} s, dram {b.dram_s:.3g} s, latency {b.latency_s:.3g} s): "
+        + ("an estimate, set by the round trip at an assumed latency" if b.set_by == LATENCY else holds)
     )
     print(f"  occupancy          {report.occupancy.blocks_per_sm} blocks, {report.occupancy.warps_per_sm} warps per SM")
 

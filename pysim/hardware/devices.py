@@ -50,6 +50,8 @@ SAME_DIE_H200 = (
     "1.%20GPU%20Infrastructure/Nvidia%20GPU/HPC%20Setup/8x-H200-Training-Inference/01-Hardware-Architecture"
 )
 CHIPS_AND_CHEESE_H100 = "https://chipsandcheese.com/2023/07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/"
+# "shows the card running 2730 MHz under a 97% load ... This is stock performance" (rated boost: 2,520 MHz).
+RTX4090_STOCK_CLOCK = "https://hothardware.com/news/rtx-4090-amazing-32ghz-clock-shreds-pubg-330-fps"
 ASSUMED = "modelled"  # Figure.source of a modelled assumption: no statement giving the number was found
 # Speed-model figures (the statements quoted from them: scratch/speed FACTS.md, kept with pysim/speed).
 SYSRQMTS_A6000 = "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40"
@@ -111,7 +113,7 @@ class SpeedFigures:
     """What the speed model (pysim/speed) needs beyond the facts table. `alternative` marks modelled values."""
 
     sm_count: Figure
-    boost_clock_mhz: Figure  # the *rated* boost clock; the sustained clock under load is lower and unpublished
+    boost_clock_mhz: Figure  # the *rated* boost clock; under load a card can run below it, or above (fp32_note)
     fp32_lanes_per_sm: Figure
     schedulers_per_sm: Figure  # warp instructions issued per clock per SM, nominal
     l1_bytes_per_clock: Figure  # L1/shared return rate per SM: one 128 B wavefront per clock
@@ -226,7 +228,9 @@ class Device:
         note = (
             f"at the rated boost clock: {sms:g} SMs × {lanes:g} FP32 cores × 2 FLOP per FMA × {mhz:,g} MHz = "
             f"{product:.3g} TFLOP/s. Under load the clock can be lower (an H100 PCIe dropped to 1,395 of its "
-            f"1,755 MHz: {CHIPS_AND_CHEESE_H100}), which lowers the real roof; a bound taken at the rated clock still holds"
+            f"1,755 MHz: {CHIPS_AND_CHEESE_H100}), which lowers the real roof. It can also be higher (a stock RTX 4090 "
+            f"ran at 2,730 MHz under load against its rated 2,520: {RTX4090_STOCK_CLOCK}), so a bound from this roof "
+            "holds at the rated clock, not above it"
         )
         return f"{note}; {self.fp32_peak.alternative}" if self.fp32_peak.alternative else note
 

@@ -49,13 +49,13 @@ from ..speed import (
     format_bytes,
     format_intensity,
     format_seconds,
+    profile,
     time_bound_for,
 )
 from ..speed import measured as siboehm_measured
 from ..speed.measured import CARD as MEASURED_CARD
 from ..speed.measured import SIZE as MEASURED_SIZE
 from ..speed.model import KernelProfile
-from ..speed.profiles import BUILDERS
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
@@ -293,7 +293,7 @@ def cells(rung: Rung) -> dict[str, Cell]:
     }
 
 
-# --- how fast, and why (pysim.speed): the model's estimate, the true bounds, siboehm's measurement ----
+# --- how fast, and why (pysim.speed): the model's estimate, the bounds, siboehm's measurement ----
 # siboehm's kernel number of each rung that is one of his kernels (the reader's own row is not).
 SIBOEHM_NUMBER = {
     "naive-row": 1,
@@ -315,11 +315,11 @@ UNIT_NAMES = {
     "dram": "DRAM bandwidth",
     "latency": "memory latency",
 }
-# Which true bound binds, in words.
+# Which bound binds, in words (a bound at the rated clock; the round trip an estimate: speed/bounds.py).
 BOUND_NAMES = {
     "fp32_s": "FP32 peak",
     "dram_s": "compulsory DRAM traffic",
-    "latency_s": "one global round trip",
+    "latency_s": "one global round trip: an estimate, its latency assumed",
 }
 LIMITER_MARK = "◀ limiter"
 
@@ -354,7 +354,7 @@ def launch_failure(rung: Rung) -> str:
 
 @lru_cache(maxsize=64)
 def profile_for(kernel: str, params: Params) -> KernelProfile:
-    return BUILDERS[kernel](params)
+    return profile(kernel, params)
 
 
 def flops_text(flops: int, seconds: float) -> str:
@@ -363,7 +363,7 @@ def flops_text(flops: int, seconds: float) -> str:
 
 
 def binding_bound(report: SpeedReport) -> tuple[float, str]:
-    """The largest true lower bound, in seconds, and which one it is (a key of BOUND_NAMES)."""
+    """The largest lower bound, in seconds, and which one it is (a key of BOUND_NAMES)."""
     bounds = {name: getattr(report.bounds, name) for name in BOUND_NAMES}
     name = max(bounds, key=bounds.__getitem__)
     return bounds[name], name

@@ -11,8 +11,8 @@ from ..hardware.devices import device
 from ..hardware.params import Params
 from ..speed import BANK_RULE, SpeedReport, format_seconds
 from ..speed.model import Machine
+from ..speed.profiles import BUILDERS
 from .ladder import (
-    BUILDERS,
     LIMITER_MARK,
     PER_FMA,
     SIBOEHM_NUMBER,

@@ -1,8 +1,8 @@
 """How fast a run can go, and how fast the model says it goes: the one place views and lessons ask.
 
 `estimate(kernel, params, device_key)` -> SpeedReport (SPEC §6): `estimate_s` is a *model
-estimate* (model.py says what is fitted, modelled, sourced); its `bounds` are true lower
-bounds (bounds.py): no run of the kernel on that device can be faster. `time_bound_for`
+estimate* (model.py says what is fitted, modelled, sourced); its `bounds` are lower bounds at the
+device's rated boost clock (bounds.py: no run at that clock is faster; the round trip an estimate). `time_bound_for`
 gives the same bound from a kernel's counters, with the words a page says about it.
 """
 
@@ -52,6 +52,7 @@ __all__ = [
     "format_seconds",
     "latency_floor",
     "measured",
+    "profile",
     "time_bound",
     "time_bound_for",
 ]
@@ -114,12 +115,16 @@ def _known_device(device_key: str) -> None:
         raise ParamError("device", f"device must be one of {', '.join(DEVICES)} (got {device_key!r})")
 
 
-def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
-    """The model's estimate of one run of `kernel` with `params` on the device `device_key`."""
+def profile(kernel: str, params: Any) -> KernelProfile:
+    """The counts the model prices for one run of `kernel` (ParamError for a kernel it has no profile of)."""
     if kernel not in BUILDERS:
         raise ParamError("kernel", f"kernel must be one of {', '.join(BUILDERS)} (got {kernel!r})")
-    _known_device(device_key)
-    return estimate_from(kernel, BUILDERS[kernel](params), device_key)
+    return BUILDERS[kernel](params)
+
+
+def estimate(kernel: str, params: Any, device_key: str) -> SpeedReport:
+    """The model's estimate of one run of `kernel` with `params` on the device `device_key`."""
+    return estimate_from(kernel, profile(kernel, params), device_key)
 
 
 def estimate_from(kernel: str, prof: KernelProfile, device_key: str) -> SpeedReport:

@@ -14,11 +14,15 @@ kernel whose loads and stores are fewer (the transpose: each element loaded once
 stored once, no FMAs) is not an SGEMM; its compulsory traffic is the words it moves,
 4·(loads + stores) bytes.
 
-That is the *bound* (docs/GLOSSARY.md): no run of the kernel is faster. The round trip
-is the device's modelled unloaded global latency at its rated (highest) clock. `lower_bounds`
-computes it, for a stepping view's counters (`time_bound`) and for the speed model's
-estimate (pysim.speed.estimate) alike, so the page's bound and the floor under its
-estimate are one figure.
+That is the *bound* (docs/GLOSSARY.md), and what it assumes (issue 42 item 4): the FP32 peak is
+the vendor's, at the rated boost clock, so no run *at that clock* is faster; a card whose clock runs
+higher beats the FP32 part by the ratio (GPU Boost takes GeForce cards past it: a stock RTX 4090 ran
+at 2,730 MHz under load against its rated 2,520, RTX4090_STOCK_CLOCK). The round trip uses the device's
+global latency, an assumed figure on every preset (pysim/hardware/devices.py: no source states it), so
+where it is the largest of the three the text calls it an estimate of the floor, not a bound.
+`lower_bounds` computes all three, for a stepping view's counters (`time_bound`) and for the speed
+model's estimate (pysim.speed.estimate) alike, so the page's figure and the floor under its estimate
+are one.
 
 The *no-reuse* figure is not a bound: every global load and store going to DRAM,
 4·(loads + stores) bytes. It is an estimate of traffic with no cache reuse, which the
@@ -38,12 +42,13 @@ from fractions import Fraction
 
 from ..core.constants import WORD_BYTES
 from ..core.counters import Counters
-from ..hardware.devices import Device
+from ..hardware.devices import RTX4090_STOCK_CLOCK, Device
 
 CAVEAT = (
-    "A bound, not a prediction: no run can be faster. A real kernel also pays for latency it cannot hide, "
-    "occupancy limits and instruction overhead, so it takes longer. The FP32 peak and the round trip are taken at "
-    "the rated boost clock, the fastest the card is specified to run; a lower clock under load only slows a run."
+    "A bound at the card's rated boost clock, not a prediction: no run at that clock is faster. A real kernel also "
+    "pays for latency it cannot hide, occupancy limits and instruction overhead, so it takes longer. A card that "
+    "clocks higher beats the FP32 part by as much (GPU Boost can: a stock RTX 4090 ran at 2,730 MHz under load, "
+    f"rated 2,520; {RTX4090_STOCK_CLOCK}); a lower clock under load only slows a run."
 )
 COMPUTE = "compute"
 MEMORY = "memory"
@@ -90,11 +95,12 @@ def format_intensity(flop_per_byte: float) -> str:
 # --- the bounds ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Bounds:
-    """True lower bounds on a run's time, seconds: no run of the kernel on the device is faster than any."""
+    """Lower bounds on a run's time, seconds, at the device's rated boost clock: no run at that clock is faster than
+    fp32_s or dram_s. latency_s rests on an assumed latency (module docstring): an estimate of a floor."""
 
-    fp32_s: float  # the run's FLOPs at the vendor's FP32 peak
+    fp32_s: float  # the run's FLOPs at the vendor's FP32 peak (at the rated boost clock)
     dram_s: float  # its compulsory DRAM traffic at the DRAM bandwidth
-    latency_s: float  # one unloaded global-memory round trip at the rated (highest) clock
+    latency_s: float  # one unloaded global-memory round trip at the rated clock, at the assumed latency
     set_by: str  # COMPUTE, MEMORY or LATENCY: the largest (FP32 against DRAM compared exactly; a tie is COMPUTE)
 
     @property
@@ -104,7 +110,7 @@ class Bounds:
 
 
 def latency_floor(device: Device) -> float:
-    """One unloaded global-memory round trip at the rated (highest) clock, in seconds: no kernel is faster."""
+    """One unloaded global-memory round trip at the rated clock, in seconds, at the device's latency figure."""
     return device.latency_global.value / (device.speed.boost_clock_mhz.value * 1e6)
 
 
@@ -161,7 +167,8 @@ def _estimate(device: Device, name: str, assumption: str, flops: int, dram_bytes
 
 @dataclass(frozen=True)
 class TimeBound:
-    """The bound on a run's time on one device (`seconds`: no run is faster), and the two traffic estimates."""
+    """The floor on a run's time on one device (`seconds`: a bound at the rated clock unless the latency sets it),
+    and the two traffic estimates."""
 
     device: Device
     M: int
@@ -195,11 +202,18 @@ class TimeBound:
         return self.floor.set_by
 
     def summary(self) -> str:
-        """'Bound on <device>: 7.05 ms, set by the FP32 peak; no run is faster.'"""
+        """'Bound on <device> at its rated 1,410 MHz boost clock: 7.05 ms, set by the FP32 peak; no run at that clock
+        is faster.' Where the round trip sets it, an estimate: its latency is assumed (module docstring)."""
         what = SET_BY[self.bound_by]
         if self.bound_by == MEMORY:
             what += f" ({format_bytes(self.cache_perfect.dram_bytes)}: {self.cache_perfect.assumption})"
-        return f"Bound on the {self.device.name}: {format_seconds(self.seconds)}, set by {what}; no run is faster."
+        if self.bound_by == LATENCY:
+            return f"Floor on the {self.device.name}, an estimate: {format_seconds(self.seconds)}, set by {what}."
+        clock = f"its rated {self.device.speed.boost_clock_mhz.value:,g} MHz boost clock"
+        return (
+            f"Bound on the {self.device.name} at {clock}: {format_seconds(self.seconds)}, set by {what}; no run at "
+            "that clock is faster."
+        )
 
     def regime(self) -> str:
         """Why that figure sets the bound: the cache-perfect intensity against the ridge point, or the latency."""
@@ -211,7 +225,8 @@ class TimeBound:
             return (
                 f"The run is so small that one global-memory round trip ({latency.value:g} cycles, {where}) outlasts "
                 "both its FLOPs at the FP32 peak and its compulsory DRAM traffic at full bandwidth: no result can be "
-                "stored before its inputs have been loaded."
+                "stored before its inputs have been loaded. The latency is not a measured minimum, so this floor is "
+                "an estimate, not a bound."
             )
         if self.bound_by == COMPUTE:
             return (
@@ -235,7 +250,8 @@ class TimeBound:
 
     def describe(self) -> str:
         """The whole statement a view prints: the bound, what sets it, and that it is a bound."""
-        return f"{self.summary()} {self.regime()} {CAVEAT}"
+        # CAVEAT speaks of the bound at the rated clock; a floor set by the round trip says what it is in regime().
+        return f"{self.summary()} {self.regime()}" + ("" if self.bound_by == LATENCY else f" {CAVEAT}")
 
 
 def _count(name: str, value: int, low: int) -> int:

@@ -60,7 +60,7 @@ def test_small_problem_is_set_by_the_latency_floor():
     assert bound.cache_perfect.seconds == pytest.approx(768 / 1555e9)
     assert bound.bound_by == LATENCY and bound.seconds == bound.latency_seconds == pytest.approx(290 / 1410e6)
     assert bound.summary() == (
-        "Bound on the NVIDIA A100 40GB (SXM4): 206 ns, set by one global-memory round trip; no run is faster."
+        "Floor on the NVIDIA A100 40GB (SXM4), an estimate: 206 ns, set by one global-memory round trip."
     )
 
 
@@ -148,7 +148,8 @@ def test_edge_sizes_exact(n):
     assert bound.cache_perfect.dram_bytes == 12 * n * n
     assert bound.no_reuse.dram_bytes == 8 * n**3 + 4 * n**2
     assert bound.latency_seconds <= bound.seconds
-    assert bound.describe().startswith("Bound on the NVIDIA A100")
+    # 1³: the round trip, an estimate (its latency is assumed); 16384³: the FP32 peak at the rated clock.
+    assert bound.describe().startswith("Floor on the NVIDIA A100" if n == 1 else "Bound on the NVIDIA A100")
 
 
 def test_edge_size_16384_by_hand():
@@ -180,7 +181,10 @@ def test_no_traffic_at_all():
 def test_sentences():
     N = 4096
     bound = time_bound(A100, fma=N**3, global_loads=2 * N**3, global_stores=N**2, M=N, N=N, K=N)
-    assert bound.summary() == "Bound on the NVIDIA A100 40GB (SXM4): 7.05 ms, set by the FP32 peak; no run is faster."
+    assert bound.summary() == (
+        "Bound on the NVIDIA A100 40GB (SXM4) at its rated 1,410 MHz boost clock: 7.05 ms, set by the FP32 peak; "
+        "no run at that clock is faster."
+    )
     assert bound.regime().startswith("Cache-perfect, the run does 683 FLOP/byte, at or above the ridge point")
     assert "12.5 FLOP/byte" in bound.regime()
     assert bound.describe().endswith(CAVEAT) and "not a prediction" in CAVEAT

@@ -24,6 +24,7 @@ from pysim.lessons.ladder import (
     cells,
     ladder,
     launch_failure,
+    limiter_name,
     measured_seconds,
     measurement,
     roofline,
@@ -244,7 +245,7 @@ def test_ladder_estimate_bound_and_measured_on_the_a6000():
         report = estimate(rung.kernel, rung.params, "rtxa6000")
         shown = cells(rung)
         assert shown["estimate"].value == repr(report.estimate_s)
-        assert UNIT_NAMES[report.limiter] in shown["estimate"].text
+        assert limiter_name(report) in shown["estimate"].text
         seconds, name = binding_bound(report)
         assert seconds == max(report.bounds.fp32_s, report.bounds.dram_s, report.bounds.latency_s)
         assert shown["bound"].value == repr(seconds) and "FP32 peak" in shown["bound"].text
@@ -277,7 +278,7 @@ def test_speed_of_light_bars_mark_the_limiter():
         marked = [b for b in sol.bars if b.limiter]
         assert len(marked) == 1 and marked[0].unit == report.limiter == sol.limiter
         assert marked[0].label.endswith("◀ limiter")
-        assert f"Limiter: {UNIT_NAMES[report.limiter]}" in sol.description
+        assert f"Limiter: {limiter_name(report)}" in sol.description
 
 
 def test_a_rung_the_speed_model_refuses_has_no_bars_and_says_why():

@@ -182,7 +182,7 @@ def test_device_panel_shows_facts_and_bound(panel_module):
     assert "4,800 GB/s" in table.textContent
     shown = panel.element.find("time-bound")
     assert float(shown.attributes["data-value"]) == bound.seconds == bound.latency_seconds  # 8³: the round trip
-    assert shown.textContent.startswith("Bound on the NVIDIA H200 SXM: 241 ns, set by one global-memory round trip")
+    assert shown.textContent.startswith("Floor on the NVIDIA H200 SXM, an estimate: 241 ns, set by one global-memory")
     assert "not a prediction" in panel.element.textContent
     panel.show(DEVICES["h100"], time_bound(DEVICES["h100"], 512, 1024, 64, 8, 8, 8))
     assert "3,350 GB/s" in table.textContent and "4,800" not in table.textContent

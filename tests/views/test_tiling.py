@@ -71,7 +71,9 @@ def test_the_device_panel_at_the_smallest_size_prints_the_latency_floor(page):
     panel = page.find(".device-panel")
     floor = latency_floor(DEVICES["a100"])  # one global round trip: 290 cycles at 1,410 MHz
     printed = bound_times(page.inner_text(panel))
-    assert printed and min(printed) >= floor * (1 - 1e-3), "no sub-nanosecond time called a bound"
+    assert all(t >= floor * (1 - 1e-3) for t in printed), "no sub-nanosecond time called a bound"
+    # The round trip's latency is assumed, so its floor is shown as an estimate (issue 42 item 4).
+    assert "Floor on the NVIDIA A100 40GB (SXM4), an estimate: 206 ns" in page.inner_text(panel)
     assert float(str(page.attribute(page.testid("time-bound", panel), "data-value"))) == floor
     estimate = page.testid("speed-estimate", panel)
     assert page.visible(estimate) and page.inner_text(estimate).startswith("Estimate (model, not a measurement)")

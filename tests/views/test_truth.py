@@ -97,7 +97,7 @@ def test_h100_and_h200_pages_differ_where_the_hardware_does(page, view, sizes):
     # At 64³ one global round trip sets the bound, and both parts have the same latency and clock.
     assert shown["h100"][0] == shown["h200"][0] == latency_floor(DEVICES["h200"])
     assert "3,350" in shown["h100"][1] and "4,800" in shown["h200"][1]
-    assert "Bound on the NVIDIA H200 SXM" in shown["h200"][2]
+    assert "Floor on the NVIDIA H200 SXM, an estimate" in shown["h200"][2]  # the round trip: an assumed latency
 
 
 def test_walkthrough_time_bound_follows_the_device(page):

@@ -191,7 +191,9 @@ def test_the_default_times_are_the_bound_and_the_speed_models_estimates():
 
     w = walk(1024, 16)
     timing = w.timing
-    assert timing.timed and timing.bound.startswith("Bound on the NVIDIA A100 40GB (SXM4): 110 µs, set by the FP32")
+    assert timing.timed and timing.bound.startswith(
+        "Bound on the NVIDIA A100 40GB (SXM4) at its rated 1,410 MHz boost clock: 110 µs, set by the FP32"
+    )
     assert timing.bound_s == w.bound.seconds >= latency_floor(w.device)
     naive, tiled = (report_for(k, p) for k, p in zip(("naive", "smem"), w.kernel_params()))
     assert (timing.naive_s, timing.tiled_s) == (naive.estimate_s, tiled.estimate_s)

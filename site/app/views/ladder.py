@@ -49,7 +49,7 @@ class LadderView:
                     "caption",
                     "",
                     "Every kernel at this size (counts exact; DRAM bytes estimated; times: the model's estimate, "
-                    "true lower bounds, siboehm's measurements)",
+                    "bounds at the rated clock, siboehm's measurements)",
                 ),
                 h("thead", "", children=[self.head]),
                 self.body,

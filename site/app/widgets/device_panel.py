@@ -1,5 +1,6 @@
-"""The device panel: a preset's hardware facts with their sources, the bound on the run shown (no run is
-faster: FP32 peak, compulsory DRAM traffic, one global round trip) and the speed model's estimate.
+"""The device panel: a preset's hardware facts with their sources, the bound on the run shown (no run at the
+rated clock is faster: FP32 peak, compulsory DRAM traffic; one global round trip, an estimate) and the speed
+model's estimate.
 
 Every number and sentence comes from pysim (`Device.facts()`, `TimeBound`, `estimate_note`); this
 module only puts them on the page. Only the bound is called a bound; the estimate says it is one.
@@ -39,7 +40,7 @@ class DevicePanel:
             children=[
                 h("h2", "", "Device, time bound and estimate"),
                 self.table,
-                h("h3", "", "Time bound (no run is faster)"),
+                h("h3", "", "Time bound (at the rated boost clock)"),
                 self.bound,
                 h("p", "hint", CAVEAT),
                 self.estimate,
