@@ -132,9 +132,10 @@ def open_in_full_hash(route: Route) -> str:
     return shared_hash(route, ("quiz",) if route.params.get("quiz") == "1" else ())
 
 
-# The snippet's frame height: a course page seen at 800×600 keeps the whole frame on its one screen. 600 px
-# less 40 for what the LMS puts around it on that screen (the page's margins, a line of title); the embed
-# layout (embed=1) keeps the step controls and counters at the frame's top and scrolls the grids inside it.
+# The snippet's frame height: on a course page seen at 800×600 the whole frame fits on one screen, with 40 px
+# of the 600 to spare for the page's margins, so once the course page brings it into view the student scrolls
+# only inside it (at 800 the student scrolled the page and the frame both). The embed layout (embed=1) keeps
+# the step controls and counters at the frame's top (tests/browser/test_geometry.py checks at this height).
 EMBED_HEIGHT = 560
 
 
