@@ -1,11 +1,13 @@
-"""#/teach in Chromium: the page laid out without clipping on a projector and a phone, and printed, the worksheet
+"""#/teach in Chromium: the page laid out without clipping on a projector and a phone (axe-core clean), and printed, the worksheet
 alone: its questions and blank lines, no answer, no site around it (css/tilelab.css, "teach")."""
 
 from __future__ import annotations
 
 import pytest
 
+from browser.test_first_screen import SERIOUS
 from browser.test_geometry import open_page, problems_on
+from browser.test_ladder import AXE
 
 TEACH = "#/teach?view=tiling&M=6&N=6&K=9&T=3"
 VISIBLE = "els => els.filter(e => e.checkVisibility()).length"
@@ -17,6 +19,8 @@ def test_the_teachers_page_fits(browser, server, width, height):
     try:
         assert problems_on(visit.page) == []
         assert visit.page.locator("[data-testid=teach-answer]").evaluate_all(VISIBLE) >= 6
+        visit.page.evaluate(AXE.read_text())
+        assert visit.page.evaluate(SERIOUS) == []
     finally:
         visit.close()
 
