@@ -27,6 +27,9 @@
   var MASTERY = 80; // per cent; imsmanifest.xml states it as adlcp:masteryscore
   var MAX_TEXT = 24; // characters kept per answer (cmi.suspend_data holds at most 4,096)
   var SEARCH_LIMIT = 500; // SCORM 1.2's API search gives up after this many parents
+  var INTERACTION_TYPES = ["numeric", "choice", "performance"]; // a guide's number, choice and cells answers
+  var RESULTS = ["correct", "wrong"];
+  var MAX_RESPONSE = 255; // SCORM 1.2's CMIFeedback
 
   var keysMeta = document.querySelector('meta[name="tilelab-scorm-keys"]');
   // The counted questions (a package's SCO page), or null (the hosted site: it relays, never counts).
@@ -81,11 +84,13 @@
     return text;
   }
 
-  // SCORM 1.2 CMITimespan: HHHH:MM:SS.
-  function timespan(ms) {
-    var seconds = Math.max(0, Math.floor(ms / 1000));
-    var hours = Math.min(Math.floor(seconds / 3600), 9999);
-    return pad(hours, 4) + ":" + pad(Math.floor(seconds / 60) % 60, 2) + ":" + pad(seconds % 60, 2);
+  // SCORM 1.2 CMITimespan: HHHH:MM:SS, or HHHH:MM:SS.SS with `hundredths` (an answer's latency is seconds).
+  function timespan(ms, hundredths) {
+    var total = Math.min(Math.max(0, Math.round(Number(ms) / 10) || 0), 9999 * 360000 + 359999); // in 1/100 s
+    var seconds = Math.floor(total / 100);
+    var hours = Math.floor(seconds / 3600);
+    var text = pad(hours, 4) + ":" + pad(Math.floor(seconds / 60) % 60, 2) + ":" + pad(seconds % 60, 2);
+    return hundredths ? text + "." + pad(total % 100, 2) : text;
   }
 
   function isCounted(key) {
@@ -277,9 +282,28 @@
     return JSON.stringify(answers);
   }
 
-  // cmi.interactions.n for one guided answer (SPEC §7); written in full by the guided-lessons change.
+  // cmi.interactions.n for one guided answer (SPEC §7), so a teacher sees which predictions a class gets
+  // wrong. Only to an LMS: a link package's relay carries scores, and outside a course nothing is kept.
+  // Every answer is one, counted or not (what counts is the package's --scorm-counts, via answer()).
+  // SCORM 1.2 has interactions write-only: n is the LMS's own cmi.interactions._count, read each time.
+  function identifier(id) {
+    // CMIIdentifier: no white space or unprintable characters, at most 255.
+    var text = String(id).replace(/[^A-Za-z0-9_.:-]/g, "_").slice(0, 255);
+    return text || "interaction";
+  }
+
   function interaction(id, kind, response, result, latencySeconds) {
-    return [id, kind, response, result, latencySeconds].length > 0;
+    if (!session || session.finished) return false;
+    if (INTERACTION_TYPES.indexOf(kind) < 0 || RESULTS.indexOf(result) < 0) return false;
+    var n = parseInt(session.get("cmi.interactions._count"), 10) || 0;
+    var at = "cmi.interactions." + n + ".";
+    session.set(at + "id", identifier(id));
+    session.set(at + "type", kind);
+    session.set(at + "student_response", String(response).slice(0, MAX_RESPONSE));
+    session.set(at + "result", result);
+    session.set(at + "latency", timespan(Number(latencySeconds) * 1000, true));
+    session.api.LMSCommit("");
+    return true;
   }
 
   window.tilelabScore = {

@@ -1,11 +1,12 @@
 """What the reader sees, measured in Chromium: nothing clipped, nothing wrapped, nothing shifting.
 
 Every route at a projector (1280×720), a desktop (1440×900) and a phone (360×800), light and
-dark, and inside an 800×600 course-page frame (embed=1).
+dark, and inside the Share snippet's frame on an 800×600 course page (embed=1, 800×EMBED_HEIGHT).
 """
 
 import pytest
 
+from app.core.urlstate import EMBED_HEIGHT
 from browser.conftest import READY_TIMEOUT_MS, Visit
 
 ROUTES = (
@@ -165,16 +166,17 @@ def test_nothing_clipped_or_wrapped(browser, server, size):
 
 @pytest.mark.parametrize("route", ROUTES[1:4] + ROUTES[5:6] + BLOCKTILED)
 def test_embed_shows_grids_and_counters_on_the_first_screen(browser, server, route):
-    visit = open_page(browser, server, route + "&embed=1", 800, 600, "light")
+    """In the Share snippet's frame (800 wide, EMBED_HEIGHT high: what fits an 800×600 course page)."""
+    visit = open_page(browser, server, route + "&embed=1", 800, EMBED_HEIGHT, "light")
     try:
         assert problems_on(visit.page) == []
         view = route.split("?")[0][2:]
         first = visit.page.locator(f"#view-{view} [data-testid=counters], #view-{view} .picture, #view-{view} .grid")
         tops = visit.page.evaluate("els => els.map(e => e.getBoundingClientRect().top)", first.element_handles())
-        assert tops and min(tops) < 600, "something to look at on the first screen"
+        assert tops and min(tops) < EMBED_HEIGHT, "something to look at on the first screen"
         if view in ("tiling", "register", "blocktile1d", "vectorized", "warptile"):
             grid = visit.page.locator(f"#view-{view} .grid").first.bounding_box()
-            assert grid["y"] < 600, f"the first grid starts at y={grid['y']:.0f}"
+            assert grid["y"] < EMBED_HEIGHT, f"the first grid starts at y={grid['y']:.0f}"
     finally:
         visit.close()
 

@@ -47,7 +47,7 @@ def test_walkthrough_wrong_first_try_keeps_the_answer_then_a_second_try(app):
 
 def first_checkpoint(name: str, params) -> tuple[int, str]:
     """The step and answer of a run's first checkpoint (its answers are tested in test_checkpoints). A deep
-    link past an open checkpoint stops at it, so each test asks the first one of its own kernel."""
+    link opens at its step, skipping the checkpoints before it, so each test asks the first one of its kernel."""
     kernel = KERNELS[name]
     first = checkpoints(kernel, params, Trace(kernel, params))[0]
     return first.step, first.answer_text

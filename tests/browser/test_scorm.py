@@ -291,6 +291,29 @@ def test_early_exit_is_incomplete_then_relaunch_restores_and_passes(browser, lms
     context.close()
 
 
+def test_guided_answers_are_stored_as_interactions(browser, lms):
+    """Each guided answer (app.core.score.ScoreBook.interaction) is one cmi.interactions.n in the LMS, counted or not;
+    the score is untouched (tests/js/scorm.test.js checks the formats, the id's cleaning and the relay)."""
+    context, page, sco, errors = open_lms(browser, lms)
+    sent = [
+        ("tiling:block-loads", "numeric", "18", "wrong", 12.3),
+        ("tiling:barrier", "choice", "block", "correct", 4),
+        ("tiling:cells-a", "performance", "A:2,5", "correct", 7.25),
+    ]
+    for item in sent:
+        assert sco.evaluate("a => tilelabScore.interaction(...a)", list(item)) is True
+    stored = page.evaluate("JSON.parse(JSON.stringify(api.cmi.interactions))")
+    assert [
+        (i["id"], i["type"], i["student_response"], i["result"]) for i in (stored[str(n)] for n in range(len(sent)))
+    ] == [item[:4] for item in sent]
+    assert page.evaluate("api.cmi.interactions._count") == len(sent)
+    assert page.evaluate("stored()")["cmi.core.score.raw"] == "" and progress(sco)[0] == "0"
+    leave(page)
+    save_log(page, "full-frame-interactions")
+    assert errors == []
+    context.close()
+
+
 def test_popup_all_answered_below_mastery_is_failed(browser, lms):
     keys = counted()
     context, page, sco, errors = open_lms(browser, lms, how="popup")

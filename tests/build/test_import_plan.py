@@ -82,5 +82,7 @@ def test_the_shell_and_the_views_come_in_small_pieces(imported):
     playground's simulator (pysim.play) is the largest piece, and no other view has it."""
     for module, found in imported.items():
         largest = max(found["steps"], key=len)
-        assert len(largest) <= (20 if module == "app.views.playground.page" else 10), (module, largest)
+        # pysim.lessons.guides imports its module of each guided view (eight, and common, model, marking) at once.
+        guides = 12 if min(largest, key=len) == "pysim.lessons.guides" else 10
+        assert len(largest) <= (20 if module == "app.views.playground.page" else guides), (module, largest)
         assert ("pysim.play" in found["direct"]) == (module == "app.views.playground.page"), module

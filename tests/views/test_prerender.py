@@ -21,7 +21,12 @@ TEMPLATE = re.compile(r'<template data-prerender="([\w-]+)" data-address="([^"]*
 # An id made from a Python object's id (the player's speed slider) differs between any two builds.
 OBJECT_ID = re.compile(r"(speed)-[0-9]+")
 # What each route without a kernel shows first (the browser's test_each_route_is_drawn_before_python).
-PICTURE = {"/hierarchy": "svg.picture", "/ladder": "table", "/playground": "textarea"}
+PICTURE = {
+    "/hierarchy": "svg.picture",
+    "/ladder": "table",
+    "/playground": "textarea",
+    "/teach": "[data-testid=teach-index] a",
+}
 
 
 @pytest.fixture(scope="module")

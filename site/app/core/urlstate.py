@@ -39,6 +39,7 @@ VIEWS = (
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),
     ViewSpec("/ladder", "app.views.ladder", "LadderView"),
     ViewSpec("/playground", "app.views.playground.page", "PlaygroundView"),
+    ViewSpec("/teach", "app.views.teach", "TeachView"),
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
@@ -100,15 +101,42 @@ POSITION_KEYS = ("thread", "step", "code")
 MAX_TITLE_CHARS = 120
 
 
-def shared_hash(route: Route, toggles: tuple[str, ...] = ()) -> str:
-    """The address of `route`'s state with none of the shell's keys but the chosen `toggles` (each =1)."""
-    params = {key: value for key, value in route.params.items() if key not in SHELL_KEYS}
+# Guided mode (SPEC §7): on by default, so a shared "guided" address adds nothing and "free" adds guide=0.
+GUIDE_KEY = "guide"
+# The routes with a guide, and so a page in #/teach (pysim.lessons.guides; tests/views/test_teach.py checks).
+GUIDED = (*(view.path for view in STEPPING_VIEWS), "/hierarchy")
+TEACH = "/teach"
+
+
+def shared_hash(route: Route, toggles: tuple[str, ...] = (), free: bool = False) -> str:
+    """The address of `route`'s state with none of the shell's keys but the chosen `toggles` (each =1),
+    guided (the default: no `guide` key) or, with `free`, guide=0."""
+    params = {key: value for key, value in route.params.items() if key not in (*SHELL_KEYS, GUIDE_KEY)}
+    if free:
+        params[GUIDE_KEY] = "0"
     return format_hash(route.path, {**params, **{key: "1" for key in SHARE_KEYS if key in toggles}})
+
+
+def teach_hash(route: Route) -> str | None:
+    """The teachers' page for `route`'s state (its sizes, not where the reader is), or None when it has no guide."""
+    if route.path not in GUIDED:
+        return None
+    skipped = (*SHELL_KEYS, *POSITION_KEYS, GUIDE_KEY)
+    return format_hash(
+        TEACH, {"view": route.path.strip("/"), **{k: v for k, v in route.params.items() if k not in skipped}}
+    )
 
 
 def open_in_full_hash(route: Route) -> str:
     """Inside an embed: the same state in a full page, without embed, lock or the package's relay."""
     return shared_hash(route, ("quiz",) if route.params.get("quiz") == "1" else ())
+
+
+# The snippet's frame height: on a course page seen at 800×600 the whole frame fits on one screen, with 40 px
+# of the 600 to spare for the page's margins, so once the course page brings it into view the student scrolls
+# only inside it (at 800 the student scrolled the page and the frame both). The embed layout (embed=1) keeps
+# the step controls and counters at the frame's top (tests/browser/test_geometry.py checks at this height).
+EMBED_HEIGHT = 560
 
 
 def iframe_snippet(url: str, title: str) -> str:
@@ -117,7 +145,8 @@ def iframe_snippet(url: str, title: str) -> str:
     The url's query is urlencoded by `format_hash`, and both values are escaped again here, so no
     address can close the attribute."""
     return (
-        f'<iframe src="{escape(url)}"\n        title="{escape(title)}" width="100%" height="800" loading="lazy"\n'
+        f'<iframe src="{escape(url)}"\n        title="{escape(title)}" width="100%" height="{EMBED_HEIGHT}" '
+        'loading="lazy"\n'
         '        sandbox="allow-scripts allow-same-origin"></iframe>'
     )
 

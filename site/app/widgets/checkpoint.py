@@ -38,6 +38,7 @@ class Checkpoints:
         self.enabled = False
         self.items: list[Checkpoint] = []
         self.skipped: set[str] = set()
+        self.deep_link = False  # the sizes on screen came from an address (see load)
         self.shown_index: int | None = None  # the step on screen, None right after a load
         self.current: Checkpoint | None = None
         self.tries = 0  # numeric tries at the current checkpoint
@@ -95,11 +96,13 @@ class Checkpoints:
                 self.load(params, trace)
 
     def load(self, params, trace, reached_from: int | None = None) -> None:
-        """New sizes: new checkpoints, computed by pysim for them. `reached_from`: the step the reader comes
-        from (an address's new sizes start at 0), so that the first step shown stops at an open checkpoint
-        it jumps over; None for none."""
+        """New sizes: new checkpoints, computed by pysim for them. `reached_from` is 0 when an address
+        brought them: its step is where the reader was sent (a teacher's `step=14` link), so the first
+        step shown is that one, never an earlier checkpoint, and the open checkpoints before it are
+        skipped (issue 38 item 5). None: the form's new sizes, which start at step 0."""
         self.items = checkpoints(self.kernel, params, trace) if self.enabled else []
-        self.shown_index = reached_from
+        self.shown_index = None
+        self.deep_link = reached_from is not None
         self.close()
 
     def open(self, checkpoint: Checkpoint) -> bool:
@@ -109,7 +112,11 @@ class Checkpoints:
     def stop_at(self, index: int) -> int:
         """The step to show when the player asks for `index`: an open checkpoint jumped over comes first."""
         previous, self.shown_index = self.shown_index, index
-        if previous is None or index <= previous:
+        if previous is None:
+            if self.deep_link:
+                self.skipped |= {c.key for c in self.items if c.step < index and self.open(c)}
+            return index
+        if index <= previous:
             return index
         for checkpoint in self.items:
             if previous < checkpoint.step < index and self.open(checkpoint):

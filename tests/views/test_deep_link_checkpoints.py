@@ -1,0 +1,34 @@
+"""The checkpoint gate never moves a deep link backwards (issue 38 item 5): a teacher's `step=14&quiz=1`
+link opens at step 14, and the open checkpoints before it are skipped, not asked on the way back."""
+
+from __future__ import annotations
+
+from pysim.core.trace import Trace
+from pysim.hardware.params import SmemParams
+from pysim.kernels import KERNELS
+from pysim.lessons.checkpoints import checkpoints
+
+LINK = "#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14&quiz=1&guide=0"
+PARAMS = SmemParams(M=6, N=6, K=9, T=3)
+
+
+def test_a_deep_link_opens_at_its_step_with_the_earlier_checkpoints_skipped(page):
+    kernel = KERNELS["smem"]
+    items = checkpoints(kernel, PARAMS, Trace(kernel, PARAMS))
+    earlier = [c for c in items if c.step < 14]
+    assert earlier and any(c.step > 14 for c in items)  # the link jumps over one, and one lies ahead
+    page.go(LINK)
+    assert page.params()["step"] == "14"
+    gate = page.shell.views["/tiling"].checkpoints
+    assert {c.key for c in earlier} <= gate.skipped
+    assert not {c.key for c in items if c.step >= 14} & gate.skipped
+    # Stepping on from there still stops at the next open checkpoint.
+    later = min(c.step for c in items if c.step > 14)
+    page.go(LINK.replace("step=14", f"step={later + 1}"))
+    assert page.params()["step"] == str(later)
+
+
+def test_a_link_to_the_start_skips_nothing(page):
+    page.go(LINK.replace("step=14", "step=0"))
+    gate = page.shell.views["/tiling"].checkpoints
+    assert page.params()["step"] == "0" and gate.items and not gate.skipped
