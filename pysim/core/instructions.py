@@ -91,11 +91,12 @@ def runtime_loop_lines(lines: Sequence[str]) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _merged(offsets: Iterable[int], alignment: int) -> Counter[int]:
-    """The `merge` rule on one thread's word offsets of one base: how many accesses of each width."""
+def merged_runs(offsets: Iterable[int], alignment: int) -> list[tuple[int, int]]:
+    """The `merge` rule on one thread's word offsets from one base whose known alignment is `alignment`
+    words: (offset, width) of each access, lowest offset first (the speed model prices these)."""
     present = sorted(set(offsets))
     taken: set[int] = set()
-    widths: Counter[int] = Counter()
+    runs: list[tuple[int, int]] = []
     for offset in present:
         if offset in taken:
             continue
@@ -103,15 +104,15 @@ def _merged(offsets: Iterable[int], alignment: int) -> Counter[int]:
             run = range(offset, offset + width)
             if width == 1 or (alignment % width == 0 and offset % width == 0 and all(o in present for o in run)):
                 taken.update(run)
-                widths[width] += 1
+                runs.append((offset, width))
                 break
-    return widths
+    return runs
 
 
-def _alignment(parts: np.ndarray) -> int:
+def alignment_of(bases: Iterable[int]) -> int:
     """The largest of 4, 2, 1 words that divides every thread's part of the address."""
     common = 0
-    for value in parts.tolist():
+    for value in bases:
         common = gcd(common, abs(int(value)))
     return next(width for width in (4, 2, 1) if common % width == 0)
 
@@ -135,9 +136,9 @@ def shared_mix(accesses: Sequence[Access]) -> Counter[str]:
             part = np.where(live, words - offset, 0).astype(np.int64)
             groups.setdefault((access.array, access.op, part.tobytes()), []).append(offset)
     for (_, op, raw), offsets in groups.items():
-        alignment = _alignment(np.frombuffer(raw, dtype=np.int64))
-        for width, count in _merged(offsets, alignment).items():
-            found[instruction_class(SHARED[op], width)] += count
+        alignment = alignment_of(np.frombuffer(raw, dtype=np.int64).tolist())
+        for _, width in merged_runs(offsets, alignment):
+            found[instruction_class(SHARED[op], width)] += 1
     return found
 
 
