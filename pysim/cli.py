@@ -8,6 +8,8 @@ python -m pysim trace --kernel smem --M 4 --N 4 --K 8 --tile 2 --json     (JSON 
 python -m pysim run kernel.py --M 32 --N 32 --K 32 --json                  (a playground file, SPEC §5)
 python -m pysim speed --kernel register --M 4096 --N 4096 --K 4096 --BM 128 --BN 128 --BK 8 --TM 8 --TN 8 \
     --device rtxa6000 --json                                               (model estimate and bounds, SPEC §6)
+python -m pysim sass --kernel blocktile1d --BM 64 --BN 64 --BK 8 --TM 8 --arch sm_80 --json
+                                  (what nvcc emits per main-loop iteration beside pysim's model, SPEC §7)
 """
 
 from __future__ import annotations
@@ -78,7 +80,50 @@ def make_parser() -> argparse.ArgumentParser:
             sub.add_argument("--json", action="store_true", help="JSON Lines: header, one object per step, then C")
     add_run_parser(commands)
     add_speed_parser(commands)
+    add_sass_parser(commands)
     return parser
+
+
+SASS_ARCHS = ("sm_75", "sm_80", "sm_86", "sm_89", "sm_90")  # tools/sass/toolchain.py ARCHS, kept in step by a test
+
+
+def add_sass_parser(commands: argparse._SubParsersAction) -> None:
+    sub = commands.add_parser("sass", help="compile the listing with nvcc and count what it emits (needs nvcc)")
+    sub.add_argument("--kernel", choices=sorted(KERNELS), default="smem")
+    for option in KNOWN_OPTIONS:
+        sub.add_argument(f"--{option}", metavar="VALUE")
+    sub.add_argument("--arch", choices=SASS_ARCHS, default="sm_80")
+    sub.add_argument("--json", action="store_true", help="one JSON object (SPEC §7)")
+
+
+def sass(args: argparse.Namespace, params: Params) -> int:
+    """nvcc's instruction mix of the main loop beside pysim's model; the compiler lives in tools/sass, a
+    test dependency, imported only here."""
+    try:
+        from tools.sass import report, toolchain
+    except ImportError:
+        print("error: python -m pysim sass runs from a TileLab checkout (it needs tools/sass)", file=sys.stderr)
+        return 2
+    kernel = KERNELS[args.kernel]
+    try:
+        found = report.report(kernel, params, args.arch)
+    except (toolchain.MissingToolchainError, toolchain.CompileError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(found))
+        return 0
+    print(f"{kernel.TITLE} on {args.arch}: " + ", ".join(f"{k}={v}" for k, v in params.as_strings().items()))
+    model = found["model"]["per_iteration"]
+    print(f"  {'per main-loop iteration':<26}{'nvcc':>8}{'pysim':>8}")
+    for name in sorted(set(found["per_iteration"]) | set(model)):
+        print(f"  {name:<26}{found['per_iteration'].get(name, 0):>8}{model.get(name, 0):>8}")
+    print("  agrees" if report.agrees(found) else "  DIFFERS: pysim's model does not count what nvcc emitted")
+    for entry in found["lines"]:
+        print(f"L{entry['line']:<4}{entry['text']}")
+        for instruction in entry["sass"]:
+            print(f"        {instruction}")
+    return 0
 
 
 def add_speed_parser(commands: argparse._SubParsersAction) -> None:
@@ -220,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_file(args)
     try:
         params = params_from(args)
+        if args.command == "sass":
+            return sass(args, params)
         {"count": count, "trace": trace, "speed": speed}[args.command](args, params)
     except ParamError as error:
         print(f"error: {one_line(error.message)}", file=sys.stderr)

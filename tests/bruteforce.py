@@ -233,12 +233,21 @@ def vector_sectors(starts, width):
 
 def vector_banks(starts, width):
     """(wavefronts, extra cycles) of one warp's shared access: the warp is served in phases of
-    32 // width lanes; a phase's degree is the most distinct words one bank is asked for."""
+    32 // width lanes; a phase's degree is the most distinct words one bank is asked for. A 128-bit
+    access whose lane pairs (n, n^1), or (n, n^2), each ask for one address is served in two
+    half-warps instead (NVIDIA forum thread 373160's Nsight Compute figures)."""
     lanes_per_phase = 32 // width
+    lanes = list(starts) + [None] * (32 - len(starts)) if len(starts) < 32 else list(starts)
+    if width == 4 and len(lanes) == 32:
+        for partner in (1, 2):
+            pairs = [(lanes[n], lanes[n ^ partner]) for n in range(32)]
+            if all(a is None or b is None or a == b for a, b in pairs):
+                lanes_per_phase = 16
+                break
     wavefronts = extra = 0
-    for first in range(0, len(starts), lanes_per_phase):
+    for first in range(0, len(lanes), lanes_per_phase):
         by_bank = {}
-        for start in starts[first : first + lanes_per_phase]:
+        for start in lanes[first : first + lanes_per_phase]:
             if start is None:
                 continue
             for byte in range(4 * start, 4 * (start + width), 4):

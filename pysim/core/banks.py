@@ -15,10 +15,18 @@ between lanes of the same phase. Sources:
   and bank conflict occurs between threads in the same phase, not the same warp";
 - https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2:
   "The return bandwidth of L1 and shared memory is 128 bytes/cycle == 1 register/cycle
-  ... LDS.128 requires 4 requests per instruction as it returns 4 registers."
-The same answer notes that on CC 7.x uniform addresses in lane pairs can halve a
-128-bit load's wavefronts; the model does not take that shortcut (it counts every
-phase that has an active lane).
+  ... LDS.128 requires 4 requests per instruction as it returns 4 registers"; the same
+  answer: uniform addresses in lane pairs can halve a 128-bit load's wavefronts.
+
+The one 128-bit rule (`phase_degrees`, used by the counters, the lanes view and the speed
+model alike): four quarter-warp phases, unless every lane pair (n, n^1), or every pair
+(n, n^2), asks for one address; then two half-warp phases, each asking for the 8 distinct
+quad-words of its 16 lanes. It gives the Nsight Compute figures posted (cc 8.6 and 9.0) in
+https://forums.developer.nvidia.com/t/discrepancy-in-lds-128-wavefronts-does-smem-broadcast-across-quarter-warps/373160:
+lanes 0-15 reading one 16-byte address and lanes 16-31 another take 2 wavefronts (a pair
+shares, two half-warp phases of degree 1); lane i and lane i+16 sharing address 32*i bytes
+take 8 (no pair (n, n^1) or (n, n^2) shares, four quarter-warps of degree 2: a broadcast
+does not reach across quarter-warps). tests/unit/test_banks_128.py holds both.
 """
 
 from __future__ import annotations
@@ -79,10 +87,33 @@ def analyse(words: np.ndarray | list[int], width: int = 1) -> BankReport:
     return BankReport(per_bank, threads, max(phases, default=0), int(np.count_nonzero(uses > 1)), phases)
 
 
+QUAD = 4  # words per lane of a 128-bit access
+LANES = np.arange(WARP_SIZE)
+
+
 def phase_degrees(words: np.ndarray, width: int = 1) -> np.ndarray:
     """Conflict degree of every phase of every warp, (..., warps, width): `words` is (..., threads)
-    first word addresses, INACTIVE where idle; a phase is WARP_SIZE / width consecutive lanes."""
+    first word addresses, INACTIVE where idle; a phase is WARP_SIZE / width consecutive lanes, and a
+    128-bit access whose lane pairs share addresses takes two half-warp phases (the module's rule):
+    their degrees fill the first two of its four places, the other two are 0."""
     warps = by_warp(np.asarray(words))
+    quarters = _phased(warps, width)
+    if width != QUAD:
+        return quarters
+    found = quarters
+    for partner in (2, 1):  # (n, n^1) wins where both share: the same half-warps either way
+        other = LANES ^ partner
+        mate = warps[..., other]
+        shares = np.all((warps == mate) | (warps == INACTIVE) | (mate == INACTIVE), axis=-1)
+        # One lane of each pair (its mate's address where it is idle): 8 lanes per half-warp, then 16 idle.
+        kept = np.where(warps != INACTIVE, warps, mate)[..., (LANES & partner) == 0]
+        halves = _phased(np.concatenate([kept, np.full(kept.shape, INACTIVE)], axis=-1), QUAD)
+        found = np.where(shares[..., None], halves, found)
+    return found
+
+
+def _phased(warps: np.ndarray, width: int) -> np.ndarray:
+    """Degrees of the phases of WARP_SIZE / width consecutive lanes, (..., warps, width)."""
     phases = warps.reshape(warps.shape[:-1] + (width, WARP_SIZE // width))
     touched = widen(phases, width).reshape(-1, WARP_SIZE)  # each phase asks for at most 32 words
     return _row_degrees(touched).reshape(warps.shape[:-1] + (width,))

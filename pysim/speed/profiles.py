@@ -6,8 +6,11 @@ indexes; wavefronts.py prices it. Iterations are alike (their address shift is a
 of 32 B), so the two are averaged and scaled to the run. Every block is charged as a full
 block. The epilogue reads C as well as writing it (siboehm runs C = αAB + βC).
 
-Modelled compiler behaviour (not read from SASS): the un-tiled loops are unrolled ×4;
-As reads stay LDS.32 in kernels 4 and 5; Bs reads with TN % 4 == 0 become LDS.128;
+Modelled compiler behaviour: the un-tiled loops are unrolled ×4; in kernels 3 and 4 a
+thread's As reads of one iteration are the instructions pysim's instruction model says nvcc
+emits (pysim/core/instructions.py, `merge`: consecutive aligned words become LDS.128, a
+broadcast when a warp shares the address; tests/unit/test_sass_model.py holds that model to
+nvcc's SASS); As reads stay LDS.32 in kernel 5; Bs reads with TN % 4 == 0 become LDS.128;
 other instructions = 4 per round + 1 per global access; registers as RegisterBudget
 estimates them (32 for the un-tiled kernels).
 """
@@ -22,6 +25,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..core.instructions import alignment_of, merged_runs
 from ..hardware.params import NaiveParams, SmemParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
@@ -199,8 +203,8 @@ def smem(p: SmemParams) -> KernelProfile:
         yield "ldg", 4, B0 + ((k0 + r) * p.N + c) * WORD_BYTES
         yield "sts", 4, As + (r * T + c) * WORD_BYTES
         yield "sts", 4, Bs + (r * T + c) * WORD_BYTES
+        yield from _merged_reads(As, r * T, range(T))
         for d in range(T):
-            yield "lds", 4, As + (r * T + d) * WORD_BYTES
             yield "lds", 4, Bs + (d * T + c) * WORD_BYTES
 
     launch = Launch(
@@ -217,8 +221,15 @@ def _strided_copy(tid: np.ndarray, threads: int, height: int, width: int) -> Ite
         yield np.where(live, i // width, -1), np.where(live, i % width, -1)
 
 
-def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool) -> Iterator[Instr]:
-    """Kernels 4 and 5: scalar copies of A's BM×BK and B's BK×BN slices, then BK rounds of register reads."""
+def _merged_reads(array: int, base: np.ndarray, offsets: range) -> Iterator[Instr]:
+    """One thread's reads of array[base + offset] in one iteration, as the instruction model merges them."""
+    for offset, width in merged_runs(offsets, alignment_of(base.ravel().tolist())):
+        yield "lds", 4 * width, array + (base + offset) * WORD_BYTES
+
+
+def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool, merge_a: bool) -> Iterator[Instr]:
+    """Kernels 4 and 5: scalar copies of A's BM×BK and B's BK×BN slices, then BK rounds of register reads
+    (kernel 4's As reads merged as nvcc merges them, `merge_a`)."""
     As, Bs, k0 = 0, p.BM * p.BK * WORD_BYTES, it * p.BK
     for (ar, ac), (br, bc) in zip(
         _strided_copy(tid, threads, p.BM, p.BK), _strided_copy(tid, threads, p.BK, p.BN), strict=False
@@ -229,8 +240,10 @@ def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool
         yield "sts", 4, np.where(br < 0, -1, Bs + (br * p.BN + bc) * WORD_BYTES)
     ty, tx = np.divmod(tid, p.BN // p.TN)
     step = 4 if vector_b else 1
+    if merge_a:
+        yield from _merged_reads(As, ty * p.TM * p.BK, range(p.TM * p.BK))
     for d in range(p.BK):
-        for i in range(p.TM):
+        for i in range(0 if merge_a else p.TM):
             yield "lds", 4, As + ((ty * p.TM + i) * p.BK + d) * WORD_BYTES
         for j in range(0, p.TN, step):
             yield "lds", 4 * step, Bs + (d * p.BN + tx * p.TN + j) * WORD_BYTES
@@ -267,7 +280,7 @@ def register(p: Tiled) -> KernelProfile:
     vector_b = p.TN % 4 == 0
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        return _tile_reads(p, tid, threads, it, vector_b)
+        return _tile_reads(p, tid, threads, it, vector_b, merge_a=False)
 
     return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 1), threads)
 
@@ -278,7 +291,7 @@ def blocktile1d(p: Tiled) -> KernelProfile:
     threads = p.BM * p.BN // p.TM
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        return _tile_reads(shape, tid, threads, it, False)
+        return _tile_reads(shape, tid, threads, it, False, merge_a=True)
 
     return _tiled(shape, p.TM, 1, body, _patch_epilogue(shape, 1), threads)
 

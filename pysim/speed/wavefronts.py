@@ -1,10 +1,9 @@
 """What warp-level memory instructions cost: sectors, lines and L1TEX/shared wavefronts.
 
-The bank model is *modelled* (scratch/speed FACTS.md §4), from NVIDIA forum answers:
-32-bit accesses form one phase of 32 lanes, 64-bit two phases of 16, 128-bit four
-quarter-warp phases of 8, or two of 16 when every lane pair (n, n^1) or (n, n^2)
-shares an address (https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2,
-for shared loads). A phase costs the largest number of *distinct* 4-byte words any
+The bank model is *modelled* (scratch/speed FACTS.md §4), from NVIDIA forum answers, in
+pysim.core.banks (one rule for the counters and this model): 32-bit accesses form one phase
+of 32 lanes, 64-bit two phases of 16, 128-bit four quarter-warp phases of 8, or two of 16
+when every lane pair (n, n^1) or (n, n^2) shares an address. A phase costs the largest number of *distinct* 4-byte words any
 bank holds (one word read by many lanes is a broadcast). A global request costs
 max(data-stage wavefronts by the same bank rule, lines / 4 tag lookups per clock).
 
@@ -36,8 +35,6 @@ from ..core.warps import INACTIVE
 
 LINE_BYTES = 128
 TAGS_PER_CLOCK = 4  # Volta's L1 tag stage (forum 49571/14), assumed on later chips
-LANES = np.arange(WARP_SIZE)
-QUARTER = 4  # words per lane of a 128-bit access: quarter-warp phases of 8 lanes
 # Rows priced in one go: enough to spread NumPy's cost per call thin, few enough that the arrays stay a
 # few MB (a block of 1,024 threads can issue ~80,000 warp instructions; a browser's heap never shrinks).
 CHUNK_ROWS = 4096
@@ -48,23 +45,10 @@ Instr = tuple[str, int, np.ndarray]  # kind, bytes per lane (4, 8 or 16), byte a
 
 def bank_wavefronts(addrs: np.ndarray, width: int) -> np.ndarray:
     """Wavefronts of each warp instruction, one per row of `addrs` (instructions, WARP_SIZE): its lanes
-    touch `width` bytes at those addresses (negative: lane inactive)."""
+    touch `width` bytes at those addresses (negative: lane inactive). The phases, 128-bit pairs included,
+    are pysim.core.banks's one rule."""
     words = np.where(addrs >= 0, addrs // WORD_BYTES, INACTIVE)
-    per_lane = width // WORD_BYTES
-    phased = phase_degrees(words, per_lane).sum(axis=(1, 2))  # phases of WARP_SIZE / per_lane lanes
-    if per_lane != QUARTER:
-        return phased
-    # Half-warp phases where every lane pair (n, n^1), or every pair (n, n^2), shares its address: such
-    # a phase asks for the words of one lane of each pair, 8 lanes of 4 words, which phase_degrees
-    # prices as a quarter-warp phase; the 16 lanes kept of both halves, then 16 idle, make one warp.
-    shares, kept = [], []
-    for partner in (1, 2):
-        other = LANES ^ partner
-        shares.append(np.all((addrs == addrs[:, other]) | (addrs < 0) | (addrs[:, other] < 0), axis=1))
-        kept.append(np.where(words >= 0, words, words[:, other])[:, (LANES & partner) == 0])
-    halves = np.where(shares[0][:, None], *kept)
-    paired = phase_degrees(np.concatenate([halves, np.full(halves.shape, INACTIVE)], axis=1), QUARTER)
-    return np.where(shares[0] | shares[1], paired.sum(axis=(1, 2)), phased)
+    return phase_degrees(words, width // WORD_BYTES).sum(axis=(1, 2))
 
 
 def sectors_lines(addrs: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:

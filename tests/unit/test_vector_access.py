@@ -48,12 +48,13 @@ def test_sectors_and_banks_match_brute_force(case, width):
 
 
 def test_hardware_rule_examples():
-    """Quarter-warps for 128-bit, half-warps for 64-bit; conflicts only inside a phase."""
+    """Quarter-warps for 128-bit (half-warps where lane pairs share addresses), half-warps for 64-bit;
+    conflicts only inside a phase."""
     contiguous4 = np.arange(32) * 4
     assert banks.costs(contiguous4, 4) == (0, 4)  # 512 bytes: four conflict-free quarter-warps
     assert banks.costs(np.arange(32) * 2, 2) == (0, 2)
     assert banks.costs(np.arange(32), 1) == (0, 1)
-    assert banks.costs(np.full(32, 8), 4) == (0, 4)  # a broadcast float4 still takes a phase per quarter
+    assert banks.costs(np.full(32, 8), 4) == (0, 2)  # a broadcast float4: lane pairs share, two half-warps
     # lanes 0 and 8 hit the same banks with different words, but sit in different quarter-warps
     assert banks.costs(np.arange(32) % 8 * 4 + np.arange(32) // 8 * 128, 4) == (0, 4)
     # inside one quarter-warp two lanes ask banks 0-3 for different words: degree 2

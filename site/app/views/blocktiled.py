@@ -22,6 +22,7 @@ from pysim.lessons import blocktiled
 from ..core.dom import AFTER_FRAME_MS, fmt, h
 from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.sasspanel import SassPanel
 from . import blocktiled_explain
 from .register import RegisterView
 from .stepping import SteppingView
@@ -71,6 +72,7 @@ class BlocktiledView(SteppingView):
         super().reject(error)
 
     def build_panels(self, stage) -> None:
+        self.sass = SassPanel()
         stage.classList.add("blocktiled")  # scopes the outline and pattern marks (css/tilelab.css)
         self.grids = {
             "A": MatrixGrid("A", "Matrix A"),
@@ -102,14 +104,20 @@ class BlocktiledView(SteppingView):
         self.monitor_timer = None
         self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
-            h("div", "code-and-memory", children=[code_section(self.code), memory]),
+            h("div", "code-and-memory", children=[code_section(self.code), *self.compiler_panel(), memory]),
             legend(self.legend_entries),
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
             monitor,
         ):
             stage.appendChild(part)
 
+    def compiler_panel(self) -> list:
+        """The compiler panel, on #/blocktile1d only: nvcc's SASS is precomputed for its presets (issue 40)."""
+        return [self.sass.element] if self.kernel.NAME == "blocktile1d" else []
+
     def load_panels(self) -> None:
+        if self.kernel.NAME == "blocktile1d":
+            self.sass.show(self.kernel.NAME, self.params)
         p, trace = self.params, self.trace
         captions = blocktiled.panel_captions(self.kernel.NAME, p)
         first = trace[0]

@@ -7,6 +7,7 @@ from pysim.kernels import KERNELS
 from ..core.dom import fmt, h
 from ..widgets.components import code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.sasspanel import SassPanel
 from . import register_explain as explain_register
 from .stepping import SteppingView
 
@@ -28,6 +29,7 @@ class RegisterView(SteppingView):
     )
 
     def build_panels(self, stage) -> None:
+        self.sass = SassPanel()
         self.grid_a = MatrixGrid("A", "Matrix A")
         self.grid_b = MatrixGrid("B", "Matrix B")
         self.grid_as = MatrixGrid("As", "As")
@@ -51,7 +53,7 @@ class RegisterView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[code_section(self.code), memory],
+                children=[code_section(self.code), self.sass.element, memory],
             ),
             key,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
@@ -60,6 +62,7 @@ class RegisterView(SteppingView):
             stage.appendChild(part)
 
     def load_panels(self) -> None:
+        self.sass.show(self.kernel.NAME, self.params)
         p = self.params
         gx, gy = self.kernel.grid(p)
         self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})", values=self.trace.A)

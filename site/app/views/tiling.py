@@ -10,6 +10,7 @@ from pysim.kernels import KERNELS
 from ..core.dom import fmt, h, on
 from ..widgets.components import ArrowLayer, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.sasspanel import SassPanel
 from . import tiling_explain as explain_tiling
 from .stepping import SteppingView
 
@@ -30,6 +31,7 @@ class TilingView(SteppingView):
     )
 
     def build_panels(self, stage) -> None:
+        self.sass = SassPanel()
         self.grid_a = MatrixGrid("A", "Matrix A")
         self.grid_b = MatrixGrid("B", "Matrix B")
         self.grid_ta = MatrixGrid("tileA", "tileA")
@@ -93,7 +95,7 @@ class TilingView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[code_section(self.code), memory],
+                children=[code_section(self.code), self.sass.element, memory],
             ),
             key,
             h("div", "details", children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens]),
@@ -102,6 +104,7 @@ class TilingView(SteppingView):
             stage.appendChild(part)
 
     def load_panels(self) -> None:
+        self.sass.show(self.kernel.NAME, self.params)
         p = self.params
         gx, gy = self.kernel.grid(p)
         self.grid_a.resize(p.M, p.K, f"Matrix A ({p.M} × {p.K})", values=self.trace.A)

@@ -26,7 +26,7 @@ COUNTER_NOTES = {
     "barriers": "__syncthreads() executed, counted once per block",
     "global_sectors": "32-byte sectors touched by warp-wide global loads, summed over the load instructions",
     "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
-    "shared_wavefronts": "passes the shared-memory accesses took: one per conflict-free 32-bit warp access, more for conflicts and for 64- and 128-bit accesses (served 16 and 8 lanes at a time)",
+    "shared_wavefronts": "passes the shared-memory accesses took: one per conflict-free 32-bit warp access, more for conflicts and for 64- and 128-bit accesses (served 16 and 8 lanes at a time; a 128-bit broadcast to lane pairs 16 at a time)",
     "atomics": "atomic read-modify-writes (cuda.atomic.add, max, min) executed, one per thread per call; each also counts as one load and one store of its element",
 }
 

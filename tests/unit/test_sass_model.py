@@ -1,0 +1,129 @@
+"""pysim's instruction model (pysim/core/instructions.py) against what nvcc emits (tools/sass), issue 40.
+
+Every kernel at every preset on the five device architectures, and SAMPLES sampled parameter sets per
+kernel on sm_80: the instruction mix of one main-loop iteration (FFMA, LDS/STS/LDG/STG by width) and the
+stores after the loop equal nvcc's. A missing compiler FAILS these tests with the install command: a
+test that cannot ask the compiler must not pass. Each compile is cached (~/.cache/tilelab-sass), so a warm
+run compiles nothing; under pytest-xdist each case compiles in its own worker (two at a time), alone the
+first test compiles every case two at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from pysim.kernels import ORDER
+from tools.sass import render, report, toolchain
+from tools.sass.samples import samples
+
+SAMPLES = 4
+# Sampled sets where nvcc's load-store vectorizer does not do what the `merge` rule says; found by this test,
+# kept here so they stay visible (strict: the day the model learns the rule, the mark must go).
+UNMODELLED = {
+    ("vectorized", 3): "BM=BN=32, BK=4, TM=4, TN=8: nvcc reads a thread's 4 aligned As words as two LDS.64, "
+    "where `merge` makes one LDS.128, and at BM=BN=16 it makes the LDS.128 (rule not found)",
+    ("warptile", 1): "TM=2: nvcc reads each As pair as two LDS, where `merge` makes one LDS.64 (rule not found; "
+    "at sample 0, TM=2 too, it merges them)",
+    ("warptile", 2): "TM=2: nvcc reads each As pair as two LDS, where `merge` makes one LDS.64 (rule not found)",
+}
+
+
+def _cases() -> list:
+    found = []
+    for kernel in ORDER:
+        for label, preset in kernel.PARAMS.PRESETS.items():
+            for arch in toolchain.ARCHS:
+                found.append(pytest.param(kernel.NAME, preset, arch, id=f"{kernel.NAME}-{arch}-{label[:24]}"))
+        for number, values in enumerate(samples(kernel.NAME, SAMPLES)):
+            reason = UNMODELLED.get((kernel.NAME, number))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            found.append(pytest.param(kernel.NAME, values, "sm_80", id=f"{kernel.NAME}-sample{number}", marks=marks))
+    return found
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="session")
+def compiler() -> None:
+    """Fail (never skip) without nvcc; alone, compile every case up front two at a time (the cache keeps them)."""
+    try:
+        toolchain.tool("nvcc"), toolchain.tool("nvdisasm")
+    except toolchain.MissingToolchainError as error:
+        pytest.fail(str(error))
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        jobs = [report.job(*render.kernel_params(case.values[0], case.values[1]), case.values[2]) for case in CASES]
+        toolchain.disassemble_all(jobs)
+
+
+@pytest.mark.parametrize("name, values, arch", CASES)
+def test_model_counts_what_nvcc_emits(compiler: None, name: str, values: dict, arch: str) -> None:
+    kernel, params = render.kernel_params(name, values)
+    found = report.report(kernel, params, arch)
+    assert (found["per_iteration"], found["after_loop"]) == (
+        found["model"]["per_iteration"],
+        found["model"]["after_loop"],
+    ), f"{name} {values} {arch}"
+
+
+def test_the_issue_figures(compiler: None) -> None:
+    """Issue 40's figures: kernel 3 at T=32 merges a thread's 32 reads of tileA into eight LDS.128; kernel 4
+    at siboehm's sizes issues 16 LDS.128 and 8 LDS per iteration, on sm_80 and sm_90 alike."""
+    kernel, params = render.kernel_params("smem", {"M": 64, "N": 64, "K": 64, "T": 32})
+    assert report.report(kernel, params, "sm_80")["per_iteration"] == {
+        "FFMA": 32,
+        "LDG.E": 2,
+        "LDS": 32,
+        "LDS.128": 8,
+        "STS": 2,
+    }
+    kernel, params = render.kernel_params("blocktile1d", {"BM": 64, "BN": 64, "BK": 8, "TM": 8})
+    for arch in ("sm_80", "sm_90"):
+        mix = report.report(kernel, params, arch)["per_iteration"]
+        assert (mix["FFMA"], mix["LDS"], mix["LDS.128"]) == (64, 8, 16)
+
+
+def test_a_refused_kernel_is_reported_with_nvccs_line(compiler: None, tmp_path, monkeypatch) -> None:
+    """Too much shared memory: ptxas refuses, and the error carries its line (not a skip, not an empty mix)."""
+    monkeypatch.setenv("TILELAB_SASS_CACHE", str(tmp_path))
+    source = "__global__ void k(float *x) { __shared__ float s[40000]; s[threadIdx.x] = 1; x[0] = s[5]; }\n"
+    with pytest.raises(toolchain.CompileError, match="ptxas error.*shared"):
+        toolchain.disassemble(toolchain.Job(source, "sm_80"))
+    with pytest.raises(toolchain.CompileError, match="ptxas error.*shared"):  # the refusal is cached too
+        toolchain.disassemble(toolchain.Job(source, "sm_80"))
+
+
+def test_a_missing_compiler_names_the_install_command(monkeypatch) -> None:
+    monkeypatch.setattr(toolchain, "_wheel_bins", lambda: [])
+    monkeypatch.setenv("PATH", "")
+    toolchain.tool.cache_clear()
+    try:
+        with pytest.raises(toolchain.MissingToolchainError, match="pip install nvidia-cuda-nvcc nvidia-cuda-nvdisasm"):
+            toolchain.tool("nvcc")
+    finally:
+        toolchain.tool.cache_clear()
+
+
+def test_the_cli_prints_spec_7_json(compiler: None) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pysim", "sass", "--kernel", "register", "--arch", "sm_90", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    import json
+
+    found = json.loads(done.stdout)
+    assert set(found) >= {"kernel", "params", "arch", "per_iteration", "lines", "model"}
+    assert found["arch"] == "sm_90" and found["per_iteration"]["FFMA"] == 16
+    assert all({"line", "sass"} <= set(entry) for entry in found["lines"])
+
+
+def test_the_cli_and_the_toolchain_name_the_same_architectures() -> None:
+    from pysim.cli import SASS_ARCHS
+
+    assert SASS_ARCHS == toolchain.ARCHS
