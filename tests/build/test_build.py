@@ -120,6 +120,20 @@ def test_the_page_names_the_runtime_downloads(built):
     assert site.PRELOADS_MARK not in head
 
 
+def test_the_lock_file_lists_only_what_dist_ships(built, tmp_path):
+    shipped = json.loads((built / "pyodide" / "pyodide-lock.json").read_text())
+    released = json.loads((paths.PYODIDE_DIR / "pyodide-lock.json").read_text())
+    assert shipped["info"] == released["info"] and shipped["info"]["version"] == "0.27.8"
+    assert shipped["packages"] == {"numpy": released["packages"]["numpy"]}
+    assert (built / "pyodide" / "pyodide-lock.json").stat().st_size < 2_000
+    # A shipped wheel whose dependency is not shipped fails the build.
+    lock = tmp_path / "pyodide-lock.json"
+    released["packages"]["numpy"]["depends"] = ["openblas"]
+    lock.write_text(json.dumps(released))
+    with pytest.raises(errors.BuildError, match="numpy depends on openblas"):
+        runtime.trimmed_lock(lock, sorted(paths.VENDOR_WHEELS.glob("*.whl")))
+
+
 def test_service_worker_precaches_this_build_by_hash(built):
     manifest = json.loads((built / "manifest.json").read_text())
     entries = {entry["path"]: entry for entry in manifest["files"]}
