@@ -198,13 +198,17 @@ def lanes(access: Access, warp: int, instruction: int = 0) -> tuple[Lane, ...]:
 def warp_sectors(access: Access, warp: int, instruction: int = 0) -> WarpSectors:
     """The sectors one warp's global access touches, each with its words and the lanes that use them."""
     found = lanes(access, warp, instruction)
-    touched = sorted({sector for lane in found for sector in lane.sectors})
+    # Each word's lanes, gathered in one pass over the lanes: asking every lane about every word of every
+    # sector was 8,192 questions a step for a warp whose 32 lanes touch 32 sectors (issue 44).
+    askers: dict[int, list[int]] = {}
+    for lane in found:
+        for word in lane.words:
+            askers.setdefault(word, []).append(lane.lane)
     uses = []
-    for sector in touched:
+    for sector in sorted({word // WORDS_PER_SECTOR for word in askers}):
         first_word = sector * WORDS_PER_SECTOR
         slots = tuple(
-            SectorSlot(word, tuple(lane.lane for lane in found if word in lane.words))
-            for word in range(first_word, first_word + WORDS_PER_SECTOR)
+            SectorSlot(word, tuple(askers.get(word, ()))) for word in range(first_word, first_word + WORDS_PER_SECTOR)
         )
         uses.append(SectorUse(sector, first_word * WORD_BYTES, slots))
     return WarpSectors(access.array, access.op, warp, found, tuple(uses))

@@ -38,6 +38,7 @@ function watchFailures() {
   window.addEventListener(
     "error",
     function (event) {
+      if (event.target && event.target.dataset && "optional" in event.target.dataset) return; // the page starts without it
       var url = describeTarget(event.target);
       if (url) failSoon("Could not load " + url + ". Rebuild the site with `python build.py` and serve dist/.");
       else failSoon("JavaScript error during start-up: " + event.message);

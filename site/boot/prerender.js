@@ -1,22 +1,50 @@
-// The views drawn at build time (tools/sitebuild/prerender.py) and the route on screen. Each
-// <template data-prerender="ID" data-address="..."> holds what the view of container ID draws for
-// that address. It stands in for the container's content while the address asks for that state
-// (routes.js), until Python builds the view.
+// The views drawn at build time (tools/sitebuild/prerender.py) and the route on screen. Each route's
+// drawing is a file of its own, prerender/NAME.js, named in the page's head by
+// <meta name="tilelab-prerender" content="ROUTE FILE">: a call of prerendered() with what the view of
+// container ID draws for an address. It stands in for the container's content while the address asks
+// for that state (routes.js), until Python builds the view.
 /* global root, byId, parseRoute, standsFor, endDocumentWatch, noteRouteShown */
-/* exported takeOver, showRoute, showRouteWhenParsed */
+/* exported takeOver, showRoute, showRouteWhenParsed, requestPrerender, prerendered, currentRoute */
 
 var written = {}; // container id -> its nodes as the page wrote them, while a pre-render stands in
 var takenOver = false;
+var drawings = {}; // container id -> { path, address, template } as its file brought it
+var requested = {}; // route -> true once its file is asked for
+
+// The route's drawing, asked for once. Asked while the page's head is parsed (start.js), it holds the
+// first paint until it has come or failed (blocking="render"): the first frame shows the view as
+// drawn, not the placeholder it would replace a moment later, which would lay the page out twice. A
+// route named later (a link followed before Python is up) shows its drawing when it comes.
+function requestPrerender(route) {
+  var file = prerenderFile(route.path);
+  if (!file || requested[route.path] || takenOver) return;
+  requested[route.path] = true;
+  var script = document.createElement("script");
+  script.src = file;
+  script.setAttribute("blocking", "render");
+  script.dataset.optional = ""; // without it the route shows its placeholder: not a failed start (failure.js)
+  document.head.appendChild(script);
+}
+
+function prerenderFile(path) {
+  var metas = document.querySelectorAll('meta[name="tilelab-prerender"]');
+  for (var i = 0; i < metas.length; i++) {
+    var parts = metas[i].content.split(" ");
+    if (parts[0] === path) return parts[1];
+  }
+  return null;
+}
+
+// What a drawing's file calls: { route, container, address, markup }.
+function prerendered(drawing) {
+  var template = document.createElement("template");
+  template.innerHTML = drawing.markup;
+  drawings[drawing.container] = { path: drawing.route, address: drawing.address, template: template };
+  showPrerendered(currentRoute());
+}
 
 function currentRoute() {
   return parseRoute(location.hash);
-}
-
-// What a template holds: its view's route (that of the section around its container) and the address drawn.
-function drawnOf(template) {
-  var container = byId(template.dataset.prerender);
-  var section = container && container.closest("[data-route]");
-  return { path: section ? section.dataset.route : null, address: template.dataset.address };
 }
 
 // Inline styles (a grid's --cols, a canvas's size) travel as data-prerender-style: the CSP
@@ -34,14 +62,22 @@ function putBack(id) {
   delete written[id];
 }
 
+// A container once the parser has passed its whole section (content put in sooner would be followed
+// by the rest of the page's own), else null.
+function parsedContainer(id) {
+  var container = byId(id);
+  var section = container && container.closest("[data-route]");
+  return section && (section.nextSibling || document.readyState !== "loading") ? container : null;
+}
+
 function showPrerendered(route) {
   if (takenOver) return;
-  document.querySelectorAll("template[data-prerender]").forEach(function (template) {
-    var id = template.dataset.prerender;
-    var container = byId(id);
-    var wanted = standsFor(drawnOf(template), route);
+  Object.keys(drawings).forEach(function (id) {
+    var container = parsedContainer(id);
+    if (!container) return; // shown once it is (showRouteWhenParsed)
+    var wanted = standsFor(drawings[id], route);
     if (wanted && !written[id]) {
-      var content = template.content.cloneNode(true);
+      var content = drawings[id].template.content.cloneNode(true);
       content.querySelectorAll("[data-prerender-style]").forEach(applyStyle);
       written[id] = Array.prototype.slice.call(container.childNodes);
       container.replaceChildren(content);
@@ -76,12 +112,13 @@ function showRoute() {
   });
   root.classList.toggle("embed", route.params.get("embed") === "1");
   root.classList.toggle("lock", route.params.get("lock") === "1"); // as the shell will: the form stays hidden
+  requestPrerender(route);
   showPrerendered(route);
   noteRouteShown();
 }
 
 // The route (and its pre-render) is shown as soon as the parser has passed its section, not once
-// the whole page is parsed: the templates of the other routes after it are most of the page.
+// the whole page is parsed.
 function showRouteWhenParsed() {
   var path = currentRoute().path;
   var parsed = new MutationObserver(function () {

@@ -3,14 +3,16 @@
 // loading progress, and turns any start-up failure into a message saying what failed. The other parts
 // only declare; this one, last, does each in its order.
 /* global hideJspi, watchFailures, watchResources, guardStorage, showRouteWhenParsed, showRoute, readManifest,
-   showProgress, startAfterPaint, setStage, ready, fail, takeOver */
+   showProgress, startAfterPaint, setStage, ready, fail, takeOver, requestPrerender, prerendered, currentRoute */
 
 hideJspi(); // before Pyodide can look
 watchFailures();
 watchResources();
 guardStorage(); // before PyScript's module opens its first store
 showRouteWhenParsed();
-window.tilelabBoot = { stage: setStage, ready: ready, fail: fail, takeOver: takeOver }; // what site/main.py and the shell call
+// What site/main.py and the shell call, and the route's drawing (prerender/NAME.js) when it comes.
+window.tilelabBoot = { stage: setStage, ready: ready, fail: fail, takeOver: takeOver, prerendered: prerendered };
+requestPrerender(currentRoute()); // now, beside the stylesheets: it holds the first paint
 window.addEventListener("hashchange", showRoute);
 readManifest();
 document.addEventListener("DOMContentLoaded", function () {

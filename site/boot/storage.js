@@ -3,7 +3,7 @@
 
 // @pyscript/core 0.6.66 opens two IndexedDB stores while it starts, through its IDBMap class
 // (prefix "IDBMap/"): "@pyscript.fs" when its module is evaluated (for mounted folders) and
-// "<origin>/pyodide@0.27.7" before Pyodide loads (its package cache, awaited). Where the browser
+// "<origin>/pyodide@0.27.8" before Pyodide loads (its package cache, awaited). Where the browser
 // refuses storage (a frame on another site with third-party storage blocked, some private
 // windows, opaque origins) the open fails; PyScript's error handler then throws ("InvalidStateError
 // ... already being dispatched") and start-up dies. TileLab uses neither store (no packages to

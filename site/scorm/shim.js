@@ -2,7 +2,7 @@
 //
 // An LMS serves a package's files with its own MIME table: Moodle's has no `.wasm`, so
 // pyodide.asm.wasm arrives as `document/unknown`. Streaming compilation refuses any type but
-// application/wasm, and Pyodide 0.27.7 then stops with only a console message. Loaded before
+// application/wasm, and Pyodide 0.27 then stops with only a console message. Loaded before
 // anything else, this wraps WebAssembly.instantiateStreaming and compileStreaming: a response
 // with the right type streams as before; any other successful response is read whole and
 // compiled from its bytes (same result, compiled after the download instead of during it).

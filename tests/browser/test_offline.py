@@ -19,6 +19,8 @@ SW_TIMEOUT_MS = 60_000
 # What the page fetched ("other": the browser's own fetches, such as the tab's favicon).
 RESOURCE_NAMES = "performance.getEntriesByType('resource').filter(e => e.initiatorType !== 'other').map(e => e.name)"
 CACHE_NAMES = "caches.keys()"
+# How the route's drawing (prerender/NAME.js, tools/sitebuild/prerender.py) was answered.
+DRAWING_STATUS = "name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name)).map(e => e.responseStatus)"
 # Resolves once a new worker has installed and waits (rejects after `ms`).
 WAITING_WORKER = """ms => navigator.serviceWorker.getRegistration().then(registration => new Promise((resolve, reject) => {
     const deadline = Date.now() + ms;
@@ -78,6 +80,8 @@ def test_one_download_per_file_then_none_then_offline_on_every_route(browser, ow
         context.set_offline(True)
         for route in ROUTES:
             page = open_ready(context, own_server.url + route)
+            if route != "#/":  # the landing page has no drawing: its text is the page's own
+                assert page.evaluate(DRAWING_STATUS, f"/prerender/{route[2:]}.js") == [200], route
             page.close()
     finally:
         context.close()

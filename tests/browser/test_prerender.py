@@ -5,6 +5,7 @@ and a progress line that names its stage and is never full while work remains.""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -107,14 +108,13 @@ def test_python_builds_each_view_as_drawn_before_it(visit, spec):
 
 
 def tampered(route) -> None:
-    """index.html with #/tiling's pre-render unlike what Python builds: a text changed, an element moved."""
-    html = route.fetch().text()
-    start = html.index('<template data-prerender="app-tiling"')
-    end = html.index("</template>", start)
-    drawn = html[start:end].replace("Current focus: Block (0, 0)", "A stale focus")
-    focus = re.search(r'<p class="focus".*?</p>', drawn).group(0)
-    drawn = drawn.replace(focus, "") + focus
-    route.fulfill(body=html[:start] + drawn + html[end:], content_type="text/html")
+    """#/tiling's drawing (prerender/tiling.js) unlike what Python builds: a text changed, an element moved."""
+    script = route.fetch().text()
+    drawn = script.replace("Current focus: Block (0, 0)", "A stale focus")
+    focus = re.search(r'<p class=\\"focus\\".*?</p>', drawn).group(0)
+    drawn = drawn.replace(focus, "").replace("</form>", "</form>" + focus, 1)
+    assert "A stale focus" in drawn and drawn != script
+    route.fulfill(body=drawn, content_type="text/javascript")
 
 
 def test_a_pre_render_unlike_the_view_still_ends_as_the_view_built_afresh(browser, server):
@@ -122,7 +122,7 @@ def test_a_pre_render_unlike_the_view_still_ends_as_the_view_built_afresh(browse
     for tamper in (True, False):
         visit = Visit(browser, server)
         if tamper:
-            visit.page.route(server.url, tampered)
+            visit.page.route("**/prerender/tiling.js", tampered)
         visit.open("#/tiling")
         markups.append(visit.page.evaluate(SHOWN, "app-tiling"))
         visit.close()
@@ -218,3 +218,29 @@ def test_the_page_is_not_laid_out_again_until_python_has_built_the_view(watched)
     working = [note for note in watched.page.evaluate("window.__boot") if note["state"] == "loading"]
     assert {kind for note in working for kind in note["kinds"]} == {"attributes"}
     assert watched.page.evaluate("window.__reads") == []
+
+
+def late(route) -> None:
+    """A drawing's file that takes half a second to come."""
+    time.sleep(0.5)
+    route.continue_()
+
+
+DRAWINGS_FETCHED = "performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/prerender/'))"
+
+
+def test_the_routes_drawing_alone_is_fetched_and_the_first_frame_waits_for_it(visit):
+    # The address as the build drew it (no guide=0): the drawing stands only for the state it shows.
+    visit.page.route("**/prerender/*.js", late)
+    visit.page.add_init_script(WATCH)
+    held(visit)
+    visit.page.goto(visit.server.url + "#/tiling")
+    visit.page.wait_for_function("window.__frames && window.__frames.length > 2")
+    frames = visit.page.evaluate("window.__frames")
+    assert min(frames) > 0, f"a frame before the drawing came: {frames}"
+    assert [name.split("/")[-1] for name in visit.page.evaluate(DRAWINGS_FETCHED)] == ["tiling.js"]
+    # A route named before Python is up: its drawing is fetched then, and shown when it comes.
+    assert visit.page.locator("#app-naive .placeholder").count() > 0
+    visit.page.evaluate("location.hash = '#/naive'")
+    visit.page.wait_for_function("!document.querySelector('#app-naive .placeholder')", timeout=5000)
+    assert [name.split("/")[-1] for name in visit.page.evaluate(DRAWINGS_FETCHED)] == ["tiling.js", "naive.js"]

@@ -1,6 +1,7 @@
 """The build (tools/sitebuild/): manifest, hashes, refusal of a corrupted wheel, no external URLs."""
 
 import base64
+import gzip
 import hashlib
 import json
 import re
@@ -10,7 +11,8 @@ import zipfile
 
 import pytest
 
-from tools.sitebuild import errors, paths, runtime, serve, site
+from app.core.urlstate import VIEWS
+from tools.sitebuild import errors, paths, prerender, runtime, serve, site
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +120,20 @@ def test_the_page_names_the_runtime_downloads(built):
     assert site.PRELOADS_MARK not in head
 
 
+def test_the_lock_file_lists_only_what_dist_ships(built, tmp_path):
+    shipped = json.loads((built / "pyodide" / "pyodide-lock.json").read_text())
+    released = json.loads((paths.PYODIDE_DIR / "pyodide-lock.json").read_text())
+    assert shipped["info"] == released["info"] and shipped["info"]["version"] == "0.27.8"
+    assert shipped["packages"] == {"numpy": released["packages"]["numpy"]}
+    assert (built / "pyodide" / "pyodide-lock.json").stat().st_size < 2_000
+    # A shipped wheel whose dependency is not shipped fails the build.
+    lock = tmp_path / "pyodide-lock.json"
+    released["packages"]["numpy"]["depends"] = ["openblas"]
+    lock.write_text(json.dumps(released))
+    with pytest.raises(errors.BuildError, match="numpy depends on openblas"):
+        runtime.trimmed_lock(lock, sorted(paths.VENDOR_WHEELS.glob("*.whl")))
+
+
 def test_service_worker_precaches_this_build_by_hash(built):
     manifest = json.loads((built / "manifest.json").read_text())
     entries = {entry["path"]: entry for entry in manifest["files"]}
@@ -128,6 +144,26 @@ def test_service_worker_precaches_this_build_by_hash(built):
     assert set(files) == set(entries) - {"sw.js", ".nojekyll"}
     for path, integrity in files.items():
         assert integrity == "sha256-" + base64.b64encode(bytes.fromhex(entries[path]["sha256"])).decode()
+
+
+# Issue 44: the page is the shell (and the landing page's text); each view's drawing is a file of its own.
+PAGE_GZIP_BYTES = 40_000
+
+
+def test_the_page_is_the_shell_and_each_views_drawing_a_file_the_worker_caches(built):
+    html = (built / "index.html").read_text()
+    assert len(gzip.compress(html.encode(), 9)) <= PAGE_GZIP_BYTES
+    assert "<template" not in html
+    head = html.split("</head>")[0]
+    named = dict(re.findall(r'<meta name="tilelab-prerender" content="(\S+) (\S+)">', head))
+    assert set(named) == {spec.path for spec in VIEWS}
+    assert head.index('name="tilelab-prerender"') < head.index('<script src="boot.js">')  # read by the boot guard
+    files = json.loads(re.search(r"const FILES = (\{.*?\});", (built / "sw.js").read_text(), re.S).group(1))
+    containers = {spec.path: spec.container for spec in VIEWS}
+    for route, name in named.items():
+        container, drawn = prerender.read_drawing((built / name).read_text())
+        assert (drawn.route, container) == (route, containers[route]) and drawn.markup
+        assert name in files
 
 
 def test_build_id_changes_with_any_file(built, tmp_path, monkeypatch):

@@ -2,24 +2,30 @@
 
 Every view of site/app/core/urlstate.py's VIEWS is mounted in CPython on the build's own DOM
 (tools/sitebuild/fakedom.py), with pysim computing its default state, exactly as the browser will
-mount it; what it drew is written beside the view's container in dist/index.html as
-`<template data-prerender="ID" data-address="...">`, the address being the state drawn (what the
-view wrote into the address bar). The first paint is then the lesson itself (listing, grids with
-their values, counters at zero, the walkthrough's pictures), made by the code that builds the live
-page: no second renderer.
+mount it; what it drew is written into a file of its own, dist/prerender/NAME.js (NAME: the route,
+`/tiling` -> tiling.js), with the address of the state drawn (what the view wrote into the address
+bar), and the page's head names each route's file (`<meta name="tilelab-prerender">`). The first
+paint is then the lesson itself (listing, grids with their values, counters at zero, the
+walkthrough's pictures), made by the code that builds the live page: no second renderer.
 
-The boot guard (site/boot/prerender.js) moves a template's content into its container when the address asks
-for that state (a deep link with other sizes keeps the page as written until Python draws its own
-sizes), and puts the container back as written just before Python builds the view (site/main.py),
-in the same task, so no frame shows the swap: a view that fills the markup it finds (the
-walkthrough) then builds on the page it was written for, as it did here. A template is inert, so the views not on
-screen cost the page their parse only.
+A file of its own, not a template in dist/index.html: the page would carry every view's drawing
+(127 KB gzip where one route needs 4-18 KB of it), parsed before anything shows. The boot guard
+(site/boot/prerender.js) asks for the opened route's file alone, as soon as the address names it,
+as a script that holds the first paint until it has come (so the first frame is the view drawn,
+not its placeholder); the CSP refuses inline scripts, not the site's own files.
+
+It moves the drawing into its container when the address asks for that state (a deep link with
+other sizes keeps the page as written until Python draws its own sizes), and puts the container
+back as written just before Python builds the view (site/main.py), in the same task, so no frame
+shows the swap: a view that fills the markup it finds (the walkthrough) then builds on the page it
+was written for, as it did here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import re
 import sys
 import types
@@ -36,7 +42,6 @@ from tools.sitebuild.fakedom import Document, Element, Window, parse_into
 from tools.sitebuild.paths import SITE
 
 MAIN = re.compile(r"<main\b[^>]*>.*</main>", re.S)
-DIV_TAG = re.compile(r"<(/?)div\b[^>]*>")
 # What the views import from the browser; the stand-ins replace them while the views run.
 BROWSER_MODULES = ("pyscript", "pyodide", "pyodide.ffi", "pyodide_js")
 
@@ -105,6 +110,7 @@ def forget(name: str) -> None:
 class Drawn:
     """A view's first state as the build drew it."""
 
+    route: str  # the view's route, `/tiling`
     markup: str  # the container's content
     address: str  # the state's address parameters, as the view wrote them
 
@@ -134,33 +140,49 @@ async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
             view_class = getattr(importlib.import_module(spec.module), spec.name)
             view = view_class(container, written.update)  # the view reports its state as it would to the address
             view.activate({})
-            drawn[spec.container] = Drawn(container.innerHTML, urlencode(written, safe=","))
+            drawn[spec.container] = Drawn(spec.path, container.innerHTML, urlencode(written, safe=","))
     return drawn
 
 
-def container_end(html: str, container_id: str) -> int:
-    """Where the container's end tag ends in `html`."""
-    start = re.search(rf'<div\b[^>]*\bid="{re.escape(container_id)}"[^>]*>', html)
-    if start is None:
-        raise BuildError(f"index.html has no <div id={container_id!r}>")
-    depth = 1
-    for tag in DIV_TAG.finditer(html, start.end()):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            return tag.end()
-    raise BuildError(f"<div id={container_id!r}> in index.html is never closed")
+PRERENDER_DIR = "prerender"  # in dist/, beside the page
+# Where site/index.html's head names each route's file, before the boot guard that reads the names.
+PRERENDERS_MARK = "<!-- build: prerenders -->"
+# A drawing's file: one call of the boot guard (site/boot/prerender.js) with the drawing as JSON.
+CALL = "tilelabBoot.prerendered("
+CALL_END = ");\n"
+
+
+def file_name(route: str) -> str:
+    """`/tiling` -> `prerender/tiling.js`."""
+    return f"{PRERENDER_DIR}/{route.strip('/')}.js"
+
+
+def drawing_file(container: str, view: Drawn) -> str:
+    drawing = {"route": view.route, "container": container, "address": view.address, "markup": view.markup}
+    return CALL + json.dumps(drawing, ensure_ascii=False, separators=(",", ":")) + CALL_END
+
+
+def read_drawing(text: str) -> tuple[str, Drawn]:
+    """(container id, drawing) from a drawing's file: what the boot guard is handed."""
+    if not (text.startswith(CALL) and text.endswith(CALL_END)):
+        raise BuildError(f"not a drawing's file: {text[:80]!r}")
+    drawing = json.loads(text[len(CALL) : -len(CALL_END)])
+    return drawing["container"], Drawn(drawing["route"], drawing["markup"], drawing["address"])
 
 
 def prerender(page: Path) -> None:
-    """Write each view's first state, as a template beside its container, into `page` (dist/index.html)."""
+    """Write each view's first state into its own file beside `page` (dist/index.html), and name the
+    files in the page's head."""
     html = page.read_text(encoding="utf-8")
     main = MAIN.search(html)
     if main is None:
         raise BuildError(f"{page} has no <main>")
+    if PRERENDERS_MARK not in html:
+        raise BuildError(f"{page} has no `{PRERENDERS_MARK}` in its <head>; no view would be drawn before Python")
+    (page.parent / PRERENDER_DIR).mkdir(exist_ok=True)
+    metas = []
     for container_id, view in draw_views(main.group(0)).items():
-        closed = container_end(html, container_id)
-        drawn = (
-            f'<template data-prerender="{container_id}" data-address="{escape(view.address)}">{view.markup}</template>'
-        )
-        html = html[:closed] + drawn + html[closed:]
-    page.write_text(html, encoding="utf-8")
+        name = file_name(view.route)
+        (page.parent / name).write_text(drawing_file(container_id, view), encoding="utf-8")
+        metas.append(f'<meta name="tilelab-prerender" content="{escape(view.route)} {name}">')
+    page.write_text(html.replace(PRERENDERS_MARK, "\n".join(metas)), encoding="utf-8")
