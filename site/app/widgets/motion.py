@@ -2,7 +2,7 @@
 
 One layer over a view's memory panels holds a token per moving value (pysim.lessons.motion says which).
 The tokens are written in one call, placed by arithmetic from one read of each grid's position
-(MatrixGrid.geometry), and moved by a CSS animation of their transform alone (css/tilelab.css .flight):
+(MatrixGrid.geometry) and set in one call (site/gridpaint.js), and moved by a CSS animation of their transform alone (css/tilelab.css .flight):
 the compositor runs it, nothing is laid out per frame. With reduced motion the CSS shows each token where
 it arrives, outlined, instead.
 """
@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from pyodide.ffi import to_js
+from pyscript import window
+
 from pysim.lessons.motion import Move
 
 from ..core.dom import fmt, h, set_number_markup
-from .grids import MatrixGrid
+from .grids import CELL_GAP, MatrixGrid
 
+PLACES = ("--x0", "--y0", "--x1", "--y1", "--w", "--h")  # a token's start, end and size (css/tilelab.css .flight)
 MAX_FLIGHTS = 1024  # a 32×32 block's load (one value per thread); beyond it the tokens cost more than they teach
 
 
@@ -43,7 +47,8 @@ class Flights:
             return
         box = self.container.getBoundingClientRect()
         places = {name: grids[name].geometry() for name in used}
-        parts = []
+        parts: list[str] = []
+        numbers: list[float] = []  # PLACES per token, in px from the container's corner
         for move in moves[:MAX_FLIGHTS]:
             x0, y0 = _corner(places[move.source], move.source_cell)
             x1, y1 = _corner(places[move.target], move.target_cell)
@@ -51,13 +56,12 @@ class Flights:
             if not (width > 1 and places[move.source][2] > 1):
                 continue  # a grid that is not laid out (hidden) has no cells to fly from or to
             level = escape(grids[move.source].level)
-            style = (
-                f"--x0:{x0 - box.left:.1f}px;--y0:{y0 - box.top:.1f}px;--x1:{x1 - box.left:.1f}px;"
-                f"--y1:{y1 - box.top:.1f}px;--w:{width - 1:.1f}px;--h:{height - 1:.1f}px"
-            )
-            parts.append(f'<span class="flight" data-level="{level}" style="{style}">{escape(fmt(move.value))}</span>')
-        set_number_markup(self.element, "".join(parts))
-        self.drawn = bool(parts)
+            parts.append(f'<span class="flight" data-level="{level}">{escape(fmt(move.value))}</span>')
+            numbers += [x0 - box.left, y0 - box.top, x1 - box.left, y1 - box.top, width - CELL_GAP, height - CELL_GAP]
+        if parts:
+            set_number_markup(self.element, "".join(parts))
+            window.tilelabPlace(self.element.children, to_js(PLACES), to_js(numbers))
+            self.drawn = True
 
 
 def _corner(place: tuple[float, float, float, float], cell: tuple[int, int]) -> tuple[float, float]:
