@@ -262,19 +262,6 @@ def memory_panel(spaces: list[tuple[str, str, list]]):
     )
 
 
-MEMORY_KEY = (
-    ("g-load", "loaded from global memory this step"),
-    ("s-store", "written to shared memory"),
-    ("zero-fill", "zero-filled (edge)"),
-    ("s-read", "read from shared memory this step"),
-)
-RESULT_KEY = (
-    ("c-store", "stored to C"),
-    ("in-tile", "current block tile / slice"),
-    ("followed-line", "outlined: the followed thread's cells of C"),
-)
-
-
 # The key: colour says which memory level a cell is in, and only that; what happens to a cell is a shape
 # (border style, corner mark, bar, hatching), drawn in the key without colour.
 LEVEL_KEY = (
@@ -284,10 +271,10 @@ LEVEL_KEY = (
     ("output", "C, the output"),
 )
 ACTION_KEY = (
-    ("g-load", "loaded: solid border, corner mark"),
-    ("s-store c-store", "written: solid border, bar below"),
-    ("s-read", "read: dotted border"),
-    ("zero-fill", "zero-filled (edge): hatched"),
+    ("g-load", "loaded this step"),
+    ("s-store c-store", "written this step"),
+    ("s-read", "read this step"),
+    ("zero-fill", "zero-filled (edge)"),
     ("in-tile", "this block's tile"),
 )
 

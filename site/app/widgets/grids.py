@@ -19,7 +19,7 @@ from pyscript import document, window
 
 from ..core.dom import Listeners, fmt, h, set_number_markup
 from .cellmarkup import cells_markup
-from .components import MEMORY_KEY, RESULT_KEY, add_marks
+from .components import ACTION_KEY, add_marks
 
 # Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
 CANVAS_ABOVE_CELLS = 1024
@@ -32,9 +32,11 @@ CELL_GAP = 1  # px between an element grid's cells (css/tilelab.css .matrix > .c
 PAINT_CHUNK = 256
 NEAR_VIEWPORT = "50%"
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
-MARK_WORDS = dict(
-    (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
-)
+MARK_WORDS = {cls: words for classes, words in ACTION_KEY for cls in classes.split()} | {
+    "followed": "the followed thread's cell",
+    "followed-line": "the followed thread's",
+    "reg-line": "in regM / regN",
+}
 OnClick = Callable[[int, int], None]
 Cell = tuple[int, int]
 

@@ -55,6 +55,8 @@ class Flights:
             width, height = places[move.target][2:]
             if not (width > 1 and places[move.source][2] > 1):
                 continue  # a grid that is not laid out (hidden) has no cells to fly from or to
+            if not all(0 <= x - box.left <= box.width - width for x in (x0, x1)):
+                continue  # a cell scrolled out of its grid's view (a wide grid on a phone): nothing to see leave
             level = escape(grids[move.source].level)
             parts.append(f'<span class="flight" data-level="{level}">{escape(fmt(move.value))}</span>')
             numbers += [x0 - box.left, y0 - box.top, x1 - box.left, y1 - box.top, width - CELL_GAP, height - CELL_GAP]
