@@ -2,9 +2,9 @@
 
 One layer over a view's memory panels holds a token per moving value (pysim.lessons.motion says which).
 The tokens are written in one call, placed by arithmetic from one read of each grid's position
-(MatrixGrid.geometry) and set in one call (site/gridpaint.js), and moved by a CSS animation of their transform alone (css/tilelab.css .flight):
-the compositor runs it, nothing is laid out per frame. With reduced motion the CSS shows each token where
-it arrives, outlined, instead.
+(MatrixGrid.geometry) and set moving in one call (site/gridpaint.js `fly`) by a CSS transition of their
+transform alone (css/tilelab.css .flight): the compositor runs it, nothing is laid out per frame. With
+reduced motion the CSS shows each token where it arrives, outlined, instead.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from pysim.lessons.motion import Move
 from ..core.dom import fmt, h, set_number_markup
 from .grids import CELL_GAP, MatrixGrid
 
-PLACES = ("--x0", "--y0", "--x1", "--y1", "--w", "--h")  # a token's start, end and size (css/tilelab.css .flight)
 MAX_FLIGHTS = 1024  # a 32×32 block's load (one value per thread); beyond it the tokens cost more than they teach
 
 
@@ -48,7 +47,7 @@ class Flights:
         box = self.container.getBoundingClientRect()
         places = {name: grids[name].geometry() for name in used}
         parts: list[str] = []
-        numbers: list[float] = []  # PLACES per token, in px from the container's corner
+        numbers: list[float] = []  # x0, y0, x1, y1, width, height per token, in px from the container's corner
         for move in moves[:MAX_FLIGHTS]:
             x0, y0 = _corner(places[move.source], move.source_cell)
             x1, y1 = _corner(places[move.target], move.target_cell)
@@ -62,7 +61,7 @@ class Flights:
             numbers += [x0 - box.left, y0 - box.top, x1 - box.left, y1 - box.top, width - CELL_GAP, height - CELL_GAP]
         if parts:
             set_number_markup(self.element, "".join(parts))
-            window.tilelabPlace(self.element.children, to_js(PLACES), to_js(numbers))
+            window.tilelabFly(self.element, to_js(numbers))
             self.drawn = True
 
 
