@@ -82,6 +82,27 @@
     }
   }
 
+  // Values in flight (site/app/widgets/motion.py), placed and set moving in one call: each token is put on
+  // its start by a transform, the layer's style is resolved once, and each is given its end, so that the
+  // CSS transition (css/tilelab.css .flight) moves it on the compositor. The page's content security policy
+  // refuses style attributes in markup, so the places are set here. numbers: x0, y0, x1, y1, width, height
+  // per token, in px from the layer's corner.
+  function fly(layer, numbers) {
+    var tokens = layer.children;
+    for (var i = 0; i < tokens.length; i++) {
+      var style = tokens[i].style, n = numbers.slice(i * 6, i * 6 + 6);
+      style.width = n[4] + "px";
+      style.height = n[5] + "px";
+      style.transform = "translate(" + n[0] + "px, " + n[1] + "px)";
+    }
+    if (tokens.length) getComputedStyle(tokens[0]).transform;  // the start is their style before they move
+    for (var j = 0; j < tokens.length; j++) {
+      tokens[j].style.transform = "translate(" + numbers[j * 6 + 2] + "px, " + numbers[j * 6 + 3] + "px)";
+      tokens[j].classList.add("arrived");
+    }
+  }
+
   window.tilelabGridPaint = paint;
   window.tilelabUpdate = update;
+  window.tilelabFly = fly;
 })();

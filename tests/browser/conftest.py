@@ -42,9 +42,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
 class Visit:
     """A page plus everything it requested and every error it logged."""
 
-    def __init__(self, browser, server: Server) -> None:
+    def __init__(self, browser, server: Server, **options) -> None:
+        """`options`: the context's own (a colour scheme, reduced motion), over a 1280×900 viewport."""
         self.server = server
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **options})
         self.page = self.context.new_page()
         self.requests: list[str] = []
         self.other_origins: list[str] = []  # our own second test server, when a test embeds across origins

@@ -47,7 +47,15 @@ def test_every_mark_of_the_tiling_view_has_a_legend_entry(page):
     marks = {name for cell in page.all(".cell") for name in cell.className.split() if name != "cell"}
     keyed = {name for swatch in page.all(".legend .swatch") for name in swatch.className.split() if name != "swatch"}
     assert "followed-line" in marks and marks <= keyed, marks - keyed
-    assert len(page.all(".legend .swatch.followed-line")) == 2
+    assert len(page.all(".legend .swatch.followed-line")) == 1  # the followed thread's tile row, column and C cell
+    # Colour is the level's: the key's coloured swatches are the four levels, its shapes carry no level.
+    assert [s.getAttribute("data-level") for s in page.all(".legend.levels .swatch")] == [
+        "global",
+        "shared",
+        "register",
+        "output",
+    ]
+    assert all(s.getAttribute("data-level") is None for s in page.all(".legend.actions .swatch"))
 
 
 def test_home_has_a_start_here_path_the_navigation_follows(page):

@@ -22,6 +22,8 @@ from pysim.lessons import blocktiled
 from ..core.dom import AFTER_FRAME_MS, fmt, h
 from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.motion import Flights
+from ..widgets.registertile import RegisterTileView
 from ..widgets.sasspanel import SassPanel
 from . import blocktiled_explain
 from .register import RegisterView
@@ -75,21 +77,25 @@ class BlocktiledView(SteppingView):
         self.sass = SassPanel()
         stage.classList.add("blocktiled")  # scopes the outline and pattern marks (css/tilelab.css)
         self.grids = {
-            "A": MatrixGrid("A", "Matrix A"),
-            "B": MatrixGrid("B", "Matrix B"),
-            "As": MatrixGrid("As", "As"),
-            "Bs": MatrixGrid("Bs", "Bs"),
-            "C": MatrixGrid("C", "Matrix C", on_click=self.clicked_c),
+            "A": MatrixGrid("A", "Matrix A", level="global"),
+            "B": MatrixGrid("B", "Matrix B", level="global"),
+            "As": MatrixGrid("As", "As", level="shared"),
+            "Bs": MatrixGrid("Bs", "Bs", level="shared"),
+            "C": MatrixGrid("C", "Matrix C", on_click=self.clicked_c, level="output"),
         }
         g = self.grids
         hint = "Each thread's results have one border style (dashed and solid alternate). Click a cell to follow its thread."
+        self.register_tile = RegisterTileView()
         memory = memory_panel(
             [
                 ("global", "Global memory", [g["A"].element, g["B"].element]),
                 ("shared", "Shared memory", [g["As"].element, g["Bs"].element]),
+                ("register", "Registers", [self.register_tile.element]),
                 ("result", "Global matrix C", [g["C"].element, h("p", "hint", hint)]),
             ]
         )
+        self.flights = Flights(memory)
+        self.flight_grids = {name: g[name] for name in ("A", "B", "As", "Bs")} | self.register_tile.grids
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_head = h("tr", "")
         self.monitor_body = h("tbody", "")
@@ -260,7 +266,7 @@ class VectorizedView(BlocktiledView):
 
 
 WARP_KEY = (
-    ("warp-tile", "the followed thread's warp tile (dashed outline, corner flags)"),
+    ("warp-tile", "the followed thread's warp tile (dashed box)"),
     ("sub-now", "the subtile computed now (striped box; dotted outlines split the subtiles)"),
 )
 
@@ -278,15 +284,13 @@ class WarptileView(BlocktiledView):
         return *super().base_key(step), self.kernel.thread_xy(self.params, self.thread)[1]  # and the warp
 
     def more_base(self, step, bases: dict[str, dict]) -> None:
-        """The followed thread's warp: its tile (corner flags, dashed outline) and subtiles (dotted
-        outlines); the subtile computed now is a region, drawn by `regions`."""
+        """The followed thread's subtiles: dotted outlines on their edge cells only; the warp tile and
+        the subtile computed now are regions (one box each, `regions`), so no cell is flagged for them."""
         for array, parts in k10_warptile.warp_regions(self.params, step, self.thread).items():
-            add_marks(bases[array], parts["warp"], "warp-tile")
-            for kind, groups in (("sub", parts["subtiles"]), ("warp", (parts["warp"],))):
-                for cell, cls in outlined(groups, kind).items():
-                    add_marks(bases[array], (cell,), cls)
+            for cell, cls in outlined(parts["subtiles"], "sub").items():
+                add_marks(bases[array], (cell,), cls)
 
     def regions(self, step) -> dict[str, dict[str, tuple]]:
-        """The subtile computed now, one striped box per grid."""
+        """The followed thread's warp tile (a dashed box) and the subtile computed now (a striped box), per grid."""
         regions = k10_warptile.warp_regions(self.params, step, self.thread)
-        return {array: {"sub-now": parts["now"]} for array, parts in regions.items()}
+        return {array: {"warp-tile": parts["warp"], "sub-now": parts["now"]} for array, parts in regions.items()}

@@ -30,6 +30,9 @@ from ..widgets.form import ParamForm
 CHART_W, CHART_H = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 88, 16, 20, 44  # LEFT: room for the widest axis label, "100 GFLOP/s"
 SOL_W, SOL_NAME, SOL_ROW, SOL_BAR = 520, 220, 22, 14  # speed-of-light bars: width, name column, row, bar height
+# The memory level (SPEC §7) of each unit whose bar is one: the FP32 units work on registers; L1, L2 and DRAM
+# serve global memory. Instruction issue and latency are in no level (drawn grey).
+UNIT_LEVELS = {"fp32": "register", "shared": "shared", "l1": "global", "l2": "global", "dram": "global"}
 
 
 class LadderView:
@@ -178,6 +181,7 @@ class LadderView:
                     height=str(SOL_BAR),
                     data_unit=bar.unit,
                     data_share=repr(bar.share),
+                    **({"data_level": UNIT_LEVELS[bar.unit]} if bar.unit in UNIT_LEVELS else {}),
                 )
             )
             drawing.appendChild(svg("text", text=bar.text, x=f"{SOL_NAME + room + 6}", y=f"{y + 12}"))

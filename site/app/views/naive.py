@@ -40,9 +40,9 @@ class NaiveView(SteppingView):
         super().apply(params)
 
     def build_panels(self, stage) -> None:
-        self.grid_a = MatrixGrid("A", "Matrix A")
-        self.grid_b = MatrixGrid("B", "Matrix B")
-        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
+        self.grid_a = MatrixGrid("A", "Matrix A", level="global")
+        self.grid_b = MatrixGrid("B", "Matrix B", level="global")
+        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c, level="output")
         memory = memory_panel(
             [
                 ("global", "Global memory", [self.grid_a.element, self.grid_b.element]),
@@ -55,7 +55,7 @@ class NaiveView(SteppingView):
         )
         key = legend(
             (
-                ("followed-line", "outlined: the followed thread's row of A and column of B"),
+                ("followed-line", "outlined: the followed thread's row of A, column of B and cell of C"),
                 ("followed", "the values it uses now"),
             )
         )

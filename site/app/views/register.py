@@ -7,6 +7,8 @@ from pysim.kernels import KERNELS
 from ..core.dom import fmt, h
 from ..widgets.components import code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.motion import Flights
+from ..widgets.registertile import RegisterTileView
 from ..widgets.sasspanel import SassPanel
 from . import register_explain as explain_register
 from .stepping import SteppingView
@@ -30,19 +32,24 @@ class RegisterView(SteppingView):
 
     def build_panels(self, stage) -> None:
         self.sass = SassPanel()
-        self.grid_a = MatrixGrid("A", "Matrix A")
-        self.grid_b = MatrixGrid("B", "Matrix B")
-        self.grid_as = MatrixGrid("As", "As")
-        self.grid_bs = MatrixGrid("Bs", "Bs")
-        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
+        self.grid_a = MatrixGrid("A", "Matrix A", level="global")
+        self.grid_b = MatrixGrid("B", "Matrix B", level="global")
+        self.grid_as = MatrixGrid("As", "As", level="shared")
+        self.grid_bs = MatrixGrid("Bs", "Bs", level="shared")
+        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c, level="output")
         hint = "Each thread owns a TM×TN patch (dashed and solid borders alternate). Click a cell to follow its thread."
+        self.register_tile = RegisterTileView()
         memory = memory_panel(
             [
                 ("global", "Global memory", [self.grid_a.element, self.grid_b.element]),
                 ("shared", "Shared memory", [self.grid_as.element, self.grid_bs.element]),
+                ("register", "Registers", [self.register_tile.element]),
                 ("result", "Global matrix C", [self.grid_c.element, h("p", "hint", hint)]),
             ]
         )
+        self.flights = Flights(memory)
+        grids = {"A": self.grid_a, "B": self.grid_b, "As": self.grid_as, "Bs": self.grid_bs}
+        self.flight_grids = grids | self.register_tile.grids
         key = legend((("reg-line", "the vector loaded into regM / regN"), ("followed", "the scalar pair in use now")))
         self.phase = h("p", "phase", "", data_testid="phase")
         self.monitor_head = h("tr", "")

@@ -17,6 +17,7 @@ from pyscript import window
 from pysim.core.trace import Trace
 from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
+from pysim.lessons.motion import RegisterTile, load_moves, register_moves, register_tile
 from pysim.lessons.narration import narration
 from pysim.lessons.speed_of_light import estimate_note
 from pysim.speed import time_bound_for
@@ -27,7 +28,9 @@ from ..widgets.checkpoint import Checkpoints
 from ..widgets.components import ACCESS_MARKS, CodePanel, CounterBoard, VerifyBadge, add_marks
 from ..widgets.device_panel import DevicePanel
 from ..widgets.form import ParamForm
+from ..widgets.motion import MAX_FLIGHTS, Flights
 from ..widgets.player import Player
+from ..widgets.registertile import RegisterTileView
 
 Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
 MONITOR_ALL_UP_TO = 32  # larger blocks list only the followed thread's warp (one row per lane)
@@ -87,6 +90,13 @@ class SteppingView:
             self.device_panel.element,
         ):
             container.appendChild(part)
+        # Values in flight and the drawn register tile, where a view's panels have them (build_panels).
+        self.flights: Flights | None = None
+        self.flight_grids: dict = {}
+        self.register_tile: RegisterTileView | None = None
+        self.tile_now: RegisterTile | None = None
+        self.motion_frame = None
+        self.motion_proxy = self.listeners.proxy(self.draw_motion)
         self.build_panels(self.stage)
         self.stage.appendChild(self.verify.element)
         self.code_panel = self.code.element.parentElement  # the subclass put it beside its memory panel
@@ -229,6 +239,8 @@ class SteppingView:
         self.start_c_check()
         self.load_panels()
         self.load_thread()
+        if self.register_tile is not None:
+            self.load_register_tile()
         self.checkpoints.load(params, self.trace, reached_from)
         self.player.load(len(self.trace), index)
 
@@ -391,7 +403,10 @@ class SteppingView:
         self.code.highlight(step.lines)
         self.narration.textContent = self.words.narrate(step, self.params, self.thread)
         self.render(step)
+        self.show_register_tile(step)
         self.flush_monitor()
+        if self.flights is not None and self.motion_frame is None:
+            self.motion_frame = window.requestAnimationFrame(self.motion_proxy)  # positions need the step's layout
         self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)
         self.checkpoints.show(index)
         self.write_address()
@@ -400,6 +415,34 @@ class SteppingView:
             # the layout would be forced inside this task, which at start-up is the view's long build
             # (Lighthouse's Speed Index counts a late long task that lays out).
             self.listing_frame = window.requestAnimationFrame(self.listing_proxy)
+
+    def load_register_tile(self) -> None:
+        """Size the register tile for these parameters (a kernel without regM and regN has none)."""
+        tile = register_tile(self.kernel, self.params, self.trace[0], self.thread)
+        self.register_tile.element.parentElement.hidden = tile is None
+        if tile is not None:
+            self.register_tile.load(
+                tile.column.size, tile.row.size, self.trace.expected.max(), self.thread_label(self.thread)
+            )
+
+    def show_register_tile(self, step) -> None:
+        """The followed thread's registers at this step (kept for the values in flight)."""
+        self.tile_now = None
+        if self.register_tile is not None:
+            self.tile_now = register_tile(self.kernel, self.params, step, self.thread)
+            if self.tile_now is not None:
+                self.register_tile.follow(self.thread_label(self.thread))
+                self.register_tile.show(self.tile_now)
+
+    def draw_motion(self, timestamp=None) -> None:
+        """The step's values in flight: a load's for every active thread, the followed thread's into its
+        registers and into its results."""
+        self.motion_frame = None
+        if self.trace is None or self.counts_only:
+            return
+        step = self.trace[self.player.index]
+        moves = load_moves(step, MAX_FLIGHTS) + register_moves(step, self.tile_now, self.thread)
+        self.flights.draw(moves, self.flight_grids)
 
     def follow_listing(self, timestamp=None) -> None:
         """Scroll the listing's own box (never the page, which may be a course page's frame) so that

@@ -10,6 +10,7 @@ from pysim.kernels import KERNELS
 from ..core.dom import fmt, h, on
 from ..widgets.components import ArrowLayer, code_section, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
+from ..widgets.motion import Flights
 from ..widgets.sasspanel import SassPanel
 from . import tiling_explain as explain_tiling
 from .stepping import SteppingView
@@ -32,11 +33,11 @@ class TilingView(SteppingView):
 
     def build_panels(self, stage) -> None:
         self.sass = SassPanel()
-        self.grid_a = MatrixGrid("A", "Matrix A")
-        self.grid_b = MatrixGrid("B", "Matrix B")
-        self.grid_ta = MatrixGrid("tileA", "tileA")
-        self.grid_tb = MatrixGrid("tileB", "tileB")
-        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c)
+        self.grid_a = MatrixGrid("A", "Matrix A", level="global")
+        self.grid_b = MatrixGrid("B", "Matrix B", level="global")
+        self.grid_ta = MatrixGrid("tileA", "tileA", level="shared")
+        self.grid_tb = MatrixGrid("tileB", "tileB", level="shared")
+        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c, level="output")
         memory = memory_panel(
             [
                 ("global", "Global memory", [self.grid_a.element, self.grid_b.element]),
@@ -49,6 +50,8 @@ class TilingView(SteppingView):
             ]
         )
         self.arrows = ArrowLayer(memory)
+        self.flights = Flights(memory)
+        self.flight_grids = {"A": self.grid_a, "B": self.grid_b, "tileA": self.grid_ta, "tileB": self.grid_tb}
         # A wide grid scrolls sideways inside its figure: the arrows follow its cells.
         for grid in (self.grid_a, self.grid_b, self.grid_ta, self.grid_tb):
             on(grid.element, "scroll", lambda event: self.request_arrows())
@@ -58,7 +61,7 @@ class TilingView(SteppingView):
         self.arrow_proxy = create_proxy(self.draw_arrows)
         key = legend(
             (
-                ("followed-line", "outlined: the followed thread's row of tileA and column of tileB"),
+                ("followed-line", "outlined: the followed thread's row of tileA, column of tileB and cell of C"),
                 ("followed", "the values it uses now"),
             )
         )

@@ -81,9 +81,11 @@ class TransposeView(SteppingView):
 
     def build_panels(self, stage) -> None:
         # A step of a 32×32 block rewrites 1,024 cells at once (the tile fills, then C): canvases past 16×16.
-        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=WHOLE_GRID_STEPS)
-        self.grid_tile = MatrixGrid("tile", "tile", canvas_above=WHOLE_GRID_STEPS)
-        self.grid_c = MatrixGrid("C", "Matrix C = Aᵀ", on_click=self.clicked_c, canvas_above=WHOLE_GRID_STEPS)
+        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=WHOLE_GRID_STEPS, level="global")
+        self.grid_tile = MatrixGrid("tile", "tile", canvas_above=WHOLE_GRID_STEPS, level="shared")
+        self.grid_c = MatrixGrid(
+            "C", "Matrix C = Aᵀ", on_click=self.clicked_c, canvas_above=WHOLE_GRID_STEPS, level="output"
+        )
         memory = memory_panel(
             [
                 ("global", "Global memory", [self.grid_a.element]),

@@ -11,13 +11,17 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 
-def cells_markup(cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str]) -> str:
+def cells_markup(
+    cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str], level: str = ""
+) -> str:
+    """One span per cell; `level` (global, shared, register, output: SPEC §7) is written on every cell."""
     parts = []
+    level_attribute = f' data-level="{escape(level)}"' if level else ""
     for index, text in enumerate(texts):
         row, col = divmod(index, cols)
         cls = escape(f"cell {classes.get(index, '')}".strip())
         label = f' data-label="{escape(labels[index])}"' if index in labels else ""
-        parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{label}>{escape(text)}</span>')
+        parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{level_attribute}{label}>{escape(text)}</span>')
     return "".join(parts)
 
 

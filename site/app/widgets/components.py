@@ -31,8 +31,25 @@ COUNTER_NOTES = {
 }
 
 
+# The memory level each counter counts in (SPEC §7 data-level): its colour on the board. Stores to C are the
+# output's; FMAs read and write registers; a barrier is in no level.
+COUNTER_LEVELS = {
+    "global_loads": "global",
+    "global_sectors": "global",
+    "atomics": "global",
+    "global_stores": "output",
+    "shared_loads": "shared",
+    "shared_stores": "shared",
+    "bank_extra_cycles": "shared",
+    "shared_wavefronts": "shared",
+    "register_reads": "register",
+    "fma": "register",
+}
+
+
 class CounterBoard:
-    """Counters with data-testid="counter-<name>" and the exact integer in data-value."""
+    """Counters with data-testid="counter-<name>" and the exact integer in data-value; a counter of a
+    memory level carries its data-level."""
 
     def __init__(self, names: Iterable[str]) -> None:
         self.board = h("dl", "counters", data_testid="counters")
@@ -50,7 +67,8 @@ class CounterBoard:
             label = h("summary", "", COUNTER_LABELS[name], title=COUNTER_NOTES[name])
             opens = h("details", "", children=[label, h("span", "definition", COUNTER_NOTES[name])])
             title = h("dt", "counter-name", children=[opens])
-            self.board.appendChild(h("div", "counter", children=[title, value]))
+            level = {"data_level": COUNTER_LEVELS[name]} if name in COUNTER_LEVELS else {}
+            self.board.appendChild(h("div", "counter", children=[title, value], **level))
             self.values[name] = value
 
     def show(self, counters: Counters) -> None:
@@ -218,6 +236,7 @@ class ArrowLayer:
                 svg(
                     "line",
                     "load-arrow followed" if emphasised else "load-arrow",
+                    data_level="global",  # a load's arrow leaves global memory
                     x1=f"{ax + aw / 2 - box.left:.1f}",
                     y1=f"{ay + ah / 2 - box.top:.1f}",
                     x2=f"{bx + bw / 2 - box.left:.1f}",
@@ -227,36 +246,49 @@ class ArrowLayer:
         self.drawn = bool(pairs)
 
 
+# The memory level (SPEC §7) of each kind of memory panel.
+PANEL_LEVELS = {"global": "global", "shared": "shared", "register": "register", "result": "output"}
+
+
 def memory_panel(spaces: list[tuple[str, str, list]]):
-    """The memory spaces side by side: (css kind, heading, children) each."""
+    """The memory spaces side by side: (css kind, heading, children) each; each panel carries its level."""
     return h(
         "div",
         "memory",
         children=[
-            h("section", f"space {kind}", children=[h("h2", "", title), *children]) for kind, title, children in spaces
+            h("section", f"space {kind}", children=[h("h2", "", title), *children], data_level=PANEL_LEVELS[kind])
+            for kind, title, children in spaces
         ],
     )
 
 
-MEMORY_KEY = (
-    ("g-load", "loaded from global memory this step"),
-    ("s-store", "written to shared memory"),
-    ("zero-fill", "zero-filled (edge)"),
-    ("s-read", "read from shared memory this step"),
+# The key: colour says which memory level a cell is in, and only that; what happens to a cell is a shape
+# (border style, corner mark, bar, hatching), drawn in the key without colour.
+LEVEL_KEY = (
+    ("global", "global memory"),
+    ("shared", "shared memory"),
+    ("register", "registers"),
+    ("output", "C, the output"),
 )
-RESULT_KEY = (
-    ("c-store", "stored to C"),
-    ("in-tile", "current block tile / slice"),
-    ("followed-line", "outlined: the followed thread's cells of C"),
+ACTION_KEY = (
+    ("g-load", "loaded this step"),
+    ("s-store c-store", "written this step"),
+    ("s-read", "read this step"),
+    ("zero-fill", "zero-filled (edge)"),
+    ("in-tile", "this block's tile"),
 )
 
 
 def legend(view_entries: tuple[tuple[str, str], ...]):
-    """Colour key: the memory events, the view's own marks, then C; each swatch also has an outline or pattern."""
-    element = h("ul", "legend", aria_label="Legend")
-    for cls, text in (*MEMORY_KEY, *view_entries, *RESULT_KEY):
-        element.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
-    return element
+    """The key in two rows: one colour per memory level, then the action cues and the view's own marks."""
+    levels = h("ul", "legend levels", aria_label="Colour: memory level")
+    for level, text in LEVEL_KEY:
+        swatch = h("span", "swatch level", aria_hidden="true", data_level=level)
+        levels.appendChild(h("li", "", children=[swatch, h("span", "", text)]))
+    actions = h("ul", "legend actions", aria_label="Shape: what happens")
+    for cls, text in (*ACTION_KEY, *view_entries):
+        actions.appendChild(h("li", "", children=[h("span", f"swatch {cls}", aria_hidden="true"), h("span", "", text)]))
+    return h("div", "key", data_testid="legend", children=[levels, actions])
 
 
 def monitor_table(caption: str, head_row, body):

@@ -19,11 +19,12 @@ from pyscript import document, window
 
 from ..core.dom import Listeners, fmt, h, set_number_markup
 from .cellmarkup import cells_markup
-from .components import MEMORY_KEY, RESULT_KEY, add_marks
+from .components import ACTION_KEY, add_marks
 
 # Above this many cells a matrix is drawn on a canvas (a 32×32 matrix still has one element per cell).
 CANVAS_ABOVE_CELLS = 1024
 CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells plus 1px
+CELL_GAP = 1  # px between an element grid's cells (css/tilelab.css .matrix > .cells)
 # A canvas paints at most this many cells in one task, top rows first, and the rest in the tasks after it: in one
 # task, the first paint of a 32×32 matrix took 19-41 ms of the page's thread (bench/playground.py), and a 64×64
 # matrix has four times as many cells. Off screen it paints nothing until it comes within this margin of the
@@ -31,9 +32,11 @@ CANVAS_PITCH = 28  # px per cell, gap included: the element grid's 1.7rem cells 
 PAINT_CHUNK = 256
 NEAR_VIEWPORT = "50%"
 CURSOR_KEYS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
-MARK_WORDS = dict(
-    (*MEMORY_KEY, *RESULT_KEY, ("followed", "the followed thread's cell"), ("reg-line", "in regM / regN"))
-)
+MARK_WORDS = {cls: words for classes, words in ACTION_KEY for cls in classes.split()} | {
+    "followed": "the followed thread's cell",
+    "followed-line": "the followed thread's",
+    "reg-line": "in regM / regN",
+}
 OnClick = Callable[[int, int], None]
 Cell = tuple[int, int]
 
@@ -42,9 +45,15 @@ class MatrixGrid:
     """A rows×cols grid of value cells; per step only changed classes and values are drawn."""
 
     def __init__(
-        self, name: str, caption: str, on_click: OnClick | None = None, canvas_above: int = CANVAS_ABOVE_CELLS
+        self,
+        name: str,
+        caption: str,
+        on_click: OnClick | None = None,
+        canvas_above: int = CANVAS_ABOVE_CELLS,
+        level: str = "",
     ) -> None:
         self.name = name
+        self.level = level  # the memory level its cells are in (SPEC §7 data-level), one colour per level
         self.listeners = Listeners()  # the grid's and its canvas's listeners, undone by close()
         self.canvas_above = canvas_above  # a view whose steps rewrite whole grids may draw smaller ones on canvas
         self.on_click = on_click
@@ -58,6 +67,9 @@ class MatrixGrid:
             tabindex="0",
             children=[self.caption, self.cells_element, self.canvas.element, self.canvas.description],
         )
+        if level:
+            for element in (self.element, self.canvas.element, self.canvas.probe):
+                element.setAttribute("data-level", level)
         self.dom = DomCells(self)
         self.surface: DomCells | CanvasCells = self.dom
         self.shape = (0, 0)
@@ -123,6 +135,13 @@ class MatrixGrid:
     def cell_rect(self, row: int, col: int) -> tuple[float, float, float, float]:
         """(left, top, width, height) of a cell in viewport pixels, for arrows drawn over the grids."""
         return self.surface.rect(row, col)
+
+    def geometry(self) -> tuple[float, float, float, float]:
+        """(left, top, column pitch, row pitch) of the cells in viewport pixels, from one read of the page:
+        where many cells are wanted at once (values in flight), each is placed by arithmetic."""
+        left, top, width, height = self.surface.rect(0, 0)
+        pitch = CANVAS_PITCH if self.is_canvas else None
+        return left, top, pitch or width + CELL_GAP, pitch or height + CELL_GAP
 
     def describe_cell(self, index: int) -> str:
         row, col = divmod(index, self.shape[1])
@@ -219,7 +238,7 @@ class DomCells:
     def _rewrite(self) -> None:
         grid = self.grid
         texts = [fmt(value) for value in grid.values]
-        set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels))
+        set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels, grid.level))
         self.cells = {}
         for box in self.boxes.values():  # new cells: each box waits for its next region
             box.hidden = True

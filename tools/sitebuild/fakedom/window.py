@@ -98,7 +98,7 @@ class Window(EventTarget):
         self._ids = itertools.count(1)
         for name in ("setTimeout", "setInterval", "requestAnimationFrame"):
             setattr(self, name, self._timer)
-        for name in ("clearTimeout", "clearInterval", "tilelabGridPaint"):
+        for name in ("clearTimeout", "clearInterval", "tilelabGridPaint", "tilelabFly"):
             setattr(self, name, _no_effect)
 
     @staticmethod

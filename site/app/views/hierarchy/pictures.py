@@ -11,6 +11,8 @@ from ...widgets import charts
 from ...widgets.chartmath import text_width
 from .numbers import LEVELS, WIDTH
 
+LADDER_LEVELS = {"register": "register", "shared": "shared", "l2": "global", "global": "global"}  # SPEC §7 data-level
+
 
 # --- pictures: pure functions from numbers to SVG ----------------------------
 def arrow(x1: float, y1: float, x2: float, y2: float, kind: str = "long"):
@@ -29,16 +31,20 @@ def ladder_picture(w: Walkthrough):
     """Step 0: one bar per storage place, length proportional to the latency the model uses (linear scale)."""
     d = w.device
     drawing = charts.picture(WIDTH, 210, f"Distance ladder for the {d.name}, drawn to scale")
-    figures = [(name, getattr(d, field).value) for name, field, _ in LEVELS]
-    longest = max(v for _, v in figures)
+    figures = [(name, getattr(d, field).value, key) for name, field, key in LEVELS]
+    longest = max(v for _, v, _ in figures)
     x0 = 120
     room = WIDTH - x0 - text_width(f"≈ {longest:g} cycles") - 16
     drawing.appendChild(text("distance from the thread (latency in the model, to scale) →", x0, 16, cls="caption"))
-    for i, (name, value) in enumerate(figures):
+    for i, (name, value, key) in enumerate(figures):
         y = 30 + i * 44
         length = max(value / longest * room, 3)
         drawing.appendChild(text(name, 4, y + 19))
-        drawing.appendChild(svg("rect", "shelf", x=str(x0), y=str(y), width=f"{length:.1f}", height="28", rx="3"))
+        # The L2 cache holds global memory's lines: global's colour, dashed (a cache, not the memory itself).
+        level = LADDER_LEVELS[key]
+        bar = svg("rect", f"shelf rung-{key}", x=str(x0), y=str(y), width=f"{length:.1f}", height="28", rx="3")
+        bar.setAttribute("data-level", level)
+        drawing.appendChild(bar)
         drawing.appendChild(text(f"≈ {value:g} {wording.plural(value, 'cycle')}", x0 + length + 6, y + 19))
     return drawing
 

@@ -85,10 +85,12 @@ class RunStepping:
         follow = h("label", "field follow", children=[h("span", "", "Follow thread (tx, ty)"), self.thread_select])
         # On the label: the picker is replaced whenever the block's shape changes.
         self.listeners.on(follow, "change", lambda event: self.follow(int(self.thread_select.value)))
-        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=CANVAS_ABOVE_CELLS)
-        self.grid_b = MatrixGrid("B", "Matrix B", canvas_above=CANVAS_ABOVE_CELLS)
-        self.grid_c = MatrixGrid("C", "Matrix C", on_click=self.clicked_c, canvas_above=CANVAS_ABOVE_CELLS)
-        self.grid_expected = MatrixGrid("expected", "NumPy's answer", canvas_above=CANVAS_ABOVE_CELLS)
+        self.grid_a = MatrixGrid("A", "Matrix A", canvas_above=CANVAS_ABOVE_CELLS, level="global")
+        self.grid_b = MatrixGrid("B", "Matrix B", canvas_above=CANVAS_ABOVE_CELLS, level="global")
+        self.grid_c = MatrixGrid(
+            "C", "Matrix C", on_click=self.clicked_c, canvas_above=CANVAS_ABOVE_CELLS, level="output"
+        )
+        self.grid_expected = MatrixGrid("expected", "NumPy's answer", canvas_above=CANVAS_ABOVE_CELLS, level="output")
         self.shared_box = h("div", "shared-grids")
         self.shared_grids: dict[str, MatrixGrid] = {}
         self.wrong: list[tuple[int, int]] = []
@@ -249,7 +251,7 @@ class RunStepping:
         self.shared_box.textContent = ""
         for allocation in allocations:
             grid = old.pop(allocation.name, None) or MatrixGrid(
-                allocation.name, allocation.name, canvas_above=CANVAS_ABOVE_CELLS
+                allocation.name, allocation.name, canvas_above=CANVAS_ABOVE_CELLS, level="shared"
             )
             rows, cols = allocation.grid_shape
             grid.resize(rows, cols, f"{allocation.name} [{shape_text(allocation.shape)}]")
