@@ -27,6 +27,7 @@ from ..widgets.checkpoint import Checkpoints
 from ..widgets.components import ACCESS_MARKS, CodePanel, CounterBoard, VerifyBadge, add_marks
 from ..widgets.device_panel import DevicePanel
 from ..widgets.form import ParamForm
+from ..widgets.guide import GuidePanel
 from ..widgets.player import Player
 
 Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
@@ -64,6 +65,7 @@ class SteppingView:
         self.listeners.on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
+        self.guide = GuidePanel(self)  # the guided lesson: asks at its moments, gates the player
         self.device_panel = DevicePanel()
         self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
@@ -75,13 +77,19 @@ class SteppingView:
             "div",
             "dashboard",
             data_testid="dashboard",
-            children=[self.counters.board, self.player.element, self.checkpoints.element, self.focus],
+            children=[
+                self.counters.board,
+                self.player.element,
+                self.guide.element,
+                self.checkpoints.element,
+                self.focus,
+            ],
         )
         # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
         # column beside the stage, whose pictures start right under the form; on a narrow one the
         # column's parts flow around the stage's, the pictures right after the step controls.
         self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration])
-        toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button])
+        toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button, self.guide.on_button])
         for part in (
             h("div", "stepping-layout", children=[toolbar, self.side, self.stage]),
             self.device_panel.element,
@@ -122,6 +130,7 @@ class SteppingView:
         loads them and draws that step. New sizes are reached from their step 0, so a link past an open
         checkpoint stops at it."""
         self.checkpoints.enable(raw, self.params, self.trace)
+        self.guide.enable(raw)
         if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
             self.write_address()  # a bare link to the view: keep what the reader was doing
             return
@@ -229,6 +238,7 @@ class SteppingView:
         self.start_c_check()
         self.load_panels()
         self.load_thread()
+        self.guide.load(params, index)
         self.checkpoints.load(params, self.trace, reached_from)
         self.player.load(len(self.trace), index)
 
@@ -243,6 +253,7 @@ class SteppingView:
         self.form.show(params)
         self.form.clear_error()
         self.counts_button.setAttribute("hidden", "")
+        self.guide.load(None, 0)
         self.counters.show(self.kernel.counters(params))
         self.show_bound(params)
         self.stage.setAttribute("hidden", "")
@@ -290,6 +301,13 @@ class SteppingView:
         block, thread = self.kernel.owner(self.params, row, col)
         self.follow(thread, block=block)
 
+    def follow_quietly(self, thread: int) -> None:
+        """Follow `thread` from the step about to be drawn (a guided question names it)."""
+        if thread != self.thread:
+            self.thread = thread
+            self.thread_select.value = str(thread)
+            self.load_thread()
+
     def follow(self, thread: int, block: tuple[int, int] | None = None) -> None:
         """Follow `thread`; with `block`, also jump to that block's first step if it is not the current one."""
         self.thread = thread
@@ -326,6 +344,7 @@ class SteppingView:
             add_marks(targets[array], cells, self.operand_mark)
         for array, cells in focus.current.items():
             add_marks(targets[array], cells, "followed")
+        self.guide.add_marks(targets)
 
     def render_owner_monitor(self, step, accumulator: str) -> None:
         """Monitor rows of the one-element-per-thread kernels: the thread's element of C, its action and
@@ -381,15 +400,16 @@ class SteppingView:
         self.monitor_cells = to_js(data_cells)
 
     def show_step(self, index: int) -> None:
-        target = self.checkpoints.stop_at(index)
-        if target != index:  # an open checkpoint lies between: ask it before stepping on
+        target = self.guide.stop_at(self.checkpoints.stop_at(index))
+        if target != index:  # an open checkpoint or guided question lies between: ask it before stepping on
             self.player.go(target)
             return
+        self.guide.arrive(index)
         step = self.trace[index]
-        self.counters.show(step.counters)
+        self.counters.show(step.counters, self.guide.hidden())
         moved = step.lines != self.code.current
         self.code.highlight(step.lines)
-        self.narration.textContent = self.words.narrate(step, self.params, self.thread)
+        self.narration.textContent = self.guide.narrate(index, self.words.narrate(step, self.params, self.thread))
         self.render(step)
         self.flush_monitor()
         self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)

@@ -11,13 +11,20 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 
-def cells_markup(cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str]) -> str:
+def cells_markup(
+    cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str], array: str = ""
+) -> str:
+    """Each cell names its grid and place (`data-array`, `data-index="row,col"`, SPEC §7: a guided
+    question's answer is given by clicking cells) besides the `data-r`/`data-c` its own click reads."""
     parts = []
+    name = escape(array)
     for index, text in enumerate(texts):
         row, col = divmod(index, cols)
         cls = escape(f"cell {classes.get(index, '')}".strip())
         label = f' data-label="{escape(labels[index])}"' if index in labels else ""
-        parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{label}>{escape(text)}</span>')
+        parts.append(
+            f'<span class="{cls}" data-r="{row}" data-c="{col}" data-array="{name}" data-index="{row},{col}"{label}>{escape(text)}</span>'
+        )
     return "".join(parts)
 
 
