@@ -186,3 +186,20 @@ def test_guide_0_is_the_full_view(page):
     assert "guide=0" in page.address and not page.visible("guide")
     page.click("run-to-end")
     assert page.params()["step"] != "0"
+
+
+def test_the_gate_stops_at_an_open_question_then_at_the_reveal_on_the_way():
+    from app.core.guiding import Sitting
+
+    guide = guide_for("tiling", {"M": "4", "N": "4", "K": "8", "T": "2"})
+    sitting = Sitting(guide)
+    first = guide.moments[0]
+    assert sitting.stop_at(first.reveal + 5) == first.step
+    sitting.arrive(first.step)
+    assert sitting.asking() == first and sitting.stop_at(first.step + 1) == first.step
+    sitting.answer(first, "wrong")
+    assert sitting.stop_at(first.step + 1) == first.step, "a wrong answer does not open the way"
+    sitting.answer(first, "right")
+    later = [m.step for m in guide.moments[1:]]
+    assert sitting.stop_at(first.reveal + 1) == min([first.reveal, *[s for s in later if s >= first.step]])
+    assert Sitting(guide, start=5).passed.keys() == {m.key for m in guide.moments if m.step < 5}

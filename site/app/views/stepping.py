@@ -59,6 +59,11 @@ class SteppingView:
         self.verify = VerifyBadge()
         self.focus = h("p", "focus", "", data_testid="focus")
         self.narration = h("p", "narration", "", aria_live="polite", data_testid="narration")
+        # Where the step is (block, tile, bkIdx, dotIdx...): bookkeeping, behind "details" (issue 38 item 6).
+        self.where = h("p", "", "")
+        where = h("details", "narration-details", data_testid="narration-details")
+        for part in (h("summary", "", "details"), self.where):
+            where.appendChild(part)
         self.counts_button = h(
             "button", "counts-only", "Show counts only", type="button", data_testid="counts-only", hidden=""
         )
@@ -88,7 +93,7 @@ class SteppingView:
         # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
         # column beside the stage, whose pictures start right under the form; on a narrow one the
         # column's parts flow around the stage's, the pictures right after the step controls.
-        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration])
+        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration, where])
         toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button, self.guide.on_button])
         for part in (
             h("div", "stepping-layout", children=[toolbar, self.side, self.stage]),
@@ -260,7 +265,7 @@ class SteppingView:
         self.code_panel.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")
         self.focus.textContent = ""
-        self.narration.textContent = ""
+        self.narration.textContent = self.where.textContent = ""
         self.counts_note.textContent = (
             f"Counts only: {params.too_large_to_animate().message.split(';')[0]}. "
             "The counters show the totals of the whole run, from pysim's closed forms."
@@ -409,7 +414,10 @@ class SteppingView:
         self.counters.show(step.counters, self.guide.hidden())
         moved = step.lines != self.code.current
         self.code.highlight(step.lines)
-        self.narration.textContent = self.guide.narrate(index, self.words.narrate(step, self.params, self.thread))
+        where, said, action = self.words.narrate(step, self.params, self.thread).partition(": ")
+        where, action = (where, action) if said else ("", where)
+        self.narration.textContent = self.guide.narrate(index, action[:1].upper() + action[1:])
+        self.where.textContent = where
         self.render(step)
         self.flush_monitor()
         self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)

@@ -180,7 +180,8 @@ class GuidePanel:
         return frozenset(asking.hidden) if asking is not None else frozenset()
 
     def add_marks(self, targets: dict[str, dict]) -> None:
-        """The cells picked for the open question, and each revealed cells answer at its reveal step."""
+        """The cells picked for the open question, the answered one's cells (predicted against actual) while it
+        is on screen, and each revealed cells answer at its reveal step."""
         if not self.on:
             return
         for array, row, col in self.picked:
@@ -188,7 +189,8 @@ class GuidePanel:
         index = self.sitting.shown_index
         for moment in self.sitting.moments:
             marking = self.marked.get(moment.key)
-            if marking is not None and moment.reveal == index and moment.key in self.sitting.revealed:
+            revealed = moment.reveal == index and moment.key in self.sitting.revealed
+            if marking is not None and (revealed or moment is self.sitting.current):
                 for field, cls in CELL_MARKS:
                     for array, row, col in getattr(marking, field):
                         add_marks(targets.setdefault(array, {}), [(row, col)], cls)
