@@ -203,3 +203,31 @@ def test_the_gate_stops_at_an_open_question_then_at_the_reveal_on_the_way():
     later = [m.step for m in guide.moments[1:]]
     assert sitting.stop_at(first.reveal + 1) == min([first.reveal, *[s for s in later if s >= first.step]])
     assert Sitting(guide, start=5).passed.keys() == {m.key for m in guide.moments if m.step < 5}
+
+
+class Recorder:
+    """window.tilelabScore as a course package has it (site/scorm/score.js): what the page hands it."""
+
+    def __init__(self) -> None:
+        self.interactions: list[tuple] = []
+
+    def restored(self) -> str:
+        return "{}"
+
+    def interaction(self, *fields) -> None:
+        self.interactions.append(fields)
+
+
+def test_each_answered_moment_is_one_interaction_and_a_refusal_none(guided_page):
+    page = guided_page
+    recorder = page.window.tilelabScore = Recorder()
+    page.go("#/tiling?M=4&N=4&K=8&T=2")
+    moment = page_guide(page, "tiling").moments[0]
+    page.fill("guide-answer", "x")
+    page.press("Enter", "guide-answer")
+    assert recorder.interactions == []
+    for text in (str(moment.answer + 1), str(moment.answer)):
+        page.fill("guide-answer", text)
+        page.press("Enter", "guide-answer")
+    ((key, kind, response, result, latency),) = recorder.interactions
+    assert (key, kind, response, result) == (moment.key, "numeric", str(moment.answer + 1), "wrong") and latency >= 0

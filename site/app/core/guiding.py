@@ -9,20 +9,10 @@ moment's reveal step on its way, so what was predicted is shown against what hap
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from pysim.lessons.guides.model import GridCell, Guide, Moment, Task
+from pysim.lessons.guides.model import Guide, Moment, Task
 
 RESULTS = ("right", "wrong", "shown")  # guide-result's data-value
 SCORM_KINDS = {"number": "numeric", "choice": "choice", "cells": "performance"}  # cmi.interactions.n.type
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The last answer to a moment: `result` one of RESULTS, `picked` the cells clicked (cells moments)."""
-
-    result: str
-    picked: frozenset[GridCell] = frozenset()
 
 
 class Sitting:
@@ -30,7 +20,7 @@ class Sitting:
 
     def __init__(self, guide: Guide, start: int = 0) -> None:
         self.guide = guide
-        self.verdicts: dict[str, Verdict] = {}
+        self.verdicts: dict[str, str] = {}  # each answered moment's last result, one of RESULTS
         self.revealed: set[str] = set()  # the picture has reached the moment's reveal step
         self.done: set[str] = set()  # guide-next pressed after it
         # A deep link to step N: the questions asked before N are passed, never asked (the link never moves back).
@@ -48,8 +38,7 @@ class Sitting:
 
     def settled(self, moment: Moment) -> bool:
         """Answered right or shown: the picture may play on past its step."""
-        verdict = self.verdicts.get(moment.key)
-        return verdict is not None and verdict.result != "wrong"
+        return self.verdicts.get(moment.key, "wrong") != "wrong"
 
     def open(self, moment: Moment) -> bool:
         return not self.settled(moment) and moment.key not in self.passed
@@ -90,17 +79,15 @@ class Sitting:
         current = self.current
         return current if current is not None and not self.settled(current) else None
 
-    def answer(self, moment: Moment, result: str, picked: frozenset[GridCell] = frozenset()) -> bool:
-        """Keep an answer's verdict; True when it is the moment's first (the one a course records)."""
+    def answer(self, moment: Moment, result: str) -> bool:
+        """Keep an answer's result; True when it is the moment's first marked answer (the one a course records)."""
+        if result not in RESULTS:
+            raise ValueError(f"result {result!r} is not one of {', '.join(RESULTS)}")
         first = moment.key not in self.verdicts
         if result == "shown" and self.settled(moment):
             return False
-        self.verdicts[moment.key] = Verdict(result, picked or self.picked_of(moment))
+        self.verdicts[moment.key] = result
         return first and result != "shown"
-
-    def picked_of(self, moment: Moment) -> frozenset[GridCell]:
-        verdict = self.verdicts.get(moment.key)
-        return verdict.picked if verdict is not None else frozenset()
 
     def next_step(self) -> int | None:
         """guide-next: the moment on screen is done; the step of the next one to ask, None when none is left."""
@@ -115,7 +102,3 @@ class Sitting:
         self.in_task = True
         self.current = None
         self.shown_index = 0
-
-    @property
-    def finished(self) -> bool:
-        return self.in_task and not self.pending()

@@ -306,7 +306,7 @@ class GuidePanel:
                 show(self.refusal, True)
                 return
             result = "right" if marking.right else "wrong"
-        if self.sitting.answer(moment, result, frozenset(self.picked)):
+        if self.sitting.answer(moment, result):
             latency = (float(window.performance.now()) - self.asked_at) / 1000
             text = ",".join(f"{a}[{r}][{c}]" for a, r, c in sorted(response)) if moment.kind == "cells" else response
             outcome = "correct" if result == "right" else "wrong"
