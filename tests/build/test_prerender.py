@@ -61,7 +61,8 @@ def test_a_stepping_view_shows_its_sizes_values_and_zero_counters(drawn, spec):
     assert state["step"] == "0"
     tree = read(markup)
     counters = [dd.text_content().strip() for dd in tree.xpath("//*[contains(@class, 'counter')]//dd")]
-    assert counters and set(counters) == {"0"}
+    # "?": a counter the guide's first question is about, not written until it is answered (SPEC §7)
+    assert counters and set(counters) <= {"0", "?"} and "0" in counters
     listing = tree.xpath("//pre[contains(@class, 'code')]")[0].text_content()
     assert "__global__" in listing and "@" not in listing  # the kernel's CUDA, markers stripped
     trace = Trace(kernel, params)

@@ -18,3 +18,11 @@ def page(markup):
     opened = Page(markup)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def guided_page(markup):
+    """A fresh app whose addresses are left as written: the guided views open guided."""
+    opened = Page(markup, guided=True)
+    yield opened
+    opened.close()

@@ -24,13 +24,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 
-from app.core.urlstate import parse_hash
+from app.core.urlstate import STEPPING_VIEWS, parse_hash
 from tools.sitebuild.fakedom import Document, Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
 from tools.sitebuild.prerender import browser_stand_in
 from tools.sitebuild.site import include_partials
 
 ORIGIN = "https://tilelab.test/"
+GUIDED = frozenset(view.path for view in STEPPING_VIEWS)  # the routes that open guided (SPEC §7)
 BODY = re.compile(r"<body\b[^>]*>(.*)</body>", re.S)
 SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 # Elements innerText puts on lines of their own.
@@ -180,7 +181,8 @@ class Page:
     """One fresh page: the shell started on `markup` (the page's <body>), no route shown yet. The app's
     modules are imported against its document and forgotten on `close`, so one page is open at a time."""
 
-    def __init__(self, markup: str) -> None:
+    def __init__(self, markup: str, guided: bool = False) -> None:
+        self.guided = guided
         assert not OPEN, "close the open page first: the app's modules are bound to its document"
         OPEN.append(self)
         self.document = Document()
@@ -240,7 +242,11 @@ class Page:
     # --- where the page is ---------------------------------------------------------------------------
     def go(self, address: str, settle: bool = True) -> Page:
         """Follow a link to `address` in the loaded app (no reload), and let it settle; with `settle=False`,
-        only the hash changes and the app handles it: what the view drew in that task, before any timer."""
+        only the hash changes and the app handles it: what the view drew in that task, before any timer.
+
+        Unless the page is `guided`, an address of a guided view without `guide=` gets `guide=0` (the
+        full view, as before the guide): the tests of the guide open guided pages (`guided_page`)."""
+        address = self.unguided(address)
         if settle:
             self.location.hash = address
             return self.settle()
@@ -266,13 +272,23 @@ class Page:
                 callback()
         self.settle()
 
+    def unguided(self, address: str) -> str:
+        route = parse_hash(address)
+        if self.guided or "guide" in route.params or route.path not in GUIDED:
+            return address
+        return address + ("&" if "?" in address else "?") + "guide=0"
+
     @property
     def address(self) -> str:
         return self.location.hash
 
     def params(self) -> dict[str, str]:
-        """The address's parameters, decoded (the route table's parse_hash)."""
-        return parse_hash(self.address).params
+        """The address's parameters, decoded (the route table's parse_hash); the `guide=0` that `go` adds
+        to an unguided page's addresses is left out."""
+        params = parse_hash(self.address).params
+        if not self.guided and params.get("guide") == "0":
+            params.pop("guide")
+        return params
 
     # --- finding -------------------------------------------------------------------------------------
     @property

@@ -127,7 +127,14 @@ class Shell:
 
     def key(self, event) -> None:
         target = event.target
-        if self.share.element.open or event.ctrlKey or event.metaKey or event.altKey or target.tagName in TYPING:
+        if (
+            event.defaultPrevented
+            or self.share.element.open
+            or event.ctrlKey
+            or event.metaKey
+            or event.altKey
+            or target.tagName in TYPING
+        ):
             return
         if target.tagName == "BUTTON" and event.key in (" ", "Enter"):
             return  # the browser clicks the focused button

@@ -47,7 +47,8 @@ STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
 # Parameters of the shell itself, kept across every address the views write.
 # quiz=1: prediction checkpoints (app.widgets.checkpoint); relay: the link package's nonce (site/scorm/score.js
 # relays answers only to the parent that echoes it), kept so that a reload inside the package still relays.
-SHELL_KEYS = ("embed", "lock", "quiz", "relay")
+# guide=0|1: the guided lesson off or forced (app.widgets.guide; on by default in the stepping views and the walkthrough).
+SHELL_KEYS = ("embed", "lock", "quiz", "relay", "guide")
 HOME_TITLE = "TileLab — SGEMM, one thread at a time"  # also index.html's <title>, shown before Python runs
 MAX_VALUE_CHARS = 200
 # Values allowed to be longer: the playground's compressed code (app.views.codeurl reads at most 16,000).

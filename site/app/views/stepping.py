@@ -17,7 +17,7 @@ from pyscript import window
 from pysim.core.trace import Trace
 from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
-from pysim.lessons.motion import RegisterTile, load_moves, register_moves, register_tile
+from pysim.lessons.motion import RegisterTile
 from pysim.lessons.narration import narration
 from pysim.lessons.speed_of_light import estimate_note
 from pysim.speed import time_bound_for
@@ -28,16 +28,18 @@ from ..widgets.checkpoint import Checkpoints
 from ..widgets.components import ACCESS_MARKS, CodePanel, CounterBoard, VerifyBadge, add_marks
 from ..widgets.device_panel import DevicePanel
 from ..widgets.form import ParamForm
-from ..widgets.motion import MAX_FLIGHTS, Flights
+from ..widgets.guide import GuidePanel
+from ..widgets.motion import Flights
 from ..widgets.player import Player
 from ..widgets.registertile import RegisterTileView
+from .motionhooks import MotionHooks
 
 Navigate = Callable[[dict[str, str]], None]  # write the view's state into the address
 MONITOR_ALL_UP_TO = 32  # larger blocks list only the followed thread's warp (one row per lane)
 CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the page stays responsive
 
 
-class SteppingView:
+class SteppingView(MotionHooks):
     kernel = None
     counter_names: tuple[str, ...] = ()
     operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
@@ -61,12 +63,18 @@ class SteppingView:
         self.verify = VerifyBadge()
         self.focus = h("p", "focus", "", data_testid="focus")
         self.narration = h("p", "narration", "", aria_live="polite", data_testid="narration")
+        # Where the step is (block, tile, bkIdx, dotIdx...): bookkeeping, behind "details" (issue 38 item 6).
+        self.where = h("p", "", "")
+        where = h("details", "narration-details", data_testid="narration-details")
+        for part in (h("summary", "", "details"), self.where):
+            where.appendChild(part)
         self.counts_button = h(
             "button", "counts-only", "Show counts only", type="button", data_testid="counts-only", hidden=""
         )
         self.listeners.on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
+        self.guide = GuidePanel(self)  # the guided lesson: asks at its moments, gates the player
         self.device_panel = DevicePanel()
         self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
@@ -78,13 +86,19 @@ class SteppingView:
             "div",
             "dashboard",
             data_testid="dashboard",
-            children=[self.counters.board, self.player.element, self.checkpoints.element, self.focus],
+            children=[
+                self.counters.board,
+                self.player.element,
+                self.guide.element,
+                self.checkpoints.element,
+                self.focus,
+            ],
         )
         # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
         # column beside the stage, whose pictures start right under the form; on a narrow one the
         # column's parts flow around the stage's, the pictures right after the step controls.
-        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration])
-        toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button])
+        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration, where])
+        toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button, self.guide.on_button])
         for part in (
             h("div", "stepping-layout", children=[toolbar, self.side, self.stage]),
             self.device_panel.element,
@@ -132,6 +146,7 @@ class SteppingView:
         loads them and draws that step. New sizes are reached from their step 0, so a link past an open
         checkpoint stops at it."""
         self.checkpoints.enable(raw, self.params, self.trace)
+        self.guide.enable(raw)
         if self.params is not None and not set(raw) & {*self.param_names, "thread", "step", "mode"}:
             self.write_address()  # a bare link to the view: keep what the reader was doing
             return
@@ -241,6 +256,7 @@ class SteppingView:
         self.load_thread()
         if self.register_tile is not None:
             self.load_register_tile()
+        self.guide.load(params, index)
         self.checkpoints.load(params, self.trace, reached_from)
         self.player.load(len(self.trace), index)
 
@@ -255,13 +271,14 @@ class SteppingView:
         self.form.show(params)
         self.form.clear_error()
         self.counts_button.setAttribute("hidden", "")
+        self.guide.load(None, 0)
         self.counters.show(self.kernel.counters(params))
         self.show_bound(params)
         self.stage.setAttribute("hidden", "")
         self.code_panel.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")
         self.focus.textContent = ""
-        self.narration.textContent = ""
+        self.narration.textContent = self.where.textContent = ""
         self.counts_note.textContent = (
             f"Counts only: {params.too_large_to_animate().message.split(';')[0]}. "
             "The counters show the totals of the whole run, from pysim's closed forms."
@@ -302,6 +319,13 @@ class SteppingView:
         block, thread = self.kernel.owner(self.params, row, col)
         self.follow(thread, block=block)
 
+    def follow_quietly(self, thread: int) -> None:
+        """Follow `thread` from the step about to be drawn (a guided question names it)."""
+        if thread != self.thread:
+            self.thread = thread
+            self.thread_select.value = str(thread)
+            self.load_thread()
+
     def follow(self, thread: int, block: tuple[int, int] | None = None) -> None:
         """Follow `thread`; with `block`, also jump to that block's first step if it is not the current one."""
         self.thread = thread
@@ -338,6 +362,7 @@ class SteppingView:
             add_marks(targets[array], cells, self.operand_mark)
         for array, cells in focus.current.items():
             add_marks(targets[array], cells, "followed")
+        self.guide.add_marks(targets)
 
     def render_owner_monitor(self, step, accumulator: str) -> None:
         """Monitor rows of the one-element-per-thread kernels: the thread's element of C, its action and
@@ -393,15 +418,19 @@ class SteppingView:
         self.monitor_cells = to_js(data_cells)
 
     def show_step(self, index: int) -> None:
-        target = self.checkpoints.stop_at(index)
-        if target != index:  # an open checkpoint lies between: ask it before stepping on
+        target = self.guide.stop_at(self.checkpoints.stop_at(index))
+        if target != index:  # an open checkpoint or guided question lies between: ask it before stepping on
             self.player.go(target)
             return
+        self.guide.arrive(index)
         step = self.trace[index]
-        self.counters.show(step.counters)
+        self.counters.show(step.counters, self.guide.hidden())
         moved = step.lines != self.code.current
         self.code.highlight(step.lines)
-        self.narration.textContent = self.words.narrate(step, self.params, self.thread)
+        where, said, action = self.words.narrate(step, self.params, self.thread).partition(": ")
+        where, action = (where, action) if said else ("", where)
+        self.narration.textContent = self.guide.narrate(index, action[:1].upper() + action[1:])
+        self.where.textContent = where
         self.render(step)
         self.show_register_tile(step)
         self.flush_monitor()
@@ -415,34 +444,6 @@ class SteppingView:
             # the layout would be forced inside this task, which at start-up is the view's long build
             # (Lighthouse's Speed Index counts a late long task that lays out).
             self.listing_frame = window.requestAnimationFrame(self.listing_proxy)
-
-    def load_register_tile(self) -> None:
-        """Size the register tile for these parameters (a kernel without regM and regN has none)."""
-        tile = register_tile(self.kernel, self.params, self.trace[0], self.thread)
-        self.register_tile.element.parentElement.hidden = tile is None
-        if tile is not None:
-            self.register_tile.load(
-                tile.column.size, tile.row.size, self.trace.expected.max(), self.thread_label(self.thread)
-            )
-
-    def show_register_tile(self, step) -> None:
-        """The followed thread's registers at this step (kept for the values in flight)."""
-        self.tile_now = None
-        if self.register_tile is not None:
-            self.tile_now = register_tile(self.kernel, self.params, step, self.thread)
-            if self.tile_now is not None:
-                self.register_tile.follow(self.thread_label(self.thread))
-                self.register_tile.show(self.tile_now)
-
-    def draw_motion(self, timestamp=None) -> None:
-        """The step's values in flight: a load's for every active thread, the followed thread's into its
-        registers and into its results."""
-        self.motion_frame = None
-        if self.trace is None or self.counts_only:
-            return
-        step = self.trace[self.player.index]
-        moves = load_moves(step, MAX_FLIGHTS) + register_moves(step, self.tile_now, self.thread)
-        self.flights.draw(moves, self.flight_grids)
 
     def follow_listing(self, timestamp=None) -> None:
         """Scroll the listing's own box (never the page, which may be a course page's frame) so that

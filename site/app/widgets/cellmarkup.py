@@ -12,16 +12,27 @@ from html import escape
 
 
 def cells_markup(
-    cols: int, texts: Sequence[str], classes: Mapping[int, str], labels: Mapping[int, str], level: str = ""
+    cols: int,
+    texts: Sequence[str],
+    classes: Mapping[int, str],
+    labels: Mapping[int, str],
+    level: str = "",
+    array: str = "",
 ) -> str:
-    """One span per cell; `level` (global, shared, register, output: SPEC §7) is written on every cell."""
+    """One span per cell. `level` (global, shared, register, output: SPEC §7) is written on every cell; each
+    cell names its grid and place (`data-array`, `data-index="row,col"`, SPEC §7: a guided question's answer
+    is given by clicking cells) besides the `data-r`/`data-c` its own click reads."""
     parts = []
     level_attribute = f' data-level="{escape(level)}"' if level else ""
+    name = escape(array)
     for index, text in enumerate(texts):
         row, col = divmod(index, cols)
         cls = escape(f"cell {classes.get(index, '')}".strip())
         label = f' data-label="{escape(labels[index])}"' if index in labels else ""
-        parts.append(f'<span class="{cls}" data-r="{row}" data-c="{col}"{level_attribute}{label}>{escape(text)}</span>')
+        parts.append(
+            f'<span class="{cls}" data-r="{row}" data-c="{col}" data-array="{name}" data-index="{row},{col}"'
+            f"{level_attribute}{label}>{escape(text)}</span>"
+        )
     return "".join(parts)
 
 

@@ -71,10 +71,16 @@ class CounterBoard:
             self.board.appendChild(h("div", "counter", children=[title, value], **level))
             self.values[name] = value
 
-    def show(self, counters: Counters) -> None:
+    def show(self, counters: Counters, hidden: frozenset[str] = frozenset()) -> None:
+        """Write the counters; those in `hidden` (data-testids a guided question is about) show "?" and
+        carry no data-value: the answer is not in the page until it is given."""
         for name, element in self.values.items():
             value = getattr(counters, name)
-            if self.shown.get(name) != value:
+            if f"counter-{name}" in hidden:
+                element.textContent = "?"
+                element.removeAttribute("data-value")
+                self.shown.pop(name, None)
+            elif self.shown.get(name) != value:
                 element.textContent = thousands(value)
                 element.setAttribute("data-value", str(value))
                 self.shown[name] = value

@@ -238,7 +238,9 @@ class DomCells:
     def _rewrite(self) -> None:
         grid = self.grid
         texts = [fmt(value) for value in grid.values]
-        set_number_markup(self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels, grid.level))
+        set_number_markup(
+            self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels, grid.level, grid.name)
+        )
         self.cells = {}
         for box in self.boxes.values():  # new cells: each box waits for its next region
             box.hidden = True

@@ -1,0 +1,76 @@
+"""The guided lesson in Chromium (SPEC §7): one guide completed from the keyboard alone (#/tiling), and a
+cells answer given by clicking the picture (#/register). Every view's full guide, its refusals and skips
+are driven in CPython (tests/views/test_guide.py); here what needs a browser: focus, keys and clicks."""
+
+from browser.conftest import go, view
+from pysim.lessons.guides import guide_for
+from pysim.lessons.guides.model import Task
+
+TILING = {"M": "4", "N": "4", "K": "8", "T": "2"}
+
+
+def keyboard_answer(app, section, moment) -> None:
+    guide = section.locator("[data-testid=guide]")
+    if moment.kind == "number":
+        guide.locator("[data-testid=guide-answer]").focus()
+        app.page.keyboard.type(str(moment.answer))
+        app.page.keyboard.press("Enter")
+    elif moment.kind == "choice":
+        guide.locator(f"[data-testid=guide-choice][data-value='{moment.answer}']").focus()
+        app.page.keyboard.press("Enter")
+    else:
+        for array, row, col in sorted(moment.answer):
+            section.locator(f"[data-array='{array}'][data-index='{row},{col}']").focus()
+            app.page.keyboard.press("Enter")
+        guide.locator("[data-testid=guide-submit]").focus()
+        app.page.keyboard.press("Enter")
+
+
+def test_a_whole_guide_from_the_keyboard(app):
+    go(app, "#/tiling?M=4&N=4&K=8&T=2&guide=1")
+    section = view(app, "tiling")
+    guide = section.locator("[data-testid=guide]")
+    lesson = guide_for("tiling", TILING)
+    for moment in lesson.moments:
+        assert guide.locator("[data-testid=guide-question]").inner_text() == moment.question
+        assert moment.why not in guide.inner_text()
+        keyboard_answer(app, section, moment)
+        assert guide.locator("[data-testid=guide-result]").get_attribute("data-value") == "right"
+        guide.locator("[data-testid=guide-next]").focus()
+        app.page.keyboard.press("Enter")
+    task = lesson.task
+    assert isinstance(task, Task)
+    guide.locator("[data-testid=guide-change]").focus()
+    app.page.keyboard.press("Enter")
+    assert guide.locator("[data-testid=guide-question]").inner_text() == task.moment.question
+    keyboard_answer(app, section, task.moment)
+    assert guide.locator("[data-testid=guide-result]").get_attribute("data-value") == "right"
+
+
+def test_a_cells_answer_is_clicked_on_the_picture(app):
+    go(app, "#/register?guide=1")
+    section = view(app, "register")
+    guide = section.locator("[data-testid=guide]")
+    question = guide.locator("[data-testid=guide-question]")
+    for _ in range(8):  # on through the questions before the first cells question (their answers shown)
+        kind = question.get_attribute("data-kind")
+        if kind == "cells":
+            break
+        if kind:
+            guide.locator("[data-testid=guide-reveal]").click()
+        guide.locator("[data-testid=guide-next]").click()
+    assert question.get_attribute("data-kind") == "cells"
+    guide.locator("[data-testid=guide-submit]").click()
+    assert "at least one cell" in guide.locator("[data-testid=guide-refusal]").inner_text()
+    asked = next(m for m in guide_for("register", _sizes(app)).moments if m.question == question.inner_text())
+    for array, row, col in sorted(asked.answer):
+        section.locator(f"[data-array='{array}'][data-index='{row},{col}']").click()
+    guide.locator("[data-testid=guide-submit]").click()
+    assert guide.locator("[data-testid=guide-result]").get_attribute("data-value") == "right"
+    assert section.locator(".cell.guide-hit").count() == len(asked.answer)
+
+
+def _sizes(app) -> dict[str, str]:
+    query = app.page.evaluate("location.hash").partition("?")[2]
+    pairs = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+    return {key: value for key, value in pairs.items() if key not in ("thread", "step", "guide")}
