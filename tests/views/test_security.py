@@ -47,7 +47,7 @@ def test_the_numbers_only_helper_is_fed_numbers():
     # (through thread_options), which escape everything they are given, and the values in flight (motion.py),
     # each a number escaped into its span.
     assert len(callers) == 3
-    assert sum("cells_markup(" in line for line in callers) == 1
+    assert sum("cells_markup(" in line for line in callers) == 1, callers
     assert any("thread_options(" in line for line in callers)
     flights = (ROOT / "site/app/widgets/motion.py").read_text()
     assert 'parts.append(f\'<span class="flight" data-level="{level}">{escape(fmt(move.value))}</span>\')' in flights

@@ -236,11 +236,9 @@ class DomCells:
             self.areas[kind] = area
 
     def _rewrite(self) -> None:
-        grid = self.grid
-        texts = [fmt(value) for value in grid.values]
-        set_number_markup(
-            self.element, cells_markup(grid.shape[1], texts, grid.classes, grid.labels, grid.level, grid.name)
-        )
+        g = self.grid
+        texts = [fmt(value) for value in g.values]
+        set_number_markup(self.element, cells_markup(g.shape[1], texts, g.classes, g.labels, g.level, g.name))
         self.cells = {}
         for box in self.boxes.values():  # new cells: each box waits for its next region
             box.hidden = True
