@@ -20,7 +20,7 @@ from pysim.kernels import KERNELS, k10_warptile
 from pysim.lessons import blocktiled
 
 from ..core.dom import AFTER_FRAME_MS, fmt, h
-from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import add_marks, code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from . import blocktiled_explain
 from .register import RegisterView
@@ -104,8 +104,11 @@ class BlocktiledView(SteppingView):
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), memory]),
             legend(self.legend_entries),
-            h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
-            monitor,
+            folded(
+                "This step's bookkeeping: the phase and the thread monitor",
+                h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
+                monitor,
+            ),
         ):
             stage.appendChild(part)
 

@@ -27,6 +27,7 @@ from ...core.dom import Listeners, h, thousands
 from ...core.score import puzzle_key, quiz_on
 from ...widgets.checkpoint import shared_book
 from ...widgets.editor import Editor
+from ...widgets.icons import labelled
 from .. import codeurl
 from .card import PuzzleCard
 from .results import Results
@@ -69,8 +70,12 @@ class PlaygroundView:
         fields = [h("label", "field", children=[h("span", "", name), self.inputs[name]]) for name in SIZE_NAMES]
         # Run, Stop and what the last run did sit in a bar of their own, outside the form (Run still submits
         # it): a locked exercise (lock=1) hides the form with the teacher's sizes, never the bar.
-        self.run_button = h("button", "primary", "▶ Run", type="submit", form="play-form", data_testid="run")
-        self.stop_button = h("button", "", "■ Stop", type="button", data_testid="stop", disabled="")
+        self.run_button = h(
+            "button", "primary", children=labelled("play", "Run"), type="submit", form="play-form", data_testid="run"
+        )
+        self.stop_button = h(
+            "button", "", children=labelled("stop", "Stop"), type="button", data_testid="stop", disabled=""
+        )
         self.listeners.on(self.stop_button, "click", lambda event: self.runner.stop())
         sizes = h("fieldset", "", children=[h("legend", "", "Sizes"), *fields])
         self.form = h(
