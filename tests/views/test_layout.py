@@ -42,3 +42,15 @@ def test_step_controls_are_svg_icons_and_play_holds_both_faces(page, route):
         assert not set(page.text(button)) & set("▶◀⏸⟲⇥»■"), page.text(button)
     play = player.querySelector("[data-testid=play]")
     assert [page.text(face) for face in play.querySelectorAll(".faces > span")] == ["Play", "Pause"]
+
+
+def test_point_numbers_close_together_do_not_print_over_each_other(page):  # page: the browser modules stand in
+    """The roofline's points 5-7 on the default A100 sit a few pixels apart; their numbers take other sides."""
+    from app.views.ladder import number_place
+
+    placed: list = []
+    spots = [number_place(str(n), 300 + n, 200 + n, placed) for n in (5, 6, 7)]
+    assert len(set(spots)) == 3
+    for i, a in enumerate(placed):
+        for b in placed[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
