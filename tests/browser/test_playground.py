@@ -297,3 +297,21 @@ def test_a_canvas_grid_painted_in_parts_ends_with_every_cell_painted(app):
         canvas.scroll_into_view_if_needed()
         page.wait_for_function(f"c => ({UNPAINTED_CELLS})(c).length === 0", arg=canvas.element_handle(), timeout=5000)
         assert canvas.evaluate(UNPAINTED_CELLS) == [], name
+
+
+def test_one_threads_accesses_are_legible_in_dark_mode(app):
+    """issue 39: the per-thread access text (orange global loads, green shared stores) was 3.7:1 on the dark
+    panel; axe-core's color-contrast over the thread's table after a run."""
+    page = app.page
+    page.emulate_media(color_scheme="dark")
+    try:
+        go(app, f"#/playground?M=8&N=8&K=8&code={encode((SOLUTIONS / 'smem_tiled.py').read_text())}")
+        wait_for_editor(page)
+        press_run(page)
+        page.wait_for_selector("#view-playground [data-testid=thread-steps] .access.global-load")
+        page.evaluate(AXE.read_text())
+        result = page.evaluate("axe.run('#view-playground [data-testid=thread-steps]', {runOnly: ['color-contrast']})")
+        failing = [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
+        assert failing == []
+    finally:
+        page.emulate_media(color_scheme="light")
