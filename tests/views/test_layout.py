@@ -54,3 +54,14 @@ def test_point_numbers_close_together_do_not_print_over_each_other(page):  # pag
     for i, a in enumerate(placed):
         for b in placed[i + 1 :]:
             assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+
+
+def test_the_walkthroughs_bank_charts_say_what_they_show(page):
+    """Step 6: the small before/after chart names its conflicting bank in words; the large one has a title."""
+    page.go("#/hierarchy?N=1024&T=16&step=6&guide=0")
+    small = page.find('[data-picture="banks-before-after"]')
+    texts = [page.text(t) for t in small.querySelectorAll("text")]
+    assert "bank 0: 32 words, one per clock" in texts
+    assert "every bank: one word, all in one clock" in texts
+    large = page.find('[data-picture="banks"]')
+    assert page.text(large.querySelector("text")).startswith("Your tile and access: the different words each bank")
