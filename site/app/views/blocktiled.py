@@ -119,8 +119,13 @@ class BlocktiledView(SteppingView):
         shapes = {"A": trace.A.shape, "B": trace.B.shape, "C": trace.expected.shape}
         shapes |= {name: first.shared[name].shape for name in ("As", "Bs")}
         values = {"A": trace.A, "B": trace.B}
+        # Only C holds sums; the operands' grids keep narrow cells (widened for C's digits, they pushed As, Bs
+        # and C below the first screen).
+        operand = max(trace.A.max(), trace.B.max())
         for name, grid in self.grids.items():
-            grid.resize(*shapes[name], captions[name], trace.expected.max(), values.get(name))
+            grid.resize(
+                *shapes[name], captions[name], trace.expected.max() if name == "C" else operand, values.get(name)
+            )
         self.patch_classes = self.patches()
         self.monitor_head.textContent = ""
         self.monitor_values = {}  # register name -> how many of its values the monitor lists
