@@ -240,12 +240,16 @@ def test_the_editor_colours_code_legibly_in_both_schemes(app, scheme):
                 .querySelectorAll('.cm-line span')].map(span => getComputedStyle(span).color)).size"""
         )
         assert colours >= 8  # the sample is highlighted, in many colours
-        page.evaluate(AXE.read_text())
-        result = page.evaluate("axe.run(document, {runOnly: ['color-contrast']})")
-        failing = [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
-        assert failing == []
+        assert contrast_failures(page, "document") == []
     finally:
         page.emulate_media(color_scheme="light")
+
+
+def contrast_failures(page, context: str) -> list[str]:
+    """axe-core's color-contrast messages for `context` (a JavaScript expression: document, or a selector)."""
+    page.evaluate(AXE.read_text())
+    result = page.evaluate(f"axe.run({context}, {{runOnly: ['color-contrast']}})")
+    return [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
 
 
 def test_codemirror_styles_pass_the_csp(visit):
@@ -309,9 +313,6 @@ def test_one_threads_accesses_are_legible_in_dark_mode(app):
         wait_for_editor(page)
         press_run(page)
         page.wait_for_selector("#view-playground [data-testid=thread-steps] .access.global-load")
-        page.evaluate(AXE.read_text())
-        result = page.evaluate("axe.run('#view-playground [data-testid=thread-steps]', {runOnly: ['color-contrast']})")
-        failing = [node["any"][0]["message"] for rule in result["violations"] for node in rule["nodes"]]
-        assert failing == []
+        assert contrast_failures(page, "'#view-playground [data-testid=thread-steps]'") == []
     finally:
         page.emulate_media(color_scheme="light")
