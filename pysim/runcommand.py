@@ -3,7 +3,8 @@
 A grading loop meets every file a class hands in, so nothing a file does may stop the loop: the file is read
 safely (pysim/submission.py), every refusal is one line and exit 2, and the whole run has a deadline
 (`--timeout`, 60 s by default) besides the step budget, since one step can still cost milliseconds.
-How the run ended is one of SPEC §7's words, in the JSON's "ended": done, budget, timeout or refused.
+How the run ended is one of SPEC §7's words (pysim/play/endings.py), in the JSON's "ended": done, budget, timeout
+or refused (a command line has no Stop button, so never "stopped").
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ def run_file(args: argparse.Namespace) -> int:
     """Exit 0 when the kernel ran (even with a wrong C, or stopped by the step budget), 2 when it cannot run
     or its deadline passed."""
     from .play import ProgramError, run
+    from .play.endings import run_ending
     from .play.puzzles import PUZZLE_BY_KEY
     from .submission import SubmissionError, read_submission
 
@@ -115,7 +117,7 @@ def run_file(args: argparse.Namespace) -> int:
     except TimedOut:
         graded = " and its grading" if puzzle is not None else ""
         return refuse(args, "timeout", f"the run{graded} took longer than --timeout {timeout} s; stopped")
-    ended = "budget" if any(d.kind == "step_budget" for d in result.diagnostics) else "done"
+    ended = run_ending(result.diagnostics)
     if args.json:
         found = {"file": args.file, "ended": ended, **result.as_dict()}
         if grade is not None:

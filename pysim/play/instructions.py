@@ -58,15 +58,20 @@ class WarpInstruction:
 
 
 def warp_instructions(program: Program, step: Step) -> Iterator[WarpInstruction]:
-    """Every warp instruction of `step` in which some lane takes part, access by access, warp by warp."""
-    for access in step.accesses:
-        found_lines = tuple(sorted({s.line for s in program.sites if s.array == access.array and s.op == access.op}))
+    """Every warp instruction of `step` in which some lane takes part, grouped by source line, then by warp (a
+    warp's instructions of one line together, in execution order): the order the playground's table lists."""
+
+    def lines_of(access: Access) -> tuple[int, ...]:
+        return tuple(sorted({s.line for s in program.sites if s.array == access.array and s.op == access.op}))
+
+    for access in sorted(step.accesses, key=lines_of):  # stable: one line's accesses keep their order
+        found_lines = lines_of(access)
         words = access.words
         grouped = by_warp(words)  # (occurrences, warps, lanes)
         active = (grouped != INACTIVE).sum(axis=-1)
         counts = sectors.warp_sectors(words) if access.space == "global" else banks.degrees(words)
-        for occurrence in range(grouped.shape[0]):
-            for warp in range(grouped.shape[1]):
+        for warp in range(grouped.shape[1]):
+            for occurrence in range(grouped.shape[0]):
                 if active[occurrence, warp]:
                     yield WarpInstruction(
                         access,

@@ -36,8 +36,10 @@ from ..core.counters import Counters
 from ..core.lanes import Lane, SectorSlot, SectorUse, WarpBanks, WarpSectors
 from .counting import Metrics
 from .diagnostics import Diagnostic
+from .endings import run_ending
 from .execute import run
 from .launch import Launch, thread_xy
+from .limits import DEFAULT_MAX_STEPS
 from .program import Allocation, ProgramError
 from .protocol import KIND_KEY, REQUESTS, GradeRequest, IntervalRequest, PictureRequest, Request, RunRequest, kind_of
 from .puzzles import PUZZLE_BY_KEY, CheckResult, Grade, Puzzle
@@ -67,6 +69,8 @@ class RunSummary:
     intervals: int
     steps: int
     completed: bool
+    ended: str  # how the run ended (pysim.play.endings): "done" or "budget" for a run that came back
+    max_steps: int  # the step budget it ran under
     run_ms: float  # the simulation itself, in the worker (or on the page's thread)
     size: int  # elements of C
     mismatches: int
@@ -248,6 +252,8 @@ def summarise(result: RunResult, run_ms: float) -> RunSummary:
         intervals=len(result.intervals),
         steps=result.steps,
         completed=result.completed,
+        ended=run_ending(result.diagnostics),
+        max_steps=DEFAULT_MAX_STEPS,  # Session.run runs every kernel under the default budget
         run_ms=run_ms,
         size=int(result.C.size),
         mismatches=result.mismatches,

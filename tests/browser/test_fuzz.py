@@ -102,6 +102,9 @@ def test_hostile_form_inputs(app, route, data):
     app.page.evaluate("r => { location.hash = '#/' + r; }", route)
     settle(app)
     section = view(app, route)
+    section.locator("details.param-details > summary").evaluate_all(
+        "ss => ss.forEach(s => { if (!s.parentElement.open) s.click(); })"
+    )
     inputs = section.locator("form.param-form input[type=text]")
     count = inputs.count()
     for index in data.draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=3, unique=True)):

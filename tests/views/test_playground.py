@@ -114,6 +114,22 @@ def test_stepping_follows_pysim_interval_by_interval_and_thread_by_thread(page):
     assert page.text(page.find(".position")) == f"step 2 of {last}"
 
 
+def test_a_warp_instruction_clicked_is_highlighted_with_its_lanes_drawn_under_it(page):
+    """Rows grouped by line (a heading row each), then by warp; the picture opens under the row clicked."""
+    source = (SOLUTIONS / "smem_tiled.py").read_text()
+    page.go(f"#/playground?M=16&N=16&K=16&code={encode(source)}").click("run")
+    table = page.testid("warp-instructions")
+    headings = [page.text(row) for row in page.all("tr.warp-group", table)]
+    assert headings and len(headings) == len(set(headings)), headings  # each line's group once
+    rows = page.all("tr.warp-row", table)
+    row = rows[-1]
+    page.click(row.querySelector("td"))
+    assert row.classList.contains("selected") and not rows[0].classList.contains("selected")
+    siblings = list(row.parentElement.children)
+    following = siblings[siblings.index(row) + 1]
+    assert following.querySelector("[data-testid=warp-picture]") is not None
+
+
 class Recorder:
     """Stands in for site/scorm/score.js (an LMS's side): records what the page reports."""
 
@@ -174,3 +190,37 @@ def test_the_starter_code_asks_before_it_replaces_edits(page):
     page.click("load-starter").click("replace-code")
     assert "code" not in page.params()  # the address leaves `code` out while the editor holds the starter
     assert page.testid("editor-plain").value == starter
+
+
+@pytest.mark.parametrize(
+    "source, ended",
+    [
+        ((SOLUTIONS / "naive.py").read_text(), "done"),
+        ((KNOWN_WRONG / "endless_loop.py").read_text(), "budget"),
+        ("def kernel(A, B, C):\n    import os\n", "refused"),
+    ],
+    ids=["done", "budget", "refused"],
+)
+def test_the_status_and_the_summary_beside_run_say_how_the_run_ended(page, source, ended):
+    """SPEC §7: one of five words in the status line and the run summary (stopped and timeout need a worker to
+    stop: tests/browser/test_playworker.py)."""
+    page.go(f"#/playground?M=4&N=4&K=4&code={encode(source)}").click("run")
+    assert page.attribute("run-status", "data-ended") == ended
+    assert page.inner_text("run-status").startswith(f"{ended}: ")
+    assert page.attribute("run-summary", "data-ended") == ended
+    assert page.inner_text("run-ending").startswith(f"{ended}: ")
+    if ended == "budget":
+        assert "step budget of 2,500,000 steps" in page.inner_text("run-status")
+    if ended == "done":
+        summary = page.inner_text("run-summary")
+        assert "C matches" in summary or "equal" in summary, summary  # C's check
+        assert f"global loads {run(source, 4, 4, 4).counters.global_loads}" in summary  # the main counters
+
+
+def test_the_run_summary_sits_beside_run_not_below_the_editor(page):
+    page.go("#/playground?M=4&N=4&K=4").click("run")
+    bar = page.testid("run")
+    summary = page.testid("run-summary")
+    results = page.testid("results")
+    order = [el for el in page.all("[data-testid]") if el in (bar, summary, results)]
+    assert order == [bar, summary, results]

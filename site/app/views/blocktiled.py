@@ -20,7 +20,7 @@ from pysim.kernels import KERNELS, k10_warptile
 from pysim.lessons import blocktiled
 
 from ..core.dom import AFTER_FRAME_MS, fmt, h
-from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import add_marks, code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.motion import Flights
 from ..widgets.registertile import RegisterTileView
@@ -112,8 +112,11 @@ class BlocktiledView(SteppingView):
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), *self.compiler_panel(), memory]),
             legend(self.legend_entries),
-            h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
-            monitor,
+            folded(
+                "This step's bookkeeping: the phase and the thread monitor",
+                h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
+                monitor,
+            ),
         ):
             stage.appendChild(part)
 
@@ -130,8 +133,13 @@ class BlocktiledView(SteppingView):
         shapes = {"A": trace.A.shape, "B": trace.B.shape, "C": trace.expected.shape}
         shapes |= {name: first.shared[name].shape for name in ("As", "Bs")}
         values = {"A": trace.A, "B": trace.B}
+        # Only C holds sums; the operands' grids keep narrow cells (widened for C's digits, they pushed As, Bs
+        # and C below the first screen).
+        operand = max(trace.A.max(), trace.B.max())
         for name, grid in self.grids.items():
-            grid.resize(*shapes[name], captions[name], trace.expected.max(), values.get(name))
+            grid.resize(
+                *shapes[name], captions[name], trace.expected.max() if name == "C" else operand, values.get(name)
+            )
         self.patch_classes = self.patches()
         self.monitor_head.textContent = ""
         self.monitor_values = {}  # register name -> how many of its values the monitor lists

@@ -214,7 +214,8 @@ class LadderView:
         for exponent in range(round(log10(x0)), round(log10(x1)) + 1):
             x = sx(10**exponent)
             drawing.appendChild(svg("line", "grid", x1=f"{x:.1f}", y1=str(TOP), x2=f"{x:.1f}", y2=str(base)))
-            drawing.appendChild(label(_power(exponent), x, base + 16, 0, CHART_W, anchor="middle"))
+            # Low enough to clear the lowest FLOP/s label, which ends at the axis (they printed over each other).
+            drawing.appendChild(label(_power(exponent), x, base + 20, 0, CHART_W, anchor="middle"))
         for exponent in range(round(log10(y0)), round(log10(y1)) + 1):
             y = sy(10**exponent)
             drawing.appendChild(
@@ -229,22 +230,15 @@ class LadderView:
         path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(roof(x)):.1f}" for i, x in enumerate(corners))
         drawing.appendChild(svg("path", "roof", d=path, data_testid="roof"))
         drawing.appendChild(svg("circle", "ridge", cx=f"{sx(chart.ridge):.1f}", cy=f"{sy(chart.peak):.1f}", r="4"))
+        # The roof's name above its flat part at the right, the ridge's under the roof beside its point: two rows,
+        # so they never print over each other (on the default A100 they did, the ridge near the right edge).
+        roof_label = f"FP32 roof {format_flops(chart.peak)}"
+        drawing.appendChild(label(roof_label, CHART_W - RIGHT, sy(chart.peak) - 6, LEFT, CHART_W - RIGHT, anchor="end"))
         drawing.appendChild(
-            label(
-                f"FP32 roof {format_flops(chart.peak)}", sx(chart.ridge) + 8, sy(chart.peak) - 6, LEFT, CHART_W - RIGHT
-            )
-        )
-        drawing.appendChild(
-            label(
-                f"ridge {chart.ridge:.3g} FLOP/byte",
-                sx(chart.ridge),
-                sy(chart.peak) - 6,
-                LEFT,
-                CHART_W - RIGHT,
-                anchor="end",
-            )
+            label(f"ridge {chart.ridge:.3g} FLOP/byte", sx(chart.ridge) + 8, sy(chart.peak) + 16, LEFT, CHART_W - RIGHT)
         )
         clear(self.chart_key)
+        placed: list[tuple[float, float, float, float]] = []  # the point numbers' boxes so far
         for point in points:
             x, y, colour = sx(point.intensity), sy(point.estimate), f"kernel-{point.number - 1}"  # the row's colour
             data = {"data_key": point.key, "data_intensity": repr(point.intensity)}
@@ -273,16 +267,10 @@ class LadderView:
                         **data,
                     )
                 )
-            drawing.appendChild(
-                svg(
-                    "text",
-                    "point-number",
-                    text=str(point.number),
-                    x=f"{x - 8:.1f}",
-                    y=f"{y + 4:.1f}",
-                    text_anchor="end",
-                )
-            )
+            nx, ny, anchor = number_place(str(point.number), x, y, placed)
+            number = svg("text", "point-number", text=str(point.number), x=f"{nx:.1f}", y=f"{ny:.1f}")
+            number.setAttribute("text-anchor", anchor)
+            drawing.appendChild(number)
             swatch = h("span", f"swatch {colour}", aria_hidden="true")
             self.chart_key.appendChild(
                 h(
@@ -309,6 +297,30 @@ class LadderView:
             "Numbers on the chart match the list and the table's rows: 1 is the first row. A circle is the model's "
             "estimate; a diamond, joined to it by a line, is siboehm's measurement, drawn at the model's intensity."
         )
+
+
+NUMBER_SPOTS = (
+    (-8, 4, "end"),
+    (8, 4, "start"),
+    (0, -9, "middle"),
+    (0, 17, "middle"),
+    (-8, -9, "end"),
+    (8, 17, "start"),
+)
+
+
+def number_place(text: str, x: float, y: float, placed: list) -> tuple[float, float, str]:
+    """Where a point's number goes: left of it unless an earlier number is there, then right, above, below
+    (points 5-7 on the default A100 sit a few pixels apart). Boxes are estimated at 7 px a digit, 11 px tall."""
+    width = 7 * len(text)
+    for dx, dy, anchor in NUMBER_SPOTS:
+        left = x + dx - {"end": width, "start": 0, "middle": width / 2}[anchor]
+        box = (left, y + dy - 10, left + width, y + dy + 1)
+        if all(box[2] <= b[0] or b[2] <= box[0] or box[3] <= b[1] or b[3] <= box[1] for b in placed):
+            placed.append(box)
+            return x + dx, y + dy, anchor
+    placed.append((x - 8 - width, y - 6, x - 8, y + 5))
+    return x - 8, y + 4, "end"
 
 
 def _power(exponent: int) -> str:

@@ -11,7 +11,7 @@ from pysim.hardware.params import NaiveParams
 from pysim.kernels import KERNELS
 
 from ..core.dom import h
-from ..widgets.components import add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import add_marks, code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.warp_pictures import WarpPicture
 from . import naive_explain
@@ -76,7 +76,12 @@ class NaiveView(SteppingView):
         )
         monitor = monitor_table("Block thread monitor", head, self.monitor_body)
         self.explained = stage.closest("section")
-        for part in (h("div", "code-and-memory", children=[code_section(self.code), memory]), key, warp, monitor):
+        for part in (
+            h("div", "code-and-memory", children=[code_section(self.code), memory]),
+            key,
+            warp,
+            folded("Thread monitor", monitor),
+        ):
             stage.appendChild(part)
 
     def load_panels(self) -> None:

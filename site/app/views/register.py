@@ -5,7 +5,7 @@ from __future__ import annotations
 from pysim.kernels import KERNELS
 
 from ..core.dom import fmt, h
-from ..widgets.components import code_section, legend, memory_panel, monitor_table
+from ..widgets.components import code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.motion import Flights
 from ..widgets.registertile import RegisterTileView
@@ -64,7 +64,7 @@ class RegisterView(SteppingView):
             ),
             key,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
-            monitor,
+            folded("Thread monitor: each thread's registers", monitor),
         ):
             stage.appendChild(part)
 

@@ -52,7 +52,7 @@ class SteppingView(MotionHooks):
         self.counts_only = False
         self.pending_counts: Params | None = None  # sizes too large to animate, offered as counts (the button)
         self.listeners = Listeners()  # the view's own listeners and its C-check timer proxy
-        self.form = ParamForm(self.kernel.PARAMS, self.apply)
+        self.form = ParamForm(self.kernel.PARAMS, self.apply, collapsed=True)
         self.thread_select = h("select", "", id=f"{self.kernel.NAME}-thread", data_testid="thread")
         self.listeners.on(self.thread_select, "change", lambda e: self.follow(int(self.thread_select.value)))
         follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
@@ -87,17 +87,19 @@ class SteppingView(MotionHooks):
             "dashboard",
             data_testid="dashboard",
             children=[
+                self.counters.scope,
                 self.counters.board,
                 self.player.element,
                 self.guide.element,
                 self.checkpoints.element,
                 self.focus,
+                self.narration,  # in the sticky bar: what this step did stays beside the button that did it
             ],
         )
         # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
         # column beside the stage, whose pictures start right under the form; on a narrow one the
         # column's parts flow around the stage's, the pictures right after the step controls.
-        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, self.narration, where])
+        self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, where])
         toolbar = h("div", "toolbar", children=[self.form.element, follow, self.counts_button, self.guide.on_button])
         for part in (
             h("div", "stepping-layout", children=[toolbar, self.side, self.stage]),
@@ -425,6 +427,7 @@ class SteppingView(MotionHooks):
         self.guide.arrive(index)
         step = self.trace[index]
         self.counters.show(step.counters, self.guide.hidden())
+        self.counters.say_scope(f"Counts so far: every thread, steps 0 to {index}")
         moved = step.lines != self.code.current
         self.code.highlight(step.lines)
         where, said, action = self.words.narrate(step, self.params, self.thread).partition(": ")

@@ -8,7 +8,7 @@ from pyscript import window
 from pysim.kernels import KERNELS
 
 from ..core.dom import fmt, h, on
-from ..widgets.components import ArrowLayer, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import ArrowLayer, code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.motion import Flights
 from ..widgets.sasspanel import SassPanel
@@ -101,8 +101,15 @@ class TilingView(SteppingView):
                 children=[code_section(self.code), self.sass.element, memory],
             ),
             key,
-            h("div", "details", children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens]),
-            monitor,
+            folded(
+                "This step's bookkeeping: the phase, the followed thread's lens, the thread monitor",
+                h(
+                    "div",
+                    "details",
+                    children=[h("section", "", children=[h("h2", "", "Current phase"), self.phase]), lens],
+                ),
+                monitor,
+            ),
         ):
             stage.appendChild(part)
 

@@ -10,7 +10,7 @@ from pysim.core import lanes
 from pysim.kernels import KERNELS, k03_tilelab_transpose
 
 from ..core.dom import h
-from ..widgets.components import ACCESS_MARKS, add_marks, code_section, legend, memory_panel, monitor_table
+from ..widgets.components import ACCESS_MARKS, add_marks, code_section, folded, legend, memory_panel, monitor_table
 from ..widgets.grids import MatrixGrid
 from ..widgets.warp_pictures import WarpPicture
 from . import transpose_explain
@@ -118,7 +118,7 @@ class TransposeView(SteppingView):
             key,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),
             warp,
-            monitor,
+            folded("Thread monitor: the followed thread's warp", monitor),
         ):
             stage.appendChild(part)
 

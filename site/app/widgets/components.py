@@ -59,6 +59,8 @@ class CounterBoard:
             "“Global loads” counts element loads from global memory; the L2 cache may serve some of them, "
             "so they are not DRAM reads. Tap or click a counter's name for its definition.",
         )
+        # What the numbers add up (issue 39: they count every thread since step 0 and did not say so).
+        self.scope = h("p", "counter-scope", "", data_testid="counter-scope", hidden="")
         self.values: dict[str, object] = {}
         self.shown: dict[str, int] = {}
         for name in names:
@@ -70,6 +72,10 @@ class CounterBoard:
             level = {"data_level": COUNTER_LEVELS[name]} if name in COUNTER_LEVELS else {}
             self.board.appendChild(h("div", "counter", children=[title, value], **level))
             self.values[name] = value
+
+    def say_scope(self, text: str) -> None:
+        self.scope.textContent = text
+        self.scope.removeAttribute("hidden")
 
     def show(self, counters: Counters, hidden: frozenset[str] = frozenset()) -> None:
         """Write the counters; those in `hidden` (data-testids a guided question is about) show "?" and
@@ -306,6 +312,12 @@ def monitor_table(caption: str, head_row, body):
         tabindex="0",
         children=[h("caption", "", caption), h("thead", "", children=[head_row]), body],
     )
+
+
+def folded(summary: str, *parts):
+    """Parts a reader opens when wanted (the thread monitor, the step's bookkeeping): one line until clicked,
+    so the lesson's picture and its step controls share the first screen (issue 39)."""
+    return h("details", "folded", children=[h("summary", "", summary), *parts])
 
 
 def code_section(code: CodePanel):

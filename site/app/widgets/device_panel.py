@@ -34,11 +34,15 @@ class DevicePanel:
         )
         self.bound = h("p", "time-bound", "", data_testid="time-bound", data_value="")
         self.estimate = h("p", "speed-estimate", "", data_testid="speed-estimate", data_value="", hidden=True)
+        # Behind a summary line (issue 39): a reference table mid-lesson pushed the lesson down; the line names
+        # the device and the bound, and opens the table with its sources.
+        self.heading = h("span", "", "Device, time bound and estimate")
         self.element = h(
-            "section",
+            "details",
             "device-panel",
+            data_testid="device-panel",
             children=[
-                h("h2", "", "Device, time bound and estimate"),
+                h("summary", "", children=[h("h2", "", children=[self.heading])]),
                 self.table,
                 h("h3", "", "Time bound (at the rated boost clock)"),
                 self.bound,
@@ -53,6 +57,7 @@ class DevicePanel:
         if device.key != self.shown_key:
             self._facts(device)
             self.shown_key = device.key
+            self.heading.textContent = f"Device ({device.name}), time bound and estimate"
         self.bound.textContent = f"{bound.summary()} {bound.regime()}"
         self.bound.setAttribute("data-value", repr(bound.seconds))
         text, value = estimate
@@ -78,7 +83,7 @@ class DevicePanel:
                         h("th", "", fact.label, scope="row"),
                         h("td", "", fact.text),
                         h("td", "", children=[link]),
-                        h("td", "", fact.note or "—"),
+                        h("td", "text", fact.note or "—"),  # prose: it wraps (css), the table fits
                     ],
                 )
             )

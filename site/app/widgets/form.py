@@ -34,12 +34,17 @@ class ParamForm:
     """
 
     def __init__(
-        self, params_cls: type[Params], on_apply: Callable[[Params], None], legend: str = "Problem size"
+        self,
+        params_cls: type[Params],
+        on_apply: Callable[[Params], None],
+        legend: str = "Problem size",
+        collapsed: bool = False,
     ) -> None:
         self.params_cls = params_cls
         self.on_apply = on_apply
         self.inputs: dict[str, object] = {}
-        self.element = h("form", "param-form", novalidate="")
+        live: list = []
+        self.form = h("form", "param-form", novalidate="")
         fieldset = h("fieldset", "", children=[h("legend", "", legend)])
         for spec in fields(params_cls):
             label = spec.metadata.get("label") or spec.name
@@ -63,7 +68,11 @@ class ParamForm:
                     data_testid=f"input-{key}",
                 )
             text = key if label == key else (f"{key} ({label})" if key.isupper() else label.capitalize())
-            fieldset.appendChild(h("label", "field", children=[h("span", "", text), control]))
+            field_label = h("label", "field", children=[h("span", "", text), control])
+            if collapsed and spec.metadata.get("live"):
+                live.append(field_label)  # the lesson's own switch (map, pad) stays out of the collapsed form
+            else:
+                fieldset.appendChild(field_label)
             self.inputs[spec.name] = control
         if params_cls.PRESETS:
             self.preset = h("select", "", data_testid="preset", aria_label="Preset sizes")
@@ -74,17 +83,32 @@ class ParamForm:
             fieldset.appendChild(self.preset)
         fieldset.appendChild(h("button", "primary", "Apply", type="submit", data_testid="apply"))
         self.error = h("p", "input-error", "", role="alert", data_testid="input-error", hidden="")
-        self.element.appendChild(fieldset)
-        self.element.appendChild(self.error)
-        on(self.element, "submit", self._submitted)
+        self.form.appendChild(fieldset)
+        self.form.appendChild(self.error)
+        on(self.form, "submit", self._submitted)
+        # Collapsed (the stepping views): one line, "M=N=6, K=9, T=3 · change", that opens the form on a click
+        # or Enter, so the picture starts right under the heading (issue 39: a 13-input form pushed it off the
+        # first screen). An error opens it.
+        self.summary = h("summary", "param-summary", "", data_testid="form-summary") if collapsed else None
+        self.element = self.form
+        if self.summary is not None:
+            self.details = h("details", "param-details", children=[self.summary, self.form])
+            self.element = h("div", "param-bar", children=[self.details, *live])
 
     def show(self, params: Params) -> None:
         for name, control in self.inputs.items():
             control.value = str(getattr(params, name))
+        if self.summary is not None:
+            self.summary.replaceChildren(
+                h("span", "values", summary_text(params)), h("span", "change", " · change", aria_hidden="true")
+            )
+            self.summary.setAttribute("aria-label", f"{summary_text(params)}: change the sizes")
 
     def show_error(self, error: ParamError) -> None:
         self.error.textContent = error.message
         self.error.removeAttribute("hidden")
+        if self.summary is not None:
+            self.details.setAttribute("open", "")
         for name, control in self.inputs.items():
             if name == error.param:
                 control.setAttribute("aria-invalid", "true")
@@ -115,3 +139,22 @@ class ParamForm:
             self.on_apply(params)
         except ParamError as error:
             self.show_error(error)
+
+
+def summary_text(params: Params) -> str:
+    """The collapsed form's line: numbers as `key=value`, neighbours of one value joined ("M=N=6, K=9, T=3"),
+    then the choices' names."""
+    numbers: list[tuple[list[str], str]] = []
+    names: list[str] = []
+    for spec in fields(params):
+        value = getattr(params, spec.name)
+        if spec.metadata.get("live"):
+            continue  # shown beside the line, as its own control
+        if spec.metadata.get("choices"):
+            names.append(choice_text(spec, value))
+        elif numbers and numbers[-1][1] == str(value):
+            numbers[-1][0].append(public_key(spec))
+        else:
+            numbers.append(([public_key(spec)], str(value)))
+    parts = ", ".join("=".join([*keys, value]) for keys, value in numbers)
+    return " · ".join([parts, *names]) if names else parts

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pyscript import window
 
 from ..core.dom import Listeners, h, stop
+from .icons import labelled
 
 DEFAULT_SPEED_MS = 600
 
@@ -25,12 +26,25 @@ class Player:
         # One timer proxy for the player's life: every Play reuses it (a proxy per Play would pile up).
         self.tick = self.listeners.proxy(lambda *args: self.go(self.index + 1))
         button = lambda label, testid, key, handler: self._button(label, testid, key, handler)  # noqa: E731
-        self.reset_button = button("⟲ Reset", "reset", "Home", lambda e: self.reset())
-        self.prev_button = button("◀ Prev", "prev", "ArrowLeft", lambda e: self.go(self.index - 1))
-        self.play_button = button("▶ Play", "play", "Space", lambda e: self.toggle())
-        self.step_button = button("Step ▶", "step", "ArrowRight", lambda e: self.go(self.index + 1))
-        self.block_button = button("Next block »", "next-block", "N", lambda e: self.go(self.next_block_of(self.index)))
-        self.end_button = button("Run to end ⇥", "run-to-end", "End", lambda e: self.go(self.length - 1))
+        self.reset_button = button(labelled("reset", "Reset"), "reset", "Home", lambda e: self.reset())
+        self.prev_button = button(labelled("prev", "Prev"), "prev", "ArrowLeft", lambda e: self.go(self.index - 1))
+        # Both of Play's faces are in the button, one hidden (css/tilelab.css, "layout"): it is as wide
+        # playing as paused, so the buttons after it never move under the cursor.
+        faces = h("span", "faces", children=[h("span", "paused", children=labelled("play", "Play"))])
+        faces.appendChild(h("span", "playing", children=labelled("pause", "Pause")))
+        self.play_button = button([faces], "play", "Space", lambda e: self.toggle())
+        self.step_button = button(
+            labelled("next", "Step", after=True), "step", "ArrowRight", lambda e: self.go(self.index + 1)
+        )
+        self.block_button = button(
+            labelled("block", "Next block", after=True),
+            "next-block",
+            "N",
+            lambda e: self.go(self.next_block_of(self.index)),
+        )
+        self.end_button = button(
+            labelled("end", "Run to end", after=True), "run-to-end", "End", lambda e: self.go(self.length - 1)
+        )
         self.speed_input = h(
             "input",
             "",
@@ -51,7 +65,7 @@ class Player:
         self.prompt = h(
             "span",
             "step-prompt",
-            "Press Step ▶ (or →) to run the next step, or ▶ Play to run them in turn.",
+            "Press Step (or →) to run the next step, or Play to run them in turn.",
             data_testid="step-prompt",
         )
         self.element = h(
@@ -72,8 +86,8 @@ class Player:
             ],
         )
 
-    def _button(self, label: str, testid: str, key: str, handler: Callable):
-        element = h("button", "", label, type="button", data_testid=testid, aria_keyshortcuts=key)
+    def _button(self, children: list, testid: str, key: str, handler: Callable):
+        element = h("button", "", children=children, type="button", data_testid=testid, aria_keyshortcuts=key)
         self.listeners.on(element, "click", handler)
         return element
 
@@ -109,13 +123,11 @@ class Player:
         if self.index >= self.length - 1:
             self.go(0)
         self.timer = window.setInterval(self.tick, self.speed)
-        self.play_button.textContent = "⏸ Pause"
         self.play_button.setAttribute("aria-pressed", "true")
 
     def pause(self) -> None:
         stop(self.timer)
         self.timer = None
-        self.play_button.textContent = "▶ Play"
         self.play_button.setAttribute("aria-pressed", "false")
 
     def _speed_changed(self, event) -> None:

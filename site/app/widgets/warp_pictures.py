@@ -17,7 +17,7 @@ from .charts import picture
 SLOT = 15  # px per word slot of a sector
 SECTORS_PER_LINE = 4
 SECTOR_GAP = 14
-LINE = 40  # px per line of sectors: label + slots + gap
+LINE = 50  # px per line of sectors: the sector's number, its slots, its bytes, a gap
 LABELLED_SECTORS = 8  # above this many sectors, the sector addresses are left out (the summary says how many)
 BANK = 19  # px per bank column
 BOX_TALL, BOX_SHORT = 15, 9  # px per word box in a bank column (short when many words share a bank)
@@ -150,8 +150,10 @@ class WarpPicture:
             outline = self.boxes.take()
             outline.set(x=f"{x0:.1f}", y=f"{y0:.1f}", width=box - 1, height=18, **{"class": "slot-unused"})
             if labelled:
-                where = f"sector {use.sector:,} (bytes {use.first_byte:,}–{use.first_byte + 31:,})"
-                self._label(where, x0, y0 - 3, "sector-label")
+                # Two short lines, each narrower than its box: in one line (30 characters) a sector's label ran
+                # over its neighbour's and out of the picture (issue 39, #/transpose at step 15).
+                self._label(f"sector {use.sector:,}", x0, y0 - 3, "sector-label")
+                self._label(f"bytes {use.first_byte:,}–{use.first_byte + 31:,}", x0, y0 + 28, "sector-label")
             for j, slot in enumerate(use.slots):
                 if slot.lanes:
                     x = x0 + j * SLOT

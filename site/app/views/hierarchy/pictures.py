@@ -181,6 +181,15 @@ def bank_panel(drawing, report, x0: float, panel: float, caption: str):
                     height="3.6",
                 )
             )
+    # The stacks are 4 px a word: say in words what they show (issue 39: the small chart was unreadable).
+    tallest = max(range(NUM_BANKS), key=lambda bank: len(report.words_per_bank[bank]))
+    count = len(report.words_per_bank[tallest])
+    if count > 1:
+        top = 170 - count * 4.4 - 4
+        note = f"bank {tallest}: {count} words, one per clock"
+        drawing.appendChild(charts.label(note, x0 + tallest * width + 8, max(top + 12, 40), x0, x0 + panel))
+    else:
+        drawing.appendChild(charts.label("every bank: one word, all in one clock", x0, 156, x0, x0 + panel))
     drawing.appendChild(svg("line", "axis", x1=f"{x0}", y1="171", x2=f"{x0 + panel}", y2="171"))
     drawing.appendChild(charts.label(caption, x0, 16, x0, x0 + panel))
     drawing.appendChild(charts.label("bank 0", x0, 188, x0, x0 + panel))
@@ -200,9 +209,19 @@ def banks_picture(report):
     drawing = charts.picture(WIDTH, 170, f"32 banks; the busiest serves {wording.count(report.degree, 'word')}")
     width = (WIDTH - 20) / NUM_BANKS
     tallest = max(report.degree, 1)
+    # Its title in the picture (issue 39: it had none, under the before/after chart that has captions).
+    drawing.appendChild(
+        charts.label(
+            f"Your tile and access: the different words each bank serves (busiest: {report.degree})",
+            10,
+            12,
+            10,
+            WIDTH - 10,
+        )
+    )
     for bank, words in enumerate(report.words_per_bank):
         cls = "lane" if not words else ("lane-jam" if len(words) > 1 else "lane-hit")
-        height = 6 + 108 * len(words) / tallest
+        height = 6 + 96 * len(words) / tallest
         x = 10 + bank * width
         drawing.appendChild(
             svg("rect", cls, x=f"{x:.1f}", y=f"{140 - height:.1f}", width=f"{width - 2:.1f}", height=f"{height:.1f}")

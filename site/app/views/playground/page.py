@@ -18,6 +18,7 @@ import asyncio
 from pyscript import document, window
 
 from pysim.hardware.params import ParamError, parse_int
+from pysim.play.endings import FAILURE_ENDINGS, ending_words
 from pysim.play.protocol import GradeRequest, RunRequest
 from pysim.play.puzzles import FREE_PLAY_FILE, PUZZLE_BY_KEY, PUZZLES, starter_for, starter_text
 from pysim.play.session import expected_shape
@@ -26,6 +27,7 @@ from ...core.dom import Listeners, h, thousands
 from ...core.score import puzzle_key, quiz_on
 from ...widgets.checkpoint import shared_book
 from ...widgets.editor import Editor
+from ...widgets.icons import labelled
 from .. import codeurl
 from .card import PuzzleCard
 from .results import Results
@@ -68,8 +70,12 @@ class PlaygroundView:
         fields = [h("label", "field", children=[h("span", "", name), self.inputs[name]]) for name in SIZE_NAMES]
         # Run, Stop and what the last run did sit in a bar of their own, outside the form (Run still submits
         # it): a locked exercise (lock=1) hides the form with the teacher's sizes, never the bar.
-        self.run_button = h("button", "primary", "▶ Run", type="submit", form="play-form", data_testid="run")
-        self.stop_button = h("button", "", "■ Stop", type="button", data_testid="stop", disabled="")
+        self.run_button = h(
+            "button", "primary", children=labelled("play", "Run"), type="submit", form="play-form", data_testid="run"
+        )
+        self.stop_button = h(
+            "button", "", children=labelled("stop", "Stop"), type="button", data_testid="stop", disabled=""
+        )
         self.listeners.on(self.stop_button, "click", lambda event: self.runner.stop())
         sizes = h("fieldset", "", children=[h("legend", "", "Sizes"), *fields])
         self.form = h(
@@ -101,6 +107,7 @@ class PlaygroundView:
         for part in (
             self.form,
             self.run_bar,
+            self.results.summary,  # beside Run: what a run came to is on the screen where Run was pressed
             self.error,
             self.link_note,
             self.worker_line,
@@ -311,6 +318,7 @@ class PlaygroundView:
         self.status.textContent = f"Running your kernel at M×N×K = {size_text(sizes)}…"
         self.status.setAttribute("data-state", "running")
         self.status.removeAttribute("data-why")
+        self.status.removeAttribute("data-ended")
         self.runner.request(
             Job(
                 request,
@@ -350,8 +358,7 @@ class PlaygroundView:
         self.ran_with = (request.source, (request.M, request.N, request.K), request.puzzle)
         self.check_stale()  # edited while it ran
         self.results.element.setAttribute("data-draw-ms", f"{window.performance.now() - started:.0f}")
-        self.status.textContent = f"Ran in {seconds_text(elapsed / 1000)}."
-        self.status.setAttribute("data-state", "done")
+        self.show_status("done", summary.ended, ending_words(summary.ended, summary.max_steps, elapsed / 1000) + ".")
         span("run", "results drawn", started)
         if self.puzzle is not None:
             self.card.pending()
@@ -385,17 +392,21 @@ class PlaygroundView:
         limit = (RUN_LIMIT_MS if what == "run" else GRADE_LIMIT_MS) // 1000
         message = FAILURES[why].format(what=what, limit=limit, detail=detail)
         kept = " The results below are from your last run that finished." if self.result is not None else ""
-        self.status.textContent = message + kept
-        self.status.setAttribute("data-state", "failed")
+        self.show_status("failed", FAILURE_ENDINGS[why], f"{FAILURE_ENDINGS[why]}: {message}{kept}")
         self.status.setAttribute("data-why", why)
         if what == "grade":
             self.card.checker_failed(message)
 
+    def show_status(self, state: str, ended: str, text: str) -> None:
+        """The status line after a request: `state` done or failed (data-state), `ended` SPEC §7's word."""
+        self.status.textContent = text
+        self.status.setAttribute("data-state", state)
+        self.status.setAttribute("data-ended", ended)
+
     def show_failure(self, kind: str, line: int, message: str, elapsed: float) -> None:
         """The file could not run: one diagnostic, and no results to step through."""
         self.result = None
-        self.status.textContent = f"The kernel could not run ({seconds_text(elapsed / 1000)})."
-        self.status.setAttribute("data-state", "failed")
+        self.show_status("failed", "refused", f"{ending_words('refused', 0)} ({seconds_text(elapsed / 1000)}).")
         self.status.setAttribute("data-why", "error")
         self.results.failed(kind, line, message, elapsed)
         self.ran_with = None
@@ -407,6 +418,7 @@ class PlaygroundView:
         self.results.forget()
         self.status.textContent = "Nothing has run yet: press Run."
         self.status.setAttribute("data-state", "idle")
+        self.status.removeAttribute("data-ended")
 
     def worker_status(self, state: str, detail: str) -> None:
         """Where runs happen, in one line (the limits with it)."""

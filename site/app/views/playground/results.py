@@ -7,13 +7,17 @@ from collections.abc import Callable
 
 from pyscript import window
 
-from pysim.core.counters import Counters
+from pysim.core.counters import COUNTER_LABELS, Counters
+from pysim.play.endings import ending_words
 
 from ...core.dom import AFTER_FRAME_MS, Listeners, fmt, h, thousands
 from ...widgets.components import CounterBoard, VerifyBadge
 from .runner import Runner
 from .stepping import COUNTER_NAMES, RunStepping
 from .texts import KIND_LABELS, seconds_text, size_text, xy_text
+
+# The counters the run summary names beside Run (all of them are in the results below it).
+MAIN_COUNTERS = ("global_loads", "global_stores", "global_sectors", "bank_extra_cycles", "fma")
 
 
 class Results:
@@ -22,10 +26,23 @@ class Results:
     def __init__(self, goto_line: Callable[[int], None], runner: Runner) -> None:
         self.goto_line = goto_line
         self.listeners = Listeners()
-        self.summary = h("p", "run-summary", "", data_testid="run-summary")
+        self.launch_text = h("p", "hint", "", data_testid="run-launch")
         self.stale_note = h("p", "stale-note", "", role="status", data_testid="stale-note", hidden="")
         self.verify = VerifyBadge()
         self.difference = h("p", "difference", "", data_testid="difference")
+        # What a run came to, in a box the page puts right under Run (page.py), so it is on the screen where
+        # Run was pressed: how it ended, C's check, the main counters. The rest of the results stay below.
+        self.ending = h("p", "run-ending", "", data_testid="run-ending")
+        self.main_counts = h("p", "main-counts", "", data_testid="main-counts")
+        self.summary = h(
+            "div",
+            "run-summary",
+            data_testid="run-summary",
+            aria_label="What the last run came to",
+            role="region",
+            hidden="",
+            children=[self.ending, self.verify.element, self.difference, self.main_counts],
+        )
         self.counters = CounterBoard(COUNTER_NAMES)
         self.show_next_proxy = self.listeners.proxy(lambda *args: self.show_next())
         self.metrics = h("p", "hint", "", data_testid="metrics")
@@ -54,9 +71,7 @@ class Results:
             children=[
                 h("h2", "", "Results"),
                 self.stale_note,
-                self.summary,
-                self.verify.element,
-                self.difference,
+                self.launch_text,
                 *self.later,
                 self.stepping.element,
             ],
@@ -77,6 +92,7 @@ class Results:
 
     def reveal(self, state: str, elapsed: float) -> None:
         self.mark_stale([])
+        self.summary.removeAttribute("hidden")
         if self.element.hasAttribute("hidden") and not self.waiting:
             self.waiting = list(self.later)
             for part in self.waiting:
@@ -94,15 +110,20 @@ class Results:
     def forget(self) -> None:
         """What is on screen belongs to other code."""
         self.element.setAttribute("hidden", "")
+        self.summary.setAttribute("hidden", "")
         self.element.setAttribute("data-state", "none")
         self.stepping.result = None
 
     def failed(self, kind: str, line: int, message: str, elapsed: float) -> None:
         """The file could not run: one diagnostic, and no results to step through."""
         self.reveal("failed", elapsed)
-        self.summary.textContent = "Nothing ran: fix the problem below and press Run again."
+        self.show_ending(
+            "refused", ending_words("refused", 0) + ". Fix the problem in the diagnostics and press Run again."
+        )
+        self.launch_text.textContent = "Nothing ran."
         self.verify.element.setAttribute("hidden", "")
         self.difference.textContent = ""
+        self.main_counts.textContent = ""
         self.counters.show(Counters())
         self.metrics.textContent = ""
         self.show_diagnostics([(kind, line, None, None, message, 1)])
@@ -116,7 +137,8 @@ class Results:
         intervals = result.intervals
         self.reveal("done", elapsed)
         self.element.setAttribute("data-sim-ms", f"{result.run_ms:.0f}")
-        self.summary.textContent = (
+        self.show_ending(result.ended, ending_words(result.ended, result.max_steps, result.run_ms / 1000) + ".")
+        self.launch_text.textContent = (
             f"M×N×K = {size_text((result.M, result.N, result.K))}: a grid of {xy_text(launch.grid)} blocks of "
             f"{xy_text(launch.block)} threads; {thousands(intervals)} barrier interval(s); "
             f"{thousands(result.steps)} steps (statements and accesses) simulated in "
@@ -128,6 +150,9 @@ class Results:
         self.verify.show(result.mismatches, result.size, expected_label)
         self.show_difference(result)
         self.counters.show(result.counters)
+        self.main_counts.textContent = " · ".join(
+            f"{COUNTER_LABELS[name]} {thousands(getattr(result.counters, name))}" for name in MAIN_COUNTERS
+        )
         m = result.metrics
         self.metrics.textContent = (
             f"{thousands(m.global_load_requests)} global load instruction(s), at most {m.max_sectors_per_load} "
@@ -141,6 +166,11 @@ class Results:
         else:
             self.stepping.result = result
             self.stepping.element.setAttribute("hidden", "")
+
+    def show_ending(self, ended: str, text: str) -> None:
+        self.ending.textContent = text
+        self.ending.setAttribute("data-ended", ended)
+        self.summary.setAttribute("data-ended", ended)
 
     def show_difference(self, result) -> None:
         if result.c_matches:

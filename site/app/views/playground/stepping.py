@@ -27,6 +27,7 @@ from ...widgets.player import Player
 from ...widgets.warp_pictures import WarpPicture
 from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure, span
 from .texts import access_text, shape_text, xy_text
+from .warprows import grouped_rows
 
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
 # Larger grids are drawn on a canvas: every element added costs the page PyScript's document-wide observer
@@ -174,7 +175,10 @@ class RunStepping:
         self.listeners.on(table, "click", self.warp_clicked)  # on the table: each interval replaces the body
         self.warp_more = h("p", "hint", "")
         self.picture = WarpPicture("warp-picture", "")  # the pictures of #/naive and #/transpose
-        return [table, self.warp_more, self.picture.element]
+        # The picture is drawn in a row right under the instruction clicked, not below a table of 160 rows.
+        cell = h("td", "", colspan="6", children=[self.picture.element])
+        self.picture_row = h("tr", "warp-picture-row", children=[cell])
+        return [table, self.warp_more]
 
     # --- a new run -----------------------------------------------------------------------------------
     def begin(self, result) -> None:
@@ -413,7 +417,7 @@ class RunStepping:
 
     async def show_warps(self, view, parts: Parts) -> bool:
         """One row per warp instruction (its sectors or its bank conflict, from pysim), the first drawn."""
-        rows: Iterable = (self.warp_row(instruction, row) for row, instruction in enumerate(view.warp_rows))
+        rows: Iterable = grouped_rows(view.warp_rows)
         if not view.warp_rows:
             rows = [h("tr", "", children=[h("td", "", "No global or shared access in this interval.", colspan="6")])]
         body = await self.new_body(view, rows, parts)
@@ -423,41 +427,27 @@ class RunStepping:
         self.warp_body = body
         hidden = view.warp_count - len(view.warp_rows)
         self.warp_more.textContent = f"… and {thousands(hidden)} more warp instruction(s)." if hidden > 0 else ""
+        self.select_row(0)
         self.show_picture(0, view.picture)
         return True
 
-    def warp_row(self, instruction, row: int):
-        what = f"{instruction.op} {instruction.space} {instruction.array} (#{instruction.occurrence + 1})"
-        if instruction.is_global:
-            verdict = f"{instruction.count} sector(s) of 32 bytes"
-            detail = "coalesced" if instruction.ok else "scattered: more sectors than a warp's 32 floats need"
-        else:
-            verdict = "no conflict" if instruction.ok else f"{instruction.count}-way bank conflict"
-            detail = (
-                f"{instruction.banks_used} bank(s) used; bank {instruction.busiest_bank} serves "
-                f"{instruction.busiest_words} different word(s)"
-                + (f"; {instruction.broadcast_words} word(s) broadcast" if instruction.broadcast_words else "")
-            )
-        cls = "ok" if instruction.ok else "bad"
-        return h(
-            "tr",
-            f"warp-row {cls}",
-            data_row=str(row),
-            children=[
-                h("td", "num", ", ".join(str(n) for n in instruction.lines)),
-                h("td", "", what),
-                h("td", "num", str(instruction.warp)),
-                h("td", "num", str(instruction.active)),
-                h("td", f"verdict {cls}", verdict),
-                h("td", "", detail),
-            ],
-        )
+    def select_row(self, number: int) -> None:
+        """Highlight listed warp instruction `number` and open the picture's row under it."""
+        for row in (
+            self.warp_body.querySelector(".warp-row.selected"),
+            self.warp_body.querySelector(f'[data-row="{number}"]'),
+        ):
+            if row is not None:
+                row.classList.toggle("selected")
+        if row is not None:
+            row.insertAdjacentElement("afterend", self.picture_row)
 
     def warp_clicked(self, event) -> None:
         row = event.target.closest("[data-row]")
         view = self.view
         if row and view is not None:
             number = int(row.getAttribute("data-row"))
+            self.select_row(number)
             request = PictureRequest(view.index, number)
             self.ask(request, lambda answer: self.view is view and self.show_picture(number, answer["picture"]))
 

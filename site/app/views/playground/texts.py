@@ -14,9 +14,9 @@ KIND_LABELS = {
 
 # Why a run or a grade ended without a reply (site/app/views/playground/runner.py), in plain words.
 FAILURES = {
-    "timeout": "Your kernel ran for {limit} s without finishing, so the {what} was stopped and the simulator restarted.",
-    "stopped": "You stopped the {what}; the simulator restarted.",
-    "crashed": "Your kernel crashed the simulator: {detail}. It has restarted; fix the code and press Run again.",
+    "timeout": "your kernel ran for {limit} s without finishing, so the {what} was stopped and the simulator restarted.",
+    "stopped": "you stopped the {what}; the simulator restarted.",
+    "crashed": "your kernel crashed the simulator: {detail}. It has restarted; fix the code and press Run again.",
 }
 # Where runs happen, and their limits.
 WORKER_STATES = {
