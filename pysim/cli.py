@@ -37,6 +37,7 @@ OPTIONS = {
         name: name for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN", "threads", "device")
     },
 }
+OPTIONS["pipelined"] = {**OPTIONS["warptile"], "stages": "stages"}
 
 # Every kernel option, in the order --help lists them.
 KNOWN_OPTIONS = tuple(dict.fromkeys(option for options in OPTIONS.values() for option in options))

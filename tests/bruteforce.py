@@ -261,6 +261,10 @@ KEYS = (
     "bank_extra_cycles",
     "shared_wavefronts",
     "atomics",  # none of these kernels has an atomic; the counter exists for the playground's
+    "mma_instructions",  # SPEC §7's counters: only the kernels past siboehm's make them non-zero
+    "async_copy_bytes",
+    "tma_bytes",
+    "mbarrier_waits",
 )
 
 
@@ -277,6 +281,14 @@ class Tally:
     def shared(self, op, starts, width):
         self.c[f"shared_{op}s"] += width * sum(s is not None for s in starts)
         waves, extra = vector_banks(starts, width)
+        self.c["shared_wavefronts"] += waves
+        self.c["bank_extra_cycles"] += extra
+
+    def async_copy(self, starts):
+        """One warp's cp.async of 16 bytes per lane (a zero-fill writes its 16 bytes too): the shared side
+        is written like a 128-bit store, with its wavefronts, but no thread stores."""
+        self.c["async_copy_bytes"] += 16 * sum(s is not None for s in starts)
+        waves, extra = vector_banks(starts, 4)
         self.c["shared_wavefronts"] += waves
         self.c["bank_extra_cycles"] += extra
 
@@ -400,6 +412,76 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
                         t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
                         t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
                 t.c["barriers"] += 2
+            for tid in range(threads):
+                top, left = patch(tid)
+                for sub_m in range(WMITER):
+                    for sub_n in range(WNITER):
+                        for i in range(TM):
+                            for j in range(0, TN, 4):
+                                r = by * BM + top + sub_m * WSUBM + i
+                                c = bx * BN + left + sub_n * WSUBN + j
+                                if r < M and c + 3 < N:
+                                    t.c["global_stores"] += 4
+    return t.c
+
+
+def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
+    """Pipelined warptiling (cp.async, `stages` buffers) with TileLab's guards, from its CUDA listing: every
+    lane's 16-byte copy lands in As[stage][m][k] / Bs[stage][k][n] (zero-filled outside A, B), regM is read
+    from As as A lies, one float at a time."""
+    t = Tally()
+    WMITER = (WM * WN) // (32 * TM * TN * WNITER)
+    WSUBM, WSUBN = WM // WMITER, WN // WNITER
+    stride_a, stride_b = threads * 4 // BK, threads // (BN // 4)
+    tiles = ceil(K / BK)
+
+    def patch(tid):
+        warp, lane = tid // 32, tid % 32
+        warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
+        lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
+        return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+
+    def copy(warp, by, bx, tile):
+        stage = tile % stages
+        for offset in range(0, BM, stride_a):
+            a, words = [], []
+            for tid in warp:
+                r, c = by * BM + tid // (BK // 4) + offset, tile * BK + tid % (BK // 4) * 4
+                a.append(r * K + c if r < M and c + 3 < K else None)
+                words.append((stage * BM + tid // (BK // 4) + offset) * BK + tid % (BK // 4) * 4)
+            t.global_load(a, 4)
+            t.async_copy(words)
+        for offset in range(0, BK, stride_b):
+            b, words = [], []
+            for tid in warp:
+                r, c = tile * BK + tid // (BN // 4) + offset, bx * BN + tid % (BN // 4) * 4
+                b.append(r * N + c if r < K and c + 3 < N else None)
+                words.append((stage * BK + tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4)
+            t.global_load(b, 4)
+            t.async_copy(words)
+
+    for by in range(ceil(M / BM)):
+        for bx in range(ceil(N / BN)):
+            for warp in warps(range(threads)):
+                for s in range(min(stages - 1, tiles)):
+                    copy(warp, by, bx, s)
+                for tile in range(tiles):
+                    if tile + stages - 1 < tiles:
+                        copy(warp, by, bx, tile + stages - 1)
+                    stage = tile % stages
+                    wn = lds_width(TN)
+                    for dot in range(BK):
+                        for sub in range(WMITER):
+                            for i in range(TM):
+                                rows = [stage * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp]
+                                t.shared("load", [row * BK + dot for row in rows], 1)
+                        for sub in range(WNITER):
+                            for j in range(0, TN, wn):
+                                row = (stage * BK + dot) * BN
+                                t.shared("load", [row + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
+                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
+                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+            t.c["barriers"] += 2 * tiles
             for tid in range(threads):
                 top, left = patch(tid)
                 for sub_m in range(WMITER):

@@ -1,0 +1,319 @@
+"""Kernel 11: warptiling fed by cp.async, `stages` tiles in flight (TileLab's first rung past siboehm).
+
+Changes from warptiling (k10): the copies of A and B into shared memory are `cp.async` (LDGSTS,
+sm_80 and later): each lane asks for 16 bytes of global memory to land in shared memory, with no
+register in between and without waiting for them. The block keeps `stages` buffers of As and Bs
+(dynamic shared memory) and copies S-1 tiles ahead: while it computes tile t from stage t % S,
+the copies of tiles t+1 .. t+S-1 are travelling. `cp.async.commit_group` closes the copies of
+one tile into a group; `cp.async.wait_group S-1` waits until at most S-1 groups are still in
+flight, that is, until tile t has landed. The cost it removes is the wait: in warptiling every
+tile's global latency is paid in full before its first FMA; here it overlaps the FMAs of the
+tiles before it.
+
+What cp.async cannot do: transpose. It copies bytes as they lie, so As keeps A's layout,
+As[m][k] (warptiling stored it transposed through registers), and regM is filled by 32-bit
+shared loads, TM per subtile. Out-of-range float4s are zero-filled by the copy itself
+(src-size 0). An empty group is committed when no tile is left to copy, so the count that
+wait_group checks stays the same in every round (CUTLASS's multistage mainloop does the same).
+
+Steps: warptiling's, plus one per commit and one per wait. A thread is named (lane, warp).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+
+from ..core import banks
+from ..core.constants import WORD_BYTES
+from ..core.counters import Counters
+from ..core.listing import Listing
+from ..core.trace import Cell, Focus, Step
+from ..hardware.pipelined_params import PipelinedParams
+from . import k10_warptile as warptile
+from .k06_vectorized import VECTOR
+from .plumbing import pattern_copy, shared_read, tile_grid, tile_regions
+
+NAME = "pipelined"
+TITLE = "Pipelined warptiling (cp.async)"
+PARAMS = PipelinedParams
+
+LISTING = Listing("""\
+// pipelined warptiling: BM={BM}, BN={BN}, BK={BK}, WM={WM}, WN={WN}, WMITER={WMITER}, WNITER={WNITER}, TM={TM}, TN={TN}, {threads} threads, {S} stages
+__device__ __forceinline__ void cpAsync16(float *dst, const float *src, bool inside) {{  // 16 bytes, global -> shared
+  const unsigned dstShared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(dstShared), "l"(src), "r"(inside ? 16 : 0));  // src-size 0: zero-fill
+}}
+// launch with {smem_bytes} bytes of dynamic shared memory (over 48 KB: cudaFuncSetAttribute first)
+__global__ void sgemmPipelined(int M, int N, int K, const float *A, const float *B, float *C) {{
+  extern __shared__ float smem[];
+  float *As = smem;  // As[stage][m][k]: {S} stages of {BM}×{BK}, as A lies (cp.async cannot transpose)
+  float *Bs = smem + {S} * {BM} * {BK};  // Bs[stage][k][n]: {S} stages of {BK}×{BN}
+  const int warpIdx = threadIdx.x / 32, warpCol = warpIdx % {warp_cols}, warpRow = warpIdx / {warp_cols};  @@setup
+  const int threadColInWarp = threadIdx.x % 32 % {lane_cols}, threadRowInWarp = threadIdx.x % 32 / {lane_cols};  @@setup
+  const int innerRowA = threadIdx.x / {a4}, innerColA = threadIdx.x % {a4};  // rowStrideA = {stride_a}  @@setup
+  const int innerRowB = threadIdx.x / {b4}, innerColB = threadIdx.x % {b4};  // rowStrideB = {stride_b}  @@setup
+  const int tiles = (K + {BK} - 1) / {BK};  @@setup
+  float threadResults[{results}] = {{0.0f}}, regM[{WMITER} * {TM}] = {{0.0f}}, regN[{WNITER} * {TN}] = {{0.0f}};  @@setup
+  auto loadTile = [&](int tile, int stage) {{  // issue the copies of one tile; nobody waits for them here
+    for (int offset = 0; offset + {stride_a} <= {BM}; offset += {stride_a}) {{
+      const int rA = blockIdx.y * {BM} + innerRowA + offset, cA = tile * {BK} + innerColA * 4;
+      const bool inA = rA < M && cA < K;
+      cpAsync16(&As[(stage * {BM} + innerRowA + offset) * {BK} + innerColA * 4], &A[inA ? rA * K + cA : 0], inA);  @@load_a
+    }}
+    for (int offset = 0; offset + {stride_b} <= {BK}; offset += {stride_b}) {{
+      const int rB = tile * {BK} + innerRowB + offset, cB = blockIdx.x * {BN} + innerColB * 4;
+      const bool inB = rB < K && cB < N;
+      cpAsync16(&Bs[(stage * {BK} + innerRowB + offset) * {BN} + innerColB * 4], &B[inB ? rB * N + cB : 0], inB);  @@load_b
+    }}
+  }};
+  for (int s = 0; s < {S} - 1; ++s) {{  // prologue: the first {ahead} tiles set off
+    if (s < tiles) loadTile(s, s);
+    asm volatile("cp.async.commit_group;\\n" ::);  // one group per tile (empty past the last)  @@commit_first
+  }}
+  for (int tile = 0; tile < tiles; ++tile) {{
+    if (tile + {S} - 1 < tiles) loadTile(tile + {S} - 1, (tile + {S} - 1) % {S});  // into the stage computed last round
+    asm volatile("cp.async.commit_group;\\n" ::);  @@commit
+    asm volatile("cp.async.wait_group {ahead};\\n" ::);  // at most {ahead} groups in flight: this tile's has landed  @@wait
+    __syncthreads();  // every thread's copies of this tile are visible to all  @@sync_loaded
+    const float *AsNow = As + (tile % {S}) * {BM} * {BK}, *BsNow = Bs + (tile % {S}) * {BK} * {BN};
+    for (int dotIdx = 0; dotIdx < {BK}; ++dotIdx) {{
+      for (int wSubRowIdx = 0; wSubRowIdx < {WMITER}; ++wSubRowIdx)
+        for (int i = 0; i < {TM}; ++i)
+          regM[wSubRowIdx * {TM} + i] = AsNow[(warpRow * {WM} + wSubRowIdx * {WSUBM} + threadRowInWarp * {TM} + i) * {BK} + dotIdx];  @@load_m
+      for (int wSubColIdx = 0; wSubColIdx < {WNITER}; ++wSubColIdx)
+        for (int i = 0; i < {TN}; ++i)
+          regN[wSubColIdx * {TN} + i] = BsNow[dotIdx * {BN} + warpCol * {WN} + wSubColIdx * {WSUBN} + threadColInWarp * {TN} + i];  @@load_n
+      for (int wSubRowIdx = 0; wSubRowIdx < {WMITER}; ++wSubRowIdx)
+        for (int wSubColIdx = 0; wSubColIdx < {WNITER}; ++wSubColIdx)
+          for (int resIdxM = 0; resIdxM < {TM}; ++resIdxM)
+            for (int resIdxN = 0; resIdxN < {TN}; ++resIdxN)
+              threadResults[(wSubRowIdx * {TM} + resIdxM) * {row_len} + wSubColIdx * {TN} + resIdxN] += regM[wSubRowIdx * {TM} + resIdxM] * regN[wSubColIdx * {TN} + resIdxN];  @@fma
+    }}
+    __syncthreads();  // next round's copy overwrites this stage: every thread must be done reading it  @@sync_done
+  }}
+  for (int wSubRowIdx = 0; wSubRowIdx < {WMITER}; ++wSubRowIdx)
+    for (int wSubColIdx = 0; wSubColIdx < {WNITER}; ++wSubColIdx)
+      for (int resIdxM = 0; resIdxM < {TM}; ++resIdxM)
+        for (int resIdxN = 0; resIdxN < {TN}; resIdxN += 4) {{
+          int r = blockIdx.y * {BM} + warpRow * {WM} + wSubRowIdx * {WSUBM} + threadRowInWarp * {TM} + resIdxM;
+          int c = blockIdx.x * {BN} + warpCol * {WN} + wSubColIdx * {WSUBN} + threadColInWarp * {TN} + resIdxN;
+          const float *res = &threadResults[(wSubRowIdx * {TM} + resIdxM) * {row_len} + wSubColIdx * {TN} + resIdxN];
+          if (r < M && c < N) reinterpret_cast<float4 *>(&C[r * N + c])[0] = make_float4(res[0], res[1], res[2], res[3]);  @@store
+        }}
+}}""")
+SETUP, LOAD_A, LOAD_B, COMMIT_FIRST, COMMIT, WAIT, SYNC_LOADED, LOAD_M, LOAD_N, FMA, SYNC_DONE, STORE = (
+    LISTING.at(marker)
+    for marker in (
+        "setup",
+        "load_a",
+        "load_b",
+        "commit_first",
+        "commit",
+        "wait",
+        "sync_loaded",
+        "load_m",
+        "load_n",
+        "fma",
+        "sync_done",
+        "store",
+    )
+)
+
+
+def source(p: PipelinedParams) -> list[str]:
+    stride_a, stride_b = warptile._strides(p)
+    return LISTING.render(
+        BM=p.BM,
+        BN=p.BN,
+        BK=p.BK,
+        WM=p.WM,
+        WN=p.WN,
+        WMITER=p.WMITER,
+        WNITER=p.WNITER,
+        WSUBM=p.WSUBM,
+        WSUBN=p.WSUBN,
+        TM=p.TM,
+        TN=p.TN,
+        S=p.stages,
+        ahead=p.stages - 1,
+        smem_bytes=f"{p.shared_bytes:,}",
+        threads=p.threads,
+        warp_cols=p.BN // p.WN,
+        lane_cols=p.WSUBN // p.TN,
+        a4=p.BK // VECTOR,
+        b4=p.BN // VECTOR,
+        stride_a=stride_a,
+        stride_b=stride_b,
+        results=p.WMITER * p.TM * p.WNITER * p.TN,
+        row_len=p.WNITER * p.TN,
+    )
+
+
+# C is owned, threads are named and blocks are tiled exactly as in warptiling.
+grid = tile_grid
+threads = warptile.threads
+thread_xy = warptile.thread_xy
+owner = warptile.owner
+owned_cells = warptile.owned_cells
+regions = tile_regions
+
+
+def steps_per_block(p: PipelinedParams) -> int:
+    """setup, S-1 prologue commits, two copies per tile, and per tile a commit, a wait, two barriers and
+    warptiling's BK·(2 + WMITER·WNITER) compute steps; the store."""
+    return 2 + (p.stages - 1) + p.tiles * (2 + 4 + p.BK * (2 + p.WMITER * p.WNITER))
+
+
+def stage_of(p: PipelinedParams, tile: int) -> int:
+    """The buffer tile `tile` is copied into and computed from."""
+    return tile % p.stages
+
+
+def _in_stage(p: PipelinedParams, tile: int, found: dict[str, tuple[Cell, ...]]) -> dict[str, tuple[Cell, ...]]:
+    """Warptiling's As[k][m] and Bs[k][n] cells moved to this kernel's layout: As[stage·BM + m][k] (as A
+    lies) and Bs[stage·BK + k][n]."""
+    stage = stage_of(p, tile)
+    moved = dict(found)
+    if "As" in found:
+        moved["As"] = tuple(sorted((stage * p.BM + m, k) for k, m in found["As"]))
+    if "Bs" in found:
+        moved["Bs"] = tuple((stage * p.BK + k, n) for k, n in found["Bs"])
+    return moved
+
+
+def warp_regions(p: PipelinedParams, step: Step, thread: int) -> dict[str, dict[str, tuple]]:
+    """Warptiling's warp regions (k10.warp_regions), As and Bs in the stage computed at this step."""
+    found = warptile.warp_regions(p, step, thread)
+    if step.tile is None:
+        return found
+    arrays = ("As", "Bs")
+    moved: dict[str, dict[str, tuple]] = {"C": found["C"]}
+    for array in arrays:
+        moved[array] = {}
+    for part in ("warp", "now"):
+        shifted = _in_stage(p, step.tile, {a: found[a][part] for a in arrays})
+        for array in arrays:
+            moved[array][part] = shifted[array]
+    for array in arrays:
+        moved[array]["subtiles"] = tuple(
+            _in_stage(p, step.tile, {array: sub})[array] for sub in found[array]["subtiles"]
+        )
+    return moved
+
+
+def focus(p: PipelinedParams, step: Step, thread: int) -> Focus:
+    """Warptiling's focus (k10.focus) with As and Bs cells in this tile's stage."""
+    found = warptile.focus(p, step, thread)
+    if step.k is None or step.tile is None:
+        return found
+    return Focus(
+        found.owned, _in_stage(p, step.tile, dict(found.operands)), _in_stage(p, step.tile, dict(found.current))
+    )
+
+
+@lru_cache(maxsize=16)
+def _m_rows(p: PipelinedParams) -> np.ndarray:
+    """Row of As each regM load reads, per instruction (wSubRowIdx, i) and thread: (WMITER·TM, threads)."""
+    top, _ = warptile._origins(p)
+    return (top.T[:, None, :] + np.arange(p.TM)[None, :, None]).reshape(-1, p.threads)
+
+
+def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
+    """Run one block, one CUDA statement per step: the copies, commits and waits of the pipeline, and
+    warptiling's outer products on the stage that has landed."""
+    n = p.threads
+    a_pattern, b_pattern = warptile.copy_patterns(p)
+    (n_cols, n_width) = warptile._reads(p)[1]
+    m_rows = _m_rows(p)
+    As = np.full((p.stages * p.BM, p.BK), np.nan, dtype=np.float32)
+    Bs = np.full((p.stages * p.BK, p.BN), np.nan, dtype=np.float32)
+    results = np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32)
+    regM = np.zeros((n, p.WMITER * p.TM), dtype=np.float32)
+    regN = np.zeros((n, p.WNITER * p.TN), dtype=np.float32)
+
+    def state() -> dict:
+        return {"registers": {"regM": regM, "regN": regN, "threadResults": results}, "shared": {"As": As, "Bs": Bs}}
+
+    def load(tile: int) -> Iterator[Step]:
+        nonlocal As, Bs
+        stage = stage_of(p, tile)
+        accesses, As = pattern_copy(
+            "As", A, "A", (by * p.BM, tile * p.BK), a_pattern, As, VECTOR, stage * p.BM, asynchronous=True
+        )
+        yield Step("load", LOAD_A, tile=tile, accesses=accesses, **state())
+        accesses, Bs = pattern_copy(
+            "Bs", B, "B", (tile * p.BK, bx * p.BN), b_pattern, Bs, VECTOR, stage * p.BK, asynchronous=True
+        )
+        yield Step("load", LOAD_B, tile=tile, accesses=accesses, **state())
+
+    yield Step("setup", SETUP, **state())
+    for s in range(p.stages - 1):
+        if s < p.tiles:
+            yield from load(s)
+        yield Step("commit", COMMIT_FIRST, tile=s if s < p.tiles else None, **state())
+    for tile in range(p.tiles):
+        if tile + p.stages - 1 < p.tiles:
+            yield from load(tile + p.stages - 1)
+        yield Step("commit", COMMIT, tile=tile, **state())
+        yield Step("wait", WAIT, tile=tile, **state())
+        yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
+        a_row, b_row = stage_of(p, tile) * p.BM, stage_of(p, tile) * p.BK
+        for dotIdx in range(p.BK):
+            access, values = shared_read("As", As, a_row + m_rows, np.full_like(m_rows, dotIdx))
+            regM = values.T.copy()
+            yield Step("compute", LOAD_M, tile=tile, k=dotIdx, accesses=(access,), **state())
+            access, values = shared_read("Bs", Bs, np.full_like(n_cols, b_row + dotIdx), n_cols, n_width)
+            regN = values.reshape(-1, n, n_width).transpose(1, 0, 2).reshape(n, -1)
+            yield Step("compute", LOAD_N, tile=tile, k=dotIdx, accesses=(access,), **state())
+            for sub_m in range(p.WMITER):
+                for sub_n in range(p.WNITER):
+                    rows, cols = slice(sub_m * p.TM, (sub_m + 1) * p.TM), slice(sub_n * p.TN, (sub_n + 1) * p.TN)
+                    results = results.copy()
+                    results[:, rows, cols] += regM[:, rows, None] * regN[:, None, cols]
+                    fma = n * p.TM * p.TN
+                    yield Step(
+                        "compute",
+                        FMA,
+                        tile=tile,
+                        k=dotIdx,
+                        inner=(sub_m, sub_n),
+                        fma=fma,
+                        register_reads=2 * fma,
+                        **state(),
+                    )
+        yield Step("barrier", SYNC_DONE, tile=tile, barrier=True, **state())
+    yield Step("store", STORE, accesses=(warptile._store(p, results, bx, by),), **state())
+
+
+@lru_cache(maxsize=64)
+def shared_costs_per_tile(p: PipelinedParams) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one tile: the 16-byte async copies into As and Bs and BK rounds
+    of regM / regN reads (a stage's offset moves every word by the same amount: the costs are the same)."""
+    (a_rows, a_cols), (b_rows, b_cols) = warptile.copy_patterns(p)
+    accesses = [(a_rows * p.BK + a_cols, VECTOR), (b_rows * p.BN + b_cols, VECTOR)]
+    n_cols, n_width = warptile._reads(p)[1]
+    m_words = _m_rows(p) * p.BK
+    for dotIdx in range(p.BK):
+        accesses += [(m_words + dotIdx, 1), (dotIdx * p.BN + n_cols, n_width)]
+    found = [banks.costs(words, width) for words, width in accesses]
+    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
+
+
+def counters_for(p: PipelinedParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
+    """Warptiling's counts (the same global loads, sectors, shared loads and FMAs), except that no thread
+    stores to shared memory: the tiles arrive as async-copy bytes, zero-fills included, and As as A lies
+    changes the bank costs."""
+    same = warptile.counters_for(p, bxs, bys)
+    blocks = len(bxs) * len(bys)
+    extra, waves = shared_costs_per_tile(p)
+    return replace(
+        same,
+        shared_stores=0,
+        async_copy_bytes=same.shared_stores * WORD_BYTES,
+        bank_extra_cycles=blocks * p.tiles * extra,
+        shared_wavefronts=blocks * p.tiles * waves,
+    )
