@@ -83,7 +83,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def add_speed_parser(commands: argparse._SubParsersAction) -> None:
-    from .speed.profiles import BUILDERS
+    from .speed import BUILDERS
 
     sub = commands.add_parser("speed", help="estimate the run time on a device (a model) and its true lower bounds")
     sub.add_argument("--kernel", choices=sorted(set(BUILDERS) & set(KERNELS)), default="smem")

@@ -1,9 +1,8 @@
 """The kernel ladder: every kernel side by side at one size N×N×N, and what bounds its time on a device.
 
-The rows are data (`Rung`), counted by the kernels' own closed forms (checked
-against traces at small sizes in the tests), so N up to MAX_SIZE costs
-milliseconds. Each row carries the CLI command that prints the same counters,
-so the table can be checked from a terminal.
+The rows are data (`Rung`), counted by the kernels' own closed forms (checked against traces at small
+sizes in the tests), so N up to MAX_SIZE costs milliseconds. Each row carries the CLI command that
+prints the same counters, so the table can be checked from a terminal.
 
 Rows, in teaching order:
 - naive, `map=col`: threadIdx.x walks C's columns (coalesced loads of B);
@@ -13,9 +12,9 @@ Rows, in teaching order:
   (siboehm's 2D-blocktiling kernel), when the device's rules allow it;
 - register tiled with the reader's own BM, BN, BK, TM, TN.
 
-`siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and
-warptiling (10) kernels at his A6000 sizes and orders the rows as he numbers them
-(naive map=row is his kernel 1, map=col his kernel 2); each label starts with his number.
+`siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and warptiling (10) kernels at
+his A6000 sizes, orders the rows as he numbers them (naive map=row is his kernel 1, map=col his kernel 2;
+each label starts with his number) and adds TileLab's rung 11, pipelined warptiling (cp.async, sm_80).
 
 DRAM traffic is not simulated: `pysim.speed.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
@@ -40,19 +39,28 @@ from ..core.counters import Counters
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
+from ..hardware.pipelined_params import PipelinedParams
 from ..kernels import KERNELS
-from ..speed import SpeedReport, TimeBound, estimate, format_bytes, format_intensity, format_seconds, time_bound_for
+from ..speed import (
+    BUILDERS,
+    SpeedReport,
+    TimeBound,
+    estimate,
+    format_bytes,
+    format_intensity,
+    format_seconds,
+    time_bound_for,
+)
 from ..speed import measured as siboehm_measured
 from ..speed.measured import CARD as MEASURED_CARD
 from ..speed.measured import SIZE as MEASURED_SIZE
 from ..speed.model import KernelProfile
-from ..speed.profiles import BUILDERS
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
 # CLI option for each parameter name (pysim.cli OPTIONS, inverted).
 CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device": "device"}
-CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads")}
+CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads", "stages")}
 # What a row's kernel runs on: an M×N×K product on a device.
 MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams
 
@@ -161,7 +169,7 @@ def production(p: LadderParams) -> RegisterParams:
 
 # The original rows, in TileLab's order (a page or test asking for `ladder` gets these).
 TILELAB_ROWS = ("naive-col", "naive-row", "smem", "register-production", "register-yours")
-# siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, then the reader's row.
+# siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, TileLab's rung 11, yours.
 SIBOEHM_ROWS = (
     "naive-row",
     "naive-col",
@@ -170,6 +178,7 @@ SIBOEHM_ROWS = (
     "register-production",
     "vectorized",
     "warptile",
+    "pipelined",
     "register-yours",
 )
 
@@ -231,6 +240,12 @@ def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], Ma
             "128 threads, BM = BN = 128, BK = 16, WM = WN = 64, WNITER = 4, TM = 8, TN = 4",
             "warptile",
             lambda: WarptileParams(**size),
+        ),
+        "pipelined": (
+            "11 · Pipelined warptiling (cp.async), past siboehm",
+            "kernel 10's shape, 3 stages of As and Bs in flight",
+            "pipelined",
+            lambda: PipelinedParams(**size, stages=3),
         ),
         "register-yours": (
             "Register tiled, yours",

@@ -31,9 +31,11 @@ from .bounds import (
 )
 from .measured import Measured, measured
 from .model import KernelProfile, Machine, resident_blocks, unit_times
-from .profiles import BUILDERS
+from .pipelined import pipelined
+from .profiles import BUILDERS as SIBOEHM_BUILDERS
 
 __all__ = [
+    "BUILDERS",
     "CAVEAT",
     "COMPUTE",
     "LATENCY",
@@ -54,9 +56,12 @@ __all__ = [
     "time_bound_for",
 ]
 
+# Every kernel the model prices: siboehm's (profiles.py) and the rungs past his ladder, each in its own module.
+BUILDERS = {**SIBOEHM_BUILDERS, "pipelined": pipelined}
+
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
-_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads"}
-_SHARED_PARAM = {"naive": "T", "smem": "T"}
+_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads"}
+_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages"}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,80 @@
+"""KernelProfile of pipelined warptiling (pysim/kernels/k11_pipelined.py), beside profiles.py's kernels.
+
+What differs from kernel 10's profile, each modelled, not read from SASS:
+- the copies are LDGSTS: one instruction per lane and 16 bytes whose global side is priced like
+  LDG.128 and whose shared side like STS.128 (the write goes through the same shared-memory
+  wavefronts); no register staging, so As is written as A lies, with no four scalar stores;
+- As is read one float at a time (As[m][k]: the TM values of a lane are BK floats apart);
+- shared memory per block is `stages` copies of As and Bs, so fewer blocks may fit an SM;
+- the overlap: S-1 tiles are in flight while one is computed, so a dependent global round trip
+  is paid once per S-1 tiles (Launch.steps_per_round = S-1) instead of once per tile. The model
+  adds a round's latency to its work rather than taking the larger of the two, so at S = 2 it
+  shows no gain in the latency unit: an underestimate of the overlap, stated where it is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from math import ceil
+
+import numpy as np
+
+from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..hardware.pipelined_params import PipelinedParams
+from ..hardware.registers import RegisterBudget
+from .model import KernelProfile
+from .profiles import A0, B0, Launch, _c, _strided_copy, build
+from .wavefronts import Instr
+
+
+def pipelined(p: PipelinedParams) -> KernelProfile:
+    """Kernel 10's warp tiles and reads, fed by 16-byte cp.async copies into `stages` buffers."""
+    wmiter = (p.WM * p.WN) // (WARP_SIZE * p.TM * p.TN * p.WNITER)
+    wsubm, wsubn = p.WM // wmiter, p.WN // p.WNITER
+    stage_bytes = (p.BM + p.BN) * p.BK * WORD_BYTES
+
+    def lane_origin(tid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        wr, wc = np.divmod(tid // WARP_SIZE, p.BN // p.WN)
+        lr, lc = np.divmod(tid % WARP_SIZE, wsubn // p.TN)
+        return wr * p.WM + lr * p.TM, wc * p.WN + lc * p.TN
+
+    def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
+        As = (it % p.stages) * stage_bytes
+        Bs = As + p.BM * p.BK * WORD_BYTES
+        k0 = it * p.BK
+        for ar, ac in _strided_copy(tid, p.threads, p.BM, p.BK // 4):
+            yield "ldg", 16, np.where(ar < 0, -1, A0 + (ar * p.K + k0 + 4 * ac) * WORD_BYTES)
+            yield "sts", 16, np.where(ar < 0, -1, As + (ar * p.BK + 4 * ac) * WORD_BYTES)
+        for br, bc in _strided_copy(tid, p.threads, p.BK, p.BN // 4):
+            yield "ldg", 16, np.where(br < 0, -1, B0 + ((k0 + br) * p.N + 4 * bc) * WORD_BYTES)
+            yield "sts", 16, np.where(br < 0, -1, Bs + (br * p.BN + 4 * bc) * WORD_BYTES)
+        r0, c0 = lane_origin(tid)
+        for d in range(p.BK):
+            for sm in range(wmiter):
+                for i in range(p.TM):
+                    yield "lds", 4, As + ((r0 + sm * wsubm + i) * p.BK + d) * WORD_BYTES
+            for sn in range(p.WNITER):
+                for j in range(0, p.TN, 4):
+                    yield "lds", 16, Bs + (d * p.BN + c0 + sn * wsubn + j) * WORD_BYTES
+
+    def epilogue(tid: np.ndarray) -> Iterator[Instr]:
+        r0, c0 = lane_origin(tid)
+        for sm in range(wmiter):
+            for sn in range(p.WNITER):
+                for i in range(p.TM):
+                    for j in range(0, p.TN, 4):
+                        yield from _c(r0 + sm * wsubm + i, c0 + sn * wsubn + j, p.N, 16)
+
+    launch = Launch(
+        p.threads,
+        (ceil(p.N / p.BN), ceil(p.M / p.BM)),
+        p.BM,
+        p.BN,
+        ceil(p.K / p.BK),
+        wmiter * p.TM * p.WNITER * p.TN * p.BK,
+        2,
+        RegisterBudget(wmiter * p.TM, p.WNITER * p.TN).total,
+        p.stages * stage_bytes,
+        steps_per_round=p.stages - 1,
+    )
+    return build(p.M, p.N, p.K, launch, body, epilogue)
