@@ -284,11 +284,11 @@ class Tally:
         self.c["shared_wavefronts"] += waves
         self.c["bank_extra_cycles"] += extra
 
-    def async_copy(self, starts):
-        """One warp's cp.async of 16 bytes per lane (a zero-fill writes its 16 bytes too): the shared side
-        is written like a 128-bit store, with its wavefronts, but no thread stores."""
-        self.c["async_copy_bytes"] += 16 * sum(s is not None for s in starts)
-        waves, extra = vector_banks(starts, 4)
+    def async_copy(self, starts, width):
+        """One warp's cp.async of `width` floats per lane (a zero-fill writes its bytes too): the shared side
+        is written like a store of that width, with its wavefronts, but no thread stores."""
+        self.c["async_copy_bytes"] += 4 * width * sum(s is not None for s in starts)
+        waves, extra = vector_banks(starts, width)
         self.c["shared_wavefronts"] += waves
         self.c["bank_extra_cycles"] += extra
 
@@ -426,9 +426,9 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
 
 
 def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
-    """Pipelined warptiling (cp.async, `stages` buffers) with TileLab's guards, from its CUDA listing: every
-    lane's 16-byte copy lands in As[stage][m][k] / Bs[stage][k][n] (zero-filled outside A, B), regM is read
-    from As as A lies, one float at a time."""
+    """Pipelined warptiling (cp.async, `stages` buffers) with TileLab's guards, from its CUDA listing: A comes in
+    4-byte copies, each float to As[stage][k][m] (transposed), B in 16-byte copies to Bs[stage][k][n]; a copy
+    outside A or B zero-fills; the reads are warptiling's, in the stage computed."""
     t = Tally()
     WMITER = (WM * WN) // (32 * TM * TN * WNITER)
     WSUBM, WSUBN = WM // WMITER, WN // WNITER
@@ -444,13 +444,15 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
     def copy(warp, by, bx, tile):
         stage = tile % stages
         for offset in range(0, BM, stride_a):
-            a, words = [], []
-            for tid in warp:
-                r, c = by * BM + tid // (BK // 4) + offset, tile * BK + tid % (BK // 4) * 4
-                a.append(r * K + c if r < M and c + 3 < K else None)
-                words.append((stage * BM + tid // (BK // 4) + offset) * BK + tid % (BK // 4) * 4)
-            t.global_load(a, 4)
-            t.async_copy(words)
+            for j in range(4):
+                a, words = [], []
+                for tid in warp:
+                    m, k = tid // (BK // 4) + offset, tid % (BK // 4) * 4 + j
+                    r, c = by * BM + m, tile * BK + k
+                    a.append(r * K + c if r < M and c < K else None)
+                    words.append((stage * BK + k) * BM + m)
+                t.global_load(a, 1)
+                t.async_copy(words, 1)
         for offset in range(0, BK, stride_b):
             b, words = [], []
             for tid in warp:
@@ -458,7 +460,7 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
                 b.append(r * N + c if r < K and c + 3 < N else None)
                 words.append((stage * BK + tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4)
             t.global_load(b, 4)
-            t.async_copy(words)
+            t.async_copy(words, 4)
 
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
@@ -468,17 +470,15 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
                 for tile in range(tiles):
                     if tile + stages - 1 < tiles:
                         copy(warp, by, bx, tile + stages - 1)
-                    stage = tile % stages
-                    wn = lds_width(TN)
+                    wm, wn = lds_width(TM), lds_width(TN)
                     for dot in range(BK):
+                        row = tile % stages * BK + dot
                         for sub in range(WMITER):
-                            for i in range(TM):
-                                rows = [stage * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp]
-                                t.shared("load", [row * BK + dot for row in rows], 1)
+                            for i in range(0, TM, wm):
+                                t.shared("load", [row * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
                         for sub in range(WNITER):
                             for j in range(0, TN, wn):
-                                row = (stage * BK + dot) * BN
-                                t.shared("load", [row + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
+                                t.shared("load", [row * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
                         t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
                         t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
             t.c["barriers"] += 2 * tiles

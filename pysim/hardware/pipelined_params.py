@@ -22,7 +22,7 @@ MIN_STAGES, MAX_STAGES = 2, 4  # one stage is warptiling itself; beyond four the
 
 @dataclass(frozen=True)
 class PipelinedParams(WarptileParams):
-    """Warptiling whose tiles come by cp.async, `stages` of them in flight (As is kept as A lies, As[m][k])."""
+    """Warptiling whose tiles come by cp.async, `stages` of them in flight."""
 
     PRESETS: ClassVar[dict[str, dict[str, int]]] = {
         "teaching: 16×64×32, one warp, BM=16, BN=64, BK=8, WNITER=2, TM=1, TN=4, 2 stages": {

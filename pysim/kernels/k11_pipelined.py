@@ -10,9 +10,11 @@ flight, that is, until tile t has landed. The cost it removes is the wait: in wa
 tile's global latency is paid in full before its first FMA; here it overlaps the FMAs of the
 tiles before it.
 
-What cp.async cannot do: transpose. It copies bytes as they lie, so As keeps A's layout,
-As[m][k] (warptiling stored it transposed through registers), and regM is filled by 32-bit
-shared loads, TM per subtile. Out-of-range float4s are zero-filled by the copy itself
+A copy moves bytes as they lie, so a 16-byte copy cannot transpose A as warptiling did through
+registers. Kept as A lies (As[m][k]), the TM values of a lane would be BK floats apart: 32-bit
+reads whose lanes fall in one bank. So A is copied 4 bytes at a time (cp.async.ca, 4 per float4
+of warptiling), each float to its transposed place As[k][m], and regM keeps its 128-bit reads;
+B goes 16 bytes at a time (cp.async.cg). Out-of-range copies are zero-filled by the copy itself
 (src-size 0). An empty group is committed when no tile is left to copy, so the count that
 wait_group checks stays the same in every round (CUTLASS's multistage mainloop does the same).
 
@@ -23,19 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import lru_cache
 
 import numpy as np
 
-from ..core import banks
 from ..core.constants import WORD_BYTES
 from ..core.counters import Counters
 from ..core.listing import Listing
-from ..core.trace import Cell, Focus, Step
+from ..core.sectors import tile_load_sectors
+from ..core.trace import Access, Cell, Focus, Step
 from ..hardware.pipelined_params import PipelinedParams
 from . import k10_warptile as warptile
 from .k06_vectorized import VECTOR
-from .plumbing import pattern_copy, shared_read, tile_grid, tile_regions
+from .plumbing import guarded_load, pattern_copy, shared_read, tile_grid, tile_regions
 
 NAME = "pipelined"
 TITLE = "Pipelined warptiling (cp.async)"
@@ -43,15 +44,19 @@ PARAMS = PipelinedParams
 
 LISTING = Listing("""\
 // pipelined warptiling: BM={BM}, BN={BN}, BK={BK}, WM={WM}, WN={WN}, WMITER={WMITER}, WNITER={WNITER}, TM={TM}, TN={TN}, {threads} threads, {S} stages
+__device__ __forceinline__ void cpAsync4(float *dst, const float *src, bool inside) {{  // 4 bytes: may scatter (transpose)
+  const unsigned dstShared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\\n" ::"r"(dstShared), "l"(src), "r"(inside ? 4 : 0));  // src-size 0: zero-fill
+}}
 __device__ __forceinline__ void cpAsync16(float *dst, const float *src, bool inside) {{  // 16 bytes, global -> shared
   const unsigned dstShared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(dstShared), "l"(src), "r"(inside ? 16 : 0));  // src-size 0: zero-fill
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(dstShared), "l"(src), "r"(inside ? 16 : 0));
 }}
 // launch with {smem_bytes} bytes of dynamic shared memory (over 48 KB: cudaFuncSetAttribute first)
 __global__ void sgemmPipelined(int M, int N, int K, const float *A, const float *B, float *C) {{
   extern __shared__ float smem[];
-  float *As = smem;  // As[stage][m][k]: {S} stages of {BM}×{BK}, as A lies (cp.async cannot transpose)
-  float *Bs = smem + {S} * {BM} * {BK};  // Bs[stage][k][n]: {S} stages of {BK}×{BN}
+  float *As = smem;  // As[stage][k][m]: {S} stages of {BK}×{BM}, A transposed as in warptiling
+  float *Bs = smem + {S} * {BK} * {BM};  // Bs[stage][k][n]: {S} stages of {BK}×{BN}
   const int warpIdx = threadIdx.x / 32, warpCol = warpIdx % {warp_cols}, warpRow = warpIdx / {warp_cols};  @@setup
   const int threadColInWarp = threadIdx.x % 32 % {lane_cols}, threadRowInWarp = threadIdx.x % 32 / {lane_cols};  @@setup
   const int innerRowA = threadIdx.x / {a4}, innerColA = threadIdx.x % {a4};  // rowStrideA = {stride_a}  @@setup
@@ -62,7 +67,8 @@ __global__ void sgemmPipelined(int M, int N, int K, const float *A, const float 
     for (int offset = 0; offset + {stride_a} <= {BM}; offset += {stride_a}) {{
       const int rA = blockIdx.y * {BM} + innerRowA + offset, cA = tile * {BK} + innerColA * 4;
       const bool inA = rA < M && cA < K;
-      cpAsync16(&As[(stage * {BM} + innerRowA + offset) * {BK} + innerColA * 4], &A[inA ? rA * K + cA : 0], inA);  @@load_a
+      for (int j = 0; j < 4; ++j)  // one float each: As[k][m] = A[m][k]
+        cpAsync4(&As[(stage * {BK} + innerColA * 4 + j) * {BM} + innerRowA + offset], &A[inA ? rA * K + cA + j : 0], inA);  @@load_a
     }}
     for (int offset = 0; offset + {stride_b} <= {BK}; offset += {stride_b}) {{
       const int rB = tile * {BK} + innerRowB + offset, cB = blockIdx.x * {BN} + innerColB * 4;
@@ -79,11 +85,11 @@ __global__ void sgemmPipelined(int M, int N, int K, const float *A, const float 
     asm volatile("cp.async.commit_group;\\n" ::);  @@commit
     asm volatile("cp.async.wait_group {ahead};\\n" ::);  // at most {ahead} groups in flight: this tile's has landed  @@wait
     __syncthreads();  // every thread's copies of this tile are visible to all  @@sync_loaded
-    const float *AsNow = As + (tile % {S}) * {BM} * {BK}, *BsNow = Bs + (tile % {S}) * {BK} * {BN};
+    const float *AsNow = As + (tile % {S}) * {BK} * {BM}, *BsNow = Bs + (tile % {S}) * {BK} * {BN};
     for (int dotIdx = 0; dotIdx < {BK}; ++dotIdx) {{
       for (int wSubRowIdx = 0; wSubRowIdx < {WMITER}; ++wSubRowIdx)
         for (int i = 0; i < {TM}; ++i)
-          regM[wSubRowIdx * {TM} + i] = AsNow[(warpRow * {WM} + wSubRowIdx * {WSUBM} + threadRowInWarp * {TM} + i) * {BK} + dotIdx];  @@load_m
+          regM[wSubRowIdx * {TM} + i] = AsNow[dotIdx * {BM} + warpRow * {WM} + wSubRowIdx * {WSUBM} + threadRowInWarp * {TM} + i];  @@load_m
       for (int wSubColIdx = 0; wSubColIdx < {WNITER}; ++wSubColIdx)
         for (int i = 0; i < {TN}; ++i)
           regN[wSubColIdx * {TN} + i] = BsNow[dotIdx * {BN} + warpCol * {WN} + wSubColIdx * {WSUBN} + threadColInWarp * {TN} + i];  @@load_n
@@ -174,34 +180,26 @@ def stage_of(p: PipelinedParams, tile: int) -> int:
 
 
 def _in_stage(p: PipelinedParams, tile: int, found: dict[str, tuple[Cell, ...]]) -> dict[str, tuple[Cell, ...]]:
-    """Warptiling's As[k][m] and Bs[k][n] cells moved to this kernel's layout: As[stage·BM + m][k] (as A
-    lies) and Bs[stage·BK + k][n]."""
-    stage = stage_of(p, tile)
-    moved = dict(found)
-    if "As" in found:
-        moved["As"] = tuple(sorted((stage * p.BM + m, k) for k, m in found["As"]))
-    if "Bs" in found:
-        moved["Bs"] = tuple((stage * p.BK + k, n) for k, n in found["Bs"])
-    return moved
+    """Warptiling's As[k][m] and Bs[k][n] cells moved down to this tile's stage (stage·BK rows)."""
+    shift = stage_of(p, tile) * p.BK
+    return {
+        array: tuple((k + shift, c) for k, c in cells_) if array in ("As", "Bs") else cells_
+        for array, cells_ in found.items()
+    }
 
 
 def warp_regions(p: PipelinedParams, step: Step, thread: int) -> dict[str, dict[str, tuple]]:
-    """Warptiling's warp regions (k10.warp_regions), As and Bs in the stage computed at this step."""
+    """Warptiling's warp regions (k10.warp_regions), As and Bs in the stage this step works on."""
     found = warptile.warp_regions(p, step, thread)
     if step.tile is None:
         return found
-    arrays = ("As", "Bs")
-    moved: dict[str, dict[str, tuple]] = {"C": found["C"]}
-    for array in arrays:
-        moved[array] = {}
-    for part in ("warp", "now"):
-        shifted = _in_stage(p, step.tile, {a: found[a][part] for a in arrays})
-        for array in arrays:
-            moved[array][part] = shifted[array]
-    for array in arrays:
-        moved[array]["subtiles"] = tuple(
-            _in_stage(p, step.tile, {array: sub})[array] for sub in found[array]["subtiles"]
-        )
+    moved = {}
+    for array, parts in found.items():
+        moved[array] = {
+            "warp": _in_stage(p, step.tile, {array: parts["warp"]})[array],
+            "now": _in_stage(p, step.tile, {array: parts["now"]})[array],
+            "subtiles": tuple(_in_stage(p, step.tile, {array: sub})[array] for sub in parts["subtiles"]),
+        }
     return moved
 
 
@@ -215,21 +213,38 @@ def focus(p: PipelinedParams, step: Step, thread: int) -> Focus:
     )
 
 
-@lru_cache(maxsize=16)
-def _m_rows(p: PipelinedParams) -> np.ndarray:
-    """Row of As each regM load reads, per instruction (wSubRowIdx, i) and thread: (WMITER·TM, threads)."""
-    top, _ = warptile._origins(p)
-    return (top.T[:, None, :] + np.arange(p.TM)[None, :, None]).reshape(-1, p.threads)
+def _copy_a(p: PipelinedParams, A: np.ndarray, origin: tuple[int, int], As: np.ndarray, stage: int):
+    """The 4-byte cp.async copies of A: for each round of the offset loop and each j of the float4 warptiling
+    loaded, every lane copies A[r][c + j] to As[stage·BK + c + j][r] (zero-filled outside A): one global load
+    and one asynchronous shared store per (round, j), stacked as instructions."""
+    rows, cols = warptile.copy_patterns(p)[0]
+    parts = np.arange(VECTOR)[:, None, None]
+    t_rows = np.broadcast_to(rows, (VECTOR, *rows.shape)).reshape(-1, p.threads)
+    t_cols = (cols[None] + parts).reshape(-1, p.threads)
+    load, values = guarded_load("A", A, origin[0] + t_rows, origin[1] + t_cols)
+    store = Access(
+        "As",
+        "shared",
+        "store",
+        stage * p.BK + t_cols,
+        t_rows,
+        As.shape[1],
+        values,
+        zero_fill=~load.active,
+        asynchronous=True,
+    )
+    As = As.copy()
+    store.write_into(As)
+    return (load, store), As
 
 
 def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
     """Run one block, one CUDA statement per step: the copies, commits and waits of the pipeline, and
     warptiling's outer products on the stage that has landed."""
     n = p.threads
-    a_pattern, b_pattern = warptile.copy_patterns(p)
-    (n_cols, n_width) = warptile._reads(p)[1]
-    m_rows = _m_rows(p)
-    As = np.full((p.stages * p.BM, p.BK), np.nan, dtype=np.float32)
+    b_pattern = warptile.copy_patterns(p)[1]
+    (m_cols, m_width), (n_cols, n_width) = warptile._reads(p)
+    As = np.full((p.stages * p.BK, p.BM), np.nan, dtype=np.float32)
     Bs = np.full((p.stages * p.BK, p.BN), np.nan, dtype=np.float32)
     results = np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32)
     regM = np.zeros((n, p.WMITER * p.TM), dtype=np.float32)
@@ -241,9 +256,7 @@ def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
     def load(tile: int) -> Iterator[Step]:
         nonlocal As, Bs
         stage = stage_of(p, tile)
-        accesses, As = pattern_copy(
-            "As", A, "A", (by * p.BM, tile * p.BK), a_pattern, As, VECTOR, stage * p.BM, asynchronous=True
-        )
+        accesses, As = _copy_a(p, A, (by * p.BM, tile * p.BK), As, stage)
         yield Step("load", LOAD_A, tile=tile, accesses=accesses, **state())
         accesses, Bs = pattern_copy(
             "Bs", B, "B", (tile * p.BK, bx * p.BN), b_pattern, Bs, VECTOR, stage * p.BK, asynchronous=True
@@ -261,12 +274,12 @@ def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
         yield Step("commit", COMMIT, tile=tile, **state())
         yield Step("wait", WAIT, tile=tile, **state())
         yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
-        a_row, b_row = stage_of(p, tile) * p.BM, stage_of(p, tile) * p.BK
+        row = stage_of(p, tile) * p.BK
         for dotIdx in range(p.BK):
-            access, values = shared_read("As", As, a_row + m_rows, np.full_like(m_rows, dotIdx))
-            regM = values.T.copy()
+            access, values = shared_read("As", As, np.full_like(m_cols, row + dotIdx), m_cols, m_width)
+            regM = values.reshape(-1, n, m_width).transpose(1, 0, 2).reshape(n, -1)
             yield Step("compute", LOAD_M, tile=tile, k=dotIdx, accesses=(access,), **state())
-            access, values = shared_read("Bs", Bs, np.full_like(n_cols, b_row + dotIdx), n_cols, n_width)
+            access, values = shared_read("Bs", Bs, np.full_like(n_cols, row + dotIdx), n_cols, n_width)
             regN = values.reshape(-1, n, n_width).transpose(1, 0, 2).reshape(n, -1)
             yield Step("compute", LOAD_N, tile=tile, k=dotIdx, accesses=(access,), **state())
             for sub_m in range(p.WMITER):
@@ -289,31 +302,15 @@ def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
     yield Step("store", STORE, accesses=(warptile._store(p, results, bx, by),), **state())
 
 
-@lru_cache(maxsize=64)
-def shared_costs_per_tile(p: PipelinedParams) -> tuple[int, int]:
-    """(bank-conflict cycles, wavefronts) of one tile: the 16-byte async copies into As and Bs and BK rounds
-    of regM / regN reads (a stage's offset moves every word by the same amount: the costs are the same)."""
-    (a_rows, a_cols), (b_rows, b_cols) = warptile.copy_patterns(p)
-    accesses = [(a_rows * p.BK + a_cols, VECTOR), (b_rows * p.BN + b_cols, VECTOR)]
-    n_cols, n_width = warptile._reads(p)[1]
-    m_words = _m_rows(p) * p.BK
-    for dotIdx in range(p.BK):
-        accesses += [(m_words + dotIdx, 1), (dotIdx * p.BN + n_cols, n_width)]
-    found = [banks.costs(words, width) for words, width in accesses]
-    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
-
-
 def counters_for(p: PipelinedParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
-    """Warptiling's counts (the same global loads, sectors, shared loads and FMAs), except that no thread
-    stores to shared memory: the tiles arrive as async-copy bytes, zero-fills included, and As as A lies
-    changes the bank costs."""
+    """Warptiling's counts (the same global loads, shared loads, bank costs and FMAs: As is written and read
+    where warptiling wrote and read it), except that no thread stores to shared memory (the tiles arrive as
+    async-copy bytes, zero-fills included) and A comes in 4-byte copies, each its own load instruction."""
     same = warptile.counters_for(p, bxs, bys)
-    blocks = len(bxs) * len(bys)
-    extra, waves = shared_costs_per_tile(p)
-    return replace(
-        same,
-        shared_stores=0,
-        async_copy_bytes=same.shared_stores * WORD_BYTES,
-        bank_extra_cycles=blocks * p.tiles * extra,
-        shared_wavefronts=blocks * p.tiles * waves,
+    k_origins = np.arange(p.tiles) * p.BK
+    (a_rows, a_cols), b = warptile.copy_patterns(p)
+    sectors = sum(
+        tile_load_sectors(a_rows, a_cols + j, p.K, bys * p.BM, k_origins, (p.M, p.K), len(bxs)) for j in range(VECTOR)
     )
+    sectors += tile_load_sectors(*b, p.N, k_origins, bxs * p.BN, (p.K, p.N), len(bys), VECTOR)
+    return replace(same, shared_stores=0, async_copy_bytes=same.shared_stores * WORD_BYTES, global_sectors=int(sectors))

@@ -1,10 +1,10 @@
 """KernelProfile of pipelined warptiling (pysim/kernels/k11_pipelined.py), beside profiles.py's kernels.
 
 What differs from kernel 10's profile, each modelled, not read from SASS:
-- the copies are LDGSTS: one instruction per lane and 16 bytes whose global side is priced like
-  LDG.128 and whose shared side like STS.128 (the write goes through the same shared-memory
-  wavefronts); no register staging, so As is written as A lies, with no four scalar stores;
-- As is read one float at a time (As[m][k]: the TM values of a lane are BK floats apart);
+- the copies are LDGSTS, whose global side is priced like an LDG of its width and whose shared side
+  like an STS of its width (the write goes through the same shared-memory wavefronts): B in 16-byte
+  copies, A in 4-byte copies that scatter each float to its transposed place in As (four LDG.32
+  where warptiling had one LDG.128: more load instructions, no register staging);
 - shared memory per block is `stages` copies of As and Bs, so fewer blocks may fit an SM;
 - the overlap: S-1 tiles are in flight while one is computed, so a dependent global round trip
   is paid once per S-1 tiles (Launch.steps_per_round = S-1) instead of once per tile. The model
@@ -43,16 +43,17 @@ def pipelined(p: PipelinedParams) -> KernelProfile:
         Bs = As + p.BM * p.BK * WORD_BYTES
         k0 = it * p.BK
         for ar, ac in _strided_copy(tid, p.threads, p.BM, p.BK // 4):
-            yield "ldg", 16, np.where(ar < 0, -1, A0 + (ar * p.K + k0 + 4 * ac) * WORD_BYTES)
-            yield "sts", 16, np.where(ar < 0, -1, As + (ar * p.BK + 4 * ac) * WORD_BYTES)
+            for j in range(4):
+                yield "ldg", 4, np.where(ar < 0, -1, A0 + (ar * p.K + k0 + 4 * ac + j) * WORD_BYTES)
+                yield "sts", 4, np.where(ar < 0, -1, As + ((4 * ac + j) * p.BM + ar) * WORD_BYTES)
         for br, bc in _strided_copy(tid, p.threads, p.BK, p.BN // 4):
             yield "ldg", 16, np.where(br < 0, -1, B0 + ((k0 + br) * p.N + 4 * bc) * WORD_BYTES)
             yield "sts", 16, np.where(br < 0, -1, Bs + (br * p.BN + 4 * bc) * WORD_BYTES)
         r0, c0 = lane_origin(tid)
         for d in range(p.BK):
             for sm in range(wmiter):
-                for i in range(p.TM):
-                    yield "lds", 4, As + ((r0 + sm * wsubm + i) * p.BK + d) * WORD_BYTES
+                for i in range(0, p.TM, 4):
+                    yield "lds", 16, As + (d * p.BM + r0 + sm * wsubm + i) * WORD_BYTES
             for sn in range(p.WNITER):
                 for j in range(0, p.TN, 4):
                     yield "lds", 16, Bs + (d * p.BN + c0 + sn * wsubn + j) * WORD_BYTES

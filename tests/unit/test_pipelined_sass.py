@@ -30,5 +30,5 @@ def test_the_listing_compiles_for_sm_80_with_ldgsts(tmp_path: Path, preset):
         pytest.skip("compiled; no nvdisasm or cuobjdump to read its SASS")
     flags = [] if NVDISASM.endswith("nvdisasm") else ["-sass"]
     sass = subprocess.run([NVDISASM, *flags, str(cubin)], capture_output=True, text=True, timeout=120).stdout
-    for instruction in ("LDGSTS.E.BYPASS.128", "LDGDEPBAR", "DEPBAR.LE"):
+    for instruction in ("LDGSTS.E.BYPASS.128", "LDGSTS.E ", "LDGDEPBAR", "DEPBAR.LE"):
         assert instruction in sass, instruction

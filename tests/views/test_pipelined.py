@@ -61,7 +61,7 @@ def test_async_copies_land_in_their_stage_as_float4_groups(page):
 def test_captions_and_explanation_follow_the_sizes(page):
     page.go(link("pipelined", THREE, step=0, guide=0))
     captions = [page.text(node) for node in page.all("figure.grid-As figcaption")]
-    assert captions and "3 stages as A lies" in captions[0]
+    assert captions and "3 stages, A transposed" in captions[0]
     values = pipelined.slot_values(KERNEL.PARAMS(**THREE))
     for name in ("stages", "tiles", "waits_before", "waits_after", "shared_bytes"):
         shown = page.all(f'[data-slot="{name}"]')

@@ -45,7 +45,7 @@ from typing import Any
 from ...hardware.params import HierarchyParams
 from ...kernels import KERNELS
 from ..walkthrough import Walkthrough
-from . import blocktile1d, naive, register, tiling, transpose, vectorized, walkthrough, warptile
+from . import blocktile1d, naive, pipelined, register, tiling, transpose, vectorized, walkthrough, warptile
 from .common import Run
 from .model import Choice, Guide, Moment, Skipped, Task
 
@@ -57,6 +57,7 @@ ROUTES = {
     "blocktile1d": "blocktile1d",
     "vectorized": "vectorized",
     "warptile": "warptile",
+    "pipelined": "pipelined",
     "transpose": "transpose",
 }
 BY_KERNEL = {
@@ -66,6 +67,7 @@ BY_KERNEL = {
     "blocktile1d": blocktile1d,
     "vectorized": vectorized,
     "warptile": warptile,
+    "pipelined": pipelined,
     "transpose": transpose,
 }
 WALKTHROUGH = "hierarchy"

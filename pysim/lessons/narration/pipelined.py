@@ -13,7 +13,7 @@ from . import tiled, warptile
 def _copy(step: Step, thread: int) -> str:
     """'issues cp.async of A[0][0..3] into As stage 1 (16 bytes each, not waited for)'."""
     text = tiled.describe_load(step, thread).replace("copies ", "issues cp.async of ", 1)
-    return text + " (16 bytes a copy; it does not wait for them)"
+    return text + f" ({4 * step.accesses[0].width} bytes a copy; it does not wait for them)"
 
 
 def describe(step: Step, p: PipelinedParams, thread: int) -> str:
@@ -24,9 +24,8 @@ def describe(step: Step, p: PipelinedParams, thread: int) -> str:
         return "closes its copies of this round into a group" if step.tile is not None else "commits an empty group"
     if step.phase == "wait":
         return f"waits until at most {count(p.stages - 1, 'group')} of its copies are in flight"
-    if step.lines == kernel.LOAD_M:  # As keeps A's layout: this dotIdx is a column of the stage
-        stage = kernel.stage_of(p, step.tile)
-        return f"regM = {tiled.values(step.registers['regM'][thread])} from column {step.k} of As, stage {stage}"
+    if step.phase == "compute" and step.accesses:  # warptiling's regM / regN loads, from this tile's stage
+        return f"{warptile.describe(step, p, thread)}, stage {kernel.stage_of(p, step.tile)}"
     return warptile.describe(step, p, thread)
 
 

@@ -44,7 +44,9 @@ class PipelinedView(WarptileView):
 
     def captions(self) -> dict[str, str]:
         p, found = self.params, super().captions()
-        found["As"] = f"As [{p.stages}·{p.BM}][{p.BK}]: {p.stages} stages as A lies (column dotIdx → regM)"
+        found["As"] = (
+            f"As [{p.stages}·{p.BK}][{p.BM}]: {p.stages} stages, A transposed by 4-byte copies (row dotIdx → regM)"
+        )
         found["Bs"] = f"Bs [{p.stages}·{p.BK}][{p.BN}]: {p.stages} stages (row dotIdx → regN)"
         return found
 
