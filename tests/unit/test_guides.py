@@ -20,9 +20,9 @@ from pysim.core.counters import COUNTER_LABELS
 from pysim.core.trace import Trace
 from pysim.core.warps import INACTIVE
 from pysim.hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
-from pysim.hardware.pipelined_params import PipelinedParams
 from pysim.hardware.devices import device
 from pysim.hardware.params import HierarchyParams, NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.hardware.pipelined_params import PipelinedParams
 from pysim.kernels import KERNELS
 from pysim.lessons.guides import ROUTES, Moment, Skipped, Task, guide_for
 
