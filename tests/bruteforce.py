@@ -368,6 +368,28 @@ def vectorized(M, N, K, BM, BN, BK, TM, TN):
     return t.c
 
 
+def warp_patch(tid, BN, WM, WN, WSUBN, TM, TN):
+    """Top-left corner, in the block tile, of thread `tid`'s patch in the first subtile (kernel 10's layout)."""
+    warp, lane = tid // 32, tid % 32
+    warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
+    lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
+    return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+
+
+def warp_stores(M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN):
+    """Floats block (bx, by) of kernel 10's layout stores to C: float4s wholly inside C."""
+    stored = 0
+    for tid in range(threads):
+        top, left = patch(tid)
+        for sub_m in range(WMITER):
+            for sub_n in range(WNITER):
+                for i in range(TM):
+                    for j in range(0, TN, 4):
+                        r, c = by * BM + top + sub_m * WSUBM + i, bx * BN + left + sub_n * WSUBN + j
+                        stored += 4 if r < M and c + 3 < N else 0
+    return stored
+
+
 def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     """siboehm's kernel 10 with TileLab's guards, from its CUDA listing."""
     t = Tally()
@@ -376,10 +398,7 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     stride_a, stride_b = threads * 4 // BK, threads // (BN // 4)
 
     def patch(tid):
-        warp, lane = tid // 32, tid % 32
-        warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
-        lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
-        return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+        return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
 
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
@@ -412,16 +431,9 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
                         t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
                         t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
                 t.c["barriers"] += 2
-            for tid in range(threads):
-                top, left = patch(tid)
-                for sub_m in range(WMITER):
-                    for sub_n in range(WNITER):
-                        for i in range(TM):
-                            for j in range(0, TN, 4):
-                                r = by * BM + top + sub_m * WSUBM + i
-                                c = bx * BN + left + sub_n * WSUBN + j
-                                if r < M and c + 3 < N:
-                                    t.c["global_stores"] += 4
+            t.c["global_stores"] += warp_stores(
+                M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
+            )
     return t.c
 
 
@@ -436,10 +448,7 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
     tiles = ceil(K / BK)
 
     def patch(tid):
-        warp, lane = tid // 32, tid % 32
-        warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
-        lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
-        return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+        return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
 
     def copy(warp, by, bx, tile):
         stage = tile % stages
@@ -482,14 +491,7 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
                         t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
                         t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
             t.c["barriers"] += 2 * tiles
-            for tid in range(threads):
-                top, left = patch(tid)
-                for sub_m in range(WMITER):
-                    for sub_n in range(WNITER):
-                        for i in range(TM):
-                            for j in range(0, TN, 4):
-                                r = by * BM + top + sub_m * WSUBM + i
-                                c = bx * BN + left + sub_n * WSUBN + j
-                                if r < M and c + 3 < N:
-                                    t.c["global_stores"] += 4
+            t.c["global_stores"] += warp_stores(
+                M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
+            )
     return t.c

@@ -36,7 +36,7 @@ from ..core.trace import Access, Cell, Focus, Step
 from ..hardware.pipelined_params import PipelinedParams
 from . import k10_warptile as warptile
 from .k06_vectorized import VECTOR
-from .plumbing import guarded_load, pattern_copy, shared_read, tile_grid, tile_regions
+from .plumbing import guarded_load, pattern_copy, tile_grid, tile_regions
 
 NAME = "pipelined"
 TITLE = "Pipelined warptiling (cp.async)"
@@ -179,6 +179,13 @@ def stage_of(p: PipelinedParams, tile: int) -> int:
     return tile % p.stages
 
 
+def step_stage(p: PipelinedParams, step: Step) -> int:
+    """The stage a load, wait, barrier or compute step copies into, waits for or computes from."""
+    if step.tile is None:
+        raise ValueError(f"step {step.index} ({step.phase}) names no tile")
+    return stage_of(p, step.tile)
+
+
 def _in_stage(p: PipelinedParams, tile: int, found: dict[str, tuple[Cell, ...]]) -> dict[str, tuple[Cell, ...]]:
     """Warptiling's As[k][m] and Bs[k][n] cells moved down to this tile's stage (stage·BK rows)."""
     shift = stage_of(p, tile) * p.BK
@@ -240,18 +247,19 @@ def _copy_a(p: PipelinedParams, A: np.ndarray, origin: tuple[int, int], As: np.n
 
 def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: int) -> Iterator[Step]:
     """Run one block, one CUDA statement per step: the copies, commits and waits of the pipeline, and
-    warptiling's outer products on the stage that has landed."""
+    warptiling's outer products (k10.outer_products) on the stage that has landed."""
     n = p.threads
     b_pattern = warptile.copy_patterns(p)[1]
-    (m_cols, m_width), (n_cols, n_width) = warptile._reads(p)
     As = np.full((p.stages * p.BK, p.BM), np.nan, dtype=np.float32)
     Bs = np.full((p.stages * p.BK, p.BN), np.nan, dtype=np.float32)
-    results = np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32)
-    regM = np.zeros((n, p.WMITER * p.TM), dtype=np.float32)
-    regN = np.zeros((n, p.WNITER * p.TN), dtype=np.float32)
+    registers = {
+        "regM": np.zeros((n, p.WMITER * p.TM), dtype=np.float32),
+        "regN": np.zeros((n, p.WNITER * p.TN), dtype=np.float32),
+        "threadResults": np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32),
+    }
 
     def state() -> dict:
-        return {"registers": {"regM": regM, "regN": regN, "threadResults": results}, "shared": {"As": As, "Bs": Bs}}
+        return {"registers": dict(registers), "shared": {"As": As, "Bs": Bs}}
 
     def load(tile: int) -> Iterator[Step]:
         nonlocal As, Bs
@@ -274,32 +282,10 @@ def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
         yield Step("commit", COMMIT, tile=tile, **state())
         yield Step("wait", WAIT, tile=tile, **state())
         yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
-        row = stage_of(p, tile) * p.BK
-        for dotIdx in range(p.BK):
-            access, values = shared_read("As", As, np.full_like(m_cols, row + dotIdx), m_cols, m_width)
-            regM = values.reshape(-1, n, m_width).transpose(1, 0, 2).reshape(n, -1)
-            yield Step("compute", LOAD_M, tile=tile, k=dotIdx, accesses=(access,), **state())
-            access, values = shared_read("Bs", Bs, np.full_like(n_cols, row + dotIdx), n_cols, n_width)
-            regN = values.reshape(-1, n, n_width).transpose(1, 0, 2).reshape(n, -1)
-            yield Step("compute", LOAD_N, tile=tile, k=dotIdx, accesses=(access,), **state())
-            for sub_m in range(p.WMITER):
-                for sub_n in range(p.WNITER):
-                    rows, cols = slice(sub_m * p.TM, (sub_m + 1) * p.TM), slice(sub_n * p.TN, (sub_n + 1) * p.TN)
-                    results = results.copy()
-                    results[:, rows, cols] += regM[:, rows, None] * regN[:, None, cols]
-                    fma = n * p.TM * p.TN
-                    yield Step(
-                        "compute",
-                        FMA,
-                        tile=tile,
-                        k=dotIdx,
-                        inner=(sub_m, sub_n),
-                        fma=fma,
-                        register_reads=2 * fma,
-                        **state(),
-                    )
+        row, lines = stage_of(p, tile) * p.BK, (LOAD_M, LOAD_N, FMA)
+        registers = yield from warptile.outer_products(p, tile, row, {"As": As, "Bs": Bs}, registers, lines)
         yield Step("barrier", SYNC_DONE, tile=tile, barrier=True, **state())
-    yield Step("store", STORE, accesses=(warptile._store(p, results, bx, by),), **state())
+    yield Step("store", STORE, accesses=(warptile._store(p, registers["threadResults"], bx, by),), **state())
 
 
 def counters_for(p: PipelinedParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:

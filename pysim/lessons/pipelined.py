@@ -59,6 +59,8 @@ def column_of(p: PipelinedParams, step: Step) -> int | None:
         return None
     if step.lines == kernel.COMMIT_FIRST:
         return 0
+    if step.tile is None:  # the prologue's empty groups
+        return 0
     if step.phase == "load":
         round_ = step.tile - (p.stages - 1)
         return 0 if round_ < 0 else 1 + round_
@@ -68,7 +70,7 @@ def column_of(p: PipelinedParams, step: Step) -> int | None:
 def stage_now(p: PipelinedParams, step: Step) -> int | None:
     """The stage this step copies into or computes from (None when it touches no stage's buffer)."""
     if step.phase in ("load", "compute") or step.lines == kernel.SYNC_LOADED:
-        return kernel.stage_of(p, step.tile)
+        return kernel.step_stage(p, step)
     return None
 
 

@@ -8,6 +8,7 @@ gives the same bound from a kernel's counters, with the words a page says about 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 # Every kernel the model prices: siboehm's (profiles.py) and the rungs past his ladder, each in its own module.
-BUILDERS = {**SIBOEHM_BUILDERS, "pipelined": pipelined}
+BUILDERS: dict[str, Callable[..., KernelProfile]] = {**SIBOEHM_BUILDERS, "pipelined": pipelined}
 
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
 _THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads"}

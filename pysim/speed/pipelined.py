@@ -23,20 +23,14 @@ from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..hardware.pipelined_params import PipelinedParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
-from .profiles import A0, B0, Launch, _c, _strided_copy, build
+from .profiles import A0, B0, Launch, _strided_copy, build, warp_epilogue, warp_reads
 from .wavefronts import Instr
 
 
 def pipelined(p: PipelinedParams) -> KernelProfile:
-    """Kernel 10's warp tiles and reads, fed by 16-byte cp.async copies into `stages` buffers."""
+    """Kernel 10's warp tiles and reads, fed by cp.async copies into `stages` buffers."""
     wmiter = (p.WM * p.WN) // (WARP_SIZE * p.TM * p.TN * p.WNITER)
-    wsubm, wsubn = p.WM // wmiter, p.WN // p.WNITER
     stage_bytes = (p.BM + p.BN) * p.BK * WORD_BYTES
-
-    def lane_origin(tid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        wr, wc = np.divmod(tid // WARP_SIZE, p.BN // p.WN)
-        lr, lc = np.divmod(tid % WARP_SIZE, wsubn // p.TN)
-        return wr * p.WM + lr * p.TM, wc * p.WN + lc * p.TN
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
         As = (it % p.stages) * stage_bytes
@@ -49,22 +43,7 @@ def pipelined(p: PipelinedParams) -> KernelProfile:
         for br, bc in _strided_copy(tid, p.threads, p.BK, p.BN // 4):
             yield "ldg", 16, np.where(br < 0, -1, B0 + ((k0 + br) * p.N + 4 * bc) * WORD_BYTES)
             yield "sts", 16, np.where(br < 0, -1, Bs + (br * p.BN + 4 * bc) * WORD_BYTES)
-        r0, c0 = lane_origin(tid)
-        for d in range(p.BK):
-            for sm in range(wmiter):
-                for i in range(0, p.TM, 4):
-                    yield "lds", 16, As + (d * p.BM + r0 + sm * wsubm + i) * WORD_BYTES
-            for sn in range(p.WNITER):
-                for j in range(0, p.TN, 4):
-                    yield "lds", 16, Bs + (d * p.BN + c0 + sn * wsubn + j) * WORD_BYTES
-
-    def epilogue(tid: np.ndarray) -> Iterator[Instr]:
-        r0, c0 = lane_origin(tid)
-        for sm in range(wmiter):
-            for sn in range(p.WNITER):
-                for i in range(p.TM):
-                    for j in range(0, p.TN, 4):
-                        yield from _c(r0 + sm * wsubm + i, c0 + sn * wsubn + j, p.N, 16)
+        yield from warp_reads(p, tid, As, Bs)
 
     launch = Launch(
         p.threads,
@@ -78,4 +57,4 @@ def pipelined(p: PipelinedParams) -> KernelProfile:
         p.stages * stage_bytes,
         steps_per_round=p.stages - 1,
     )
-    return build(p.M, p.N, p.K, launch, body, epilogue)
+    return build(p.M, p.N, p.K, launch, body, warp_epilogue(p))

@@ -30,7 +30,9 @@ def in_flight(run: Run) -> Entry:
     p = run.params
     index = run.find(lambda step: step.phase == "wait")
     assert index is not None
-    question = "When cp.async.wait_group returns in the first round, how many later tiles' copies may still be in flight?"
+    question = (
+        "When cp.async.wait_group returns in the first round, how many later tiles' copies may still be in flight?"
+    )
     why = (
         f"wait_group {p.stages - 1} lets up to {p.stages - 1} group(s) keep travelling, one per later tile "
         f"already issued (there are {p.tiles - 1} later tile(s) in all)"

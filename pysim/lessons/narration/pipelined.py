@@ -19,13 +19,13 @@ def _copy(step: Step, thread: int) -> str:
 def describe(step: Step, p: PipelinedParams, thread: int) -> str:
     """What one thread does in this step, in words."""
     if step.phase == "load":
-        return f"{_copy(step, thread)}, stage {kernel.stage_of(p, step.tile)}"
+        return f"{_copy(step, thread)}, stage {kernel.step_stage(p, step)}"
     if step.phase == "commit":
         return "closes its copies of this round into a group" if step.tile is not None else "commits an empty group"
     if step.phase == "wait":
         return f"waits until at most {count(p.stages - 1, 'group')} of its copies are in flight"
     if step.phase == "compute" and step.accesses:  # warptiling's regM / regN loads, from this tile's stage
-        return f"{warptile.describe(step, p, thread)}, stage {kernel.stage_of(p, step.tile)}"
+        return f"{warptile.describe(step, p, thread)}, stage {kernel.step_stage(p, step)}"
     return warptile.describe(step, p, thread)
 
 
@@ -49,7 +49,7 @@ def phase_detail(step: Step, p: PipelinedParams) -> str:
     if step.phase == "load":
         source = step.accesses[0]
         return (
-            f"Async copy: tile {step.tile} of {source.array} sets off into stage {kernel.stage_of(p, step.tile)} "
+            f"Async copy: tile {step.tile} of {source.array} sets off into stage {kernel.step_stage(p, step)} "
             f"({count(source.elements * 4, 'byte')} by cp.async, global to shared with no register in between); "
             f"no thread waits for it now."
         )
@@ -61,7 +61,7 @@ def phase_detail(step: Step, p: PipelinedParams) -> str:
         return (
             f"Wait: cp.async.wait_group {ahead} returns once at most {count(ahead, 'group')} "
             f"{'is' if ahead == 1 else 'are'} still in flight, so tile {step.tile} has landed in stage "
-            f"{kernel.stage_of(p, step.tile)}; the later tiles keep travelling while it is computed."
+            f"{kernel.step_stage(p, step)}; the later tiles keep travelling while it is computed."
         )
     if step.phase == "barrier" and step.lines == kernel.SYNC_DONE:
         return "Barrier: the next round's copy overwrites this stage, so no thread may still be reading it."
