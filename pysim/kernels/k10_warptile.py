@@ -108,8 +108,13 @@ def _strides(p: WarptileParams) -> tuple[int, int]:
 
 
 def source(p: WarptileParams) -> list[str]:
+    return LISTING.render(**listing_values(p))
+
+
+def listing_values(p: WarptileParams) -> dict[str, int]:
+    """The sizes the listing's slots name (pipelined warptiling's listing names them too)."""
     stride_a, stride_b = _strides(p)
-    return LISTING.render(
+    return dict(
         BM=p.BM,
         BN=p.BN,
         BK=p.BK,

@@ -131,32 +131,8 @@ SETUP, LOAD_A, LOAD_B, COMMIT_FIRST, COMMIT, WAIT, SYNC_LOADED, LOAD_M, LOAD_N, 
 
 
 def source(p: PipelinedParams) -> list[str]:
-    stride_a, stride_b = warptile._strides(p)
-    return LISTING.render(
-        BM=p.BM,
-        BN=p.BN,
-        BK=p.BK,
-        WM=p.WM,
-        WN=p.WN,
-        WMITER=p.WMITER,
-        WNITER=p.WNITER,
-        WSUBM=p.WSUBM,
-        WSUBN=p.WSUBN,
-        TM=p.TM,
-        TN=p.TN,
-        S=p.stages,
-        ahead=p.stages - 1,
-        smem_bytes=f"{p.shared_bytes:,}",
-        threads=p.threads,
-        warp_cols=p.BN // p.WN,
-        lane_cols=p.WSUBN // p.TN,
-        a4=p.BK // VECTOR,
-        b4=p.BN // VECTOR,
-        stride_a=stride_a,
-        stride_b=stride_b,
-        results=p.WMITER * p.TM * p.WNITER * p.TN,
-        row_len=p.WNITER * p.TN,
-    )
+    extra = {"S": p.stages, "ahead": p.stages - 1, "smem_bytes": f"{p.shared_bytes:,}"}
+    return LISTING.render(**warptile.listing_values(p), **extra)
 
 
 # C is owned, threads are named and blocks are tiled exactly as in warptiling.
