@@ -82,5 +82,6 @@ def test_the_shell_and_the_views_come_in_small_pieces(imported):
     playground's simulator (pysim.play) is the largest piece, and no other view has it."""
     for module, found in imported.items():
         largest = max(found["steps"], key=len)
-        assert len(largest) <= (20 if module == "app.views.playground.page" else 10), (module, largest)
+        # 11: pysim.kernels imports its kernel modules (k01 .. k11) and contract.py in one piece.
+        assert len(largest) <= (20 if module == "app.views.playground.page" else 11), (module, largest)
         assert ("pysim.play" in found["direct"]) == (module == "app.views.playground.page"), module
