@@ -37,9 +37,7 @@ RUNS = {
     "blocktile1d": [dict(M=9, N=7, K=5, BM=8, BN=8, BK=2, TM=4)],
     "vectorized": [dict(M=18, N=20, K=12, BM=16, BN=16, BK=4, TM=4, TN=4)],
     "warptile": [dict(M=18, N=52, K=12, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32)],
-    "pipelined": [
-        dict(M=18, N=52, K=28, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=3)
-    ],
+    "pipelined": [dict(M=18, N=52, K=28, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=3)],
 }
 BRUTE_FORCE = {"smem": bruteforce.smem, "transpose": lambda n, T, pad: bruteforce.transpose(n, T, pad)}
 # Small sizes for the controls (the first run's, or the seed's).
