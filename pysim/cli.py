@@ -39,6 +39,7 @@ OPTIONS = {
         name: name for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "WNITER", "TM", "TN", "threads", "device")
     },
 }
+OPTIONS["pipelined"] = {**OPTIONS["warptile"], "stages": "stages"}
 
 # Every kernel option, in the order --help lists them.
 KNOWN_OPTIONS = tuple(dict.fromkeys(option for options in OPTIONS.values() for option in options))
@@ -127,7 +128,7 @@ def sass(args: argparse.Namespace, params: Params) -> int:
 
 
 def add_speed_parser(commands: argparse._SubParsersAction) -> None:
-    from .speed.profiles import BUILDERS
+    from .speed import BUILDERS
 
     sub = commands.add_parser(
         "speed", help="estimate the run time on a device (a model) and its lower bounds at the rated clock"

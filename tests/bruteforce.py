@@ -270,6 +270,10 @@ KEYS = (
     "bank_extra_cycles",
     "shared_wavefronts",
     "atomics",  # none of these kernels has an atomic; the counter exists for the playground's
+    "mma_instructions",  # SPEC §7's counters: only the kernels past siboehm's make them non-zero
+    "async_copy_bytes",
+    "tma_bytes",
+    "mbarrier_waits",
 )
 
 
@@ -285,6 +289,14 @@ class Tally:
 
     def shared(self, op, starts, width):
         self.c[f"shared_{op}s"] += width * sum(s is not None for s in starts)
+        waves, extra = vector_banks(starts, width)
+        self.c["shared_wavefronts"] += waves
+        self.c["bank_extra_cycles"] += extra
+
+    def async_copy(self, starts, width):
+        """One warp's cp.async of `width` floats per lane (a zero-fill writes its bytes too): the shared side
+        is written like a store of that width, with its wavefronts, but no thread stores."""
+        self.c["async_copy_bytes"] += 4 * width * sum(s is not None for s in starts)
         waves, extra = vector_banks(starts, width)
         self.c["shared_wavefronts"] += waves
         self.c["bank_extra_cycles"] += extra
@@ -365,6 +377,28 @@ def vectorized(M, N, K, BM, BN, BK, TM, TN):
     return t.c
 
 
+def warp_patch(tid, BN, WM, WN, WSUBN, TM, TN):
+    """Top-left corner, in the block tile, of thread `tid`'s patch in the first subtile (kernel 10's layout)."""
+    warp, lane = tid // 32, tid % 32
+    warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
+    lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
+    return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+
+
+def warp_stores(M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN):
+    """Floats block (bx, by) of kernel 10's layout stores to C: float4s wholly inside C."""
+    stored = 0
+    for tid in range(threads):
+        top, left = patch(tid)
+        for sub_m in range(WMITER):
+            for sub_n in range(WNITER):
+                for i in range(TM):
+                    for j in range(0, TN, 4):
+                        r, c = by * BM + top + sub_m * WSUBM + i, bx * BN + left + sub_n * WSUBN + j
+                        stored += 4 if r < M and c + 3 < N else 0
+    return stored
+
+
 def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     """siboehm's kernel 10 with TileLab's guards, from its CUDA listing."""
     t = Tally()
@@ -373,10 +407,7 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     stride_a, stride_b = threads * 4 // BK, threads // (BN // 4)
 
     def patch(tid):
-        warp, lane = tid // 32, tid % 32
-        warp_row, warp_col = warp // (BN // WN), warp % (BN // WN)
-        lane_row, lane_col = lane // (WSUBN // TN), lane % (WSUBN // TN)
-        return warp_row * WM + lane_row * TM, warp_col * WN + lane_col * TN
+        return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
 
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
@@ -409,14 +440,67 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
                         t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
                         t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
                 t.c["barriers"] += 2
-            for tid in range(threads):
-                top, left = patch(tid)
-                for sub_m in range(WMITER):
-                    for sub_n in range(WNITER):
-                        for i in range(TM):
-                            for j in range(0, TN, 4):
-                                r = by * BM + top + sub_m * WSUBM + i
-                                c = bx * BN + left + sub_n * WSUBN + j
-                                if r < M and c + 3 < N:
-                                    t.c["global_stores"] += 4
+            t.c["global_stores"] += warp_stores(
+                M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
+            )
+    return t.c
+
+
+def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
+    """Pipelined warptiling (cp.async, `stages` buffers) with TileLab's guards, from its CUDA listing: A comes in
+    4-byte copies, each float to As[stage][k][m] (transposed), B in 16-byte copies to Bs[stage][k][n]; a copy
+    outside A or B zero-fills; the reads are warptiling's, in the stage computed."""
+    t = Tally()
+    WMITER = (WM * WN) // (32 * TM * TN * WNITER)
+    WSUBM, WSUBN = WM // WMITER, WN // WNITER
+    stride_a, stride_b = threads * 4 // BK, threads // (BN // 4)
+    tiles = ceil(K / BK)
+
+    def patch(tid):
+        return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
+
+    def copy(warp, by, bx, tile):
+        stage = tile % stages
+        for offset in range(0, BM, stride_a):
+            for j in range(4):
+                a, words = [], []
+                for tid in warp:
+                    m, k = tid // (BK // 4) + offset, tid % (BK // 4) * 4 + j
+                    r, c = by * BM + m, tile * BK + k
+                    a.append(r * K + c if r < M and c < K else None)
+                    words.append((stage * BK + k) * BM + m)
+                t.global_load(a, 1)
+                t.async_copy(words, 1)
+        for offset in range(0, BK, stride_b):
+            b, words = [], []
+            for tid in warp:
+                r, c = tile * BK + tid // (BN // 4) + offset, bx * BN + tid % (BN // 4) * 4
+                b.append(r * N + c if r < K and c + 3 < N else None)
+                words.append((stage * BK + tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4)
+            t.global_load(b, 4)
+            t.async_copy(words, 4)
+
+    for by in range(ceil(M / BM)):
+        for bx in range(ceil(N / BN)):
+            for warp in warps(range(threads)):
+                for s in range(min(stages - 1, tiles)):
+                    copy(warp, by, bx, s)
+                for tile in range(tiles):
+                    if tile + stages - 1 < tiles:
+                        copy(warp, by, bx, tile + stages - 1)
+                    wm, wn = lds_width(TM), lds_width(TN)
+                    for dot in range(BK):
+                        row = tile % stages * BK + dot
+                        for sub in range(WMITER):
+                            for i in range(0, TM, wm):
+                                t.shared("load", [row * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
+                        for sub in range(WNITER):
+                            for j in range(0, TN, wn):
+                                t.shared("load", [row * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
+                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
+                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+            t.c["barriers"] += 2 * tiles
+            t.c["global_stores"] += warp_stores(
+                M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
+            )
     return t.c

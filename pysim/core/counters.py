@@ -20,6 +20,11 @@ class Counters:
     bank_extra_cycles: int = 0
     shared_wavefronts: int = 0
     atomics: int = 0  # cuda.atomic.* calls executed (playground); each is also one load and one store
+    # SPEC §7, the kernels past siboehm's: zero in every kernel that does not use the instruction.
+    mma_instructions: int = 0  # warp-wide tensor-core instructions (mma.sync, wgmma)
+    async_copy_bytes: int = 0  # bytes cp.async wrote into shared memory, zero-fills included
+    tma_bytes: int = 0  # bytes the tensor memory accelerator copied (cp.async.bulk.tensor)
+    mbarrier_waits: int = 0  # waits on a shared-memory barrier object (mbarrier.try_wait)
 
     def __add__(self, other: Counters) -> Counters:
         return Counters(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -27,6 +32,9 @@ class Counters:
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
+
+PAST_SIBOEHM = ("mma_instructions", "async_copy_bytes", "tma_bytes", "mbarrier_waits")
+"""The counters only tensor-core and asynchronous-copy kernels make non-zero (SPEC §7)."""
 
 COUNTER_LABELS = {
     "global_loads": "global loads",
@@ -40,4 +48,8 @@ COUNTER_LABELS = {
     "bank_extra_cycles": "bank-conflict cycles",
     "shared_wavefronts": "shared wavefronts",
     "atomics": "atomics",
+    "mma_instructions": "MMA instructions",
+    "async_copy_bytes": "async-copy bytes",
+    "tma_bytes": "TMA bytes",
+    "mbarrier_waits": "mbarrier waits",
 }

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import banks, sectors
+from .constants import WORD_BYTES
 from .counters import Counters
 from .matrices import operands
 from .warps import INACTIVE
@@ -55,6 +56,9 @@ class Access:
     for LDG/STG/LDS/STS .64/.128); rows/cols give each lane's first element.
     `values` holds what each thread read or wrote: (instructions, threads), with
     a last axis of `width` words when width > 1; a zero-fill writes 0.
+    `asynchronous` marks a shared store made by cp.async (LDGSTS): the copy goes from global
+    to shared memory without a register in between, so it is counted in `async_copy_bytes`,
+    not as a thread's shared store (SPEC §7).
     """
 
     array: str
@@ -66,6 +70,7 @@ class Access:
     values: np.ndarray
     zero_fill: np.ndarray | None = None
     width: int = 1
+    asynchronous: bool = False
 
     def __post_init__(self) -> None:
         rows = _two_d(self.rows)
@@ -125,7 +130,7 @@ class Access:
 class Step:
     """What one CUDA statement did in one block; `counters` are cumulative after it."""
 
-    phase: str  # setup | load | barrier | compute | store
+    phase: str  # setup | load | commit | wait | barrier | compute | store (commit, wait: cp.async groups)
     lines: tuple[int, ...]  # the listing lines of the statement it executes (see pysim.core.listing)
     accesses: tuple[Access, ...] = ()
     registers: dict[str, np.ndarray] = field(default_factory=dict)
@@ -185,7 +190,10 @@ def count_step(step: Step) -> Counters:
     """Count a step's events from what it recorded (SPEC §2)."""
     totals = {"fma": step.fma, "register_reads": step.register_reads, "barriers": int(step.barrier)}
     for access in step.accesses:
-        found = {f"{access.space}_{access.op}s": access.elements}
+        if access.asynchronous:
+            found = {"async_copy_bytes": access.elements * WORD_BYTES}
+        else:
+            found = {f"{access.space}_{access.op}s": access.elements}
         words, width = access.words, access.width
         if access.space == "global" and access.op == "load":
             found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())

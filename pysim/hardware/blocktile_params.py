@@ -249,6 +249,10 @@ class WarptileParams(Params):
         _check_budget(("TM", "TN"), self.WMITER * self.TM, self.WNITER * self.TN, self.device, self._budget_text())
         _check_float4(self, ("K", "N", "BK", "TN"))
         self._check_loads()
+        self._check_shared()
+
+    def _check_shared(self) -> None:
+        """One As and one Bs, declared static."""
         _check_shared(
             "BK", f"As[{self.BK}][{self.BM}] and Bs[{self.BK}][{self.BN}]", self.BK * (self.BM + self.BN), self.device
         )

@@ -26,7 +26,7 @@ exactly). A thread is named (lane, warp).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -108,8 +108,13 @@ def _strides(p: WarptileParams) -> tuple[int, int]:
 
 
 def source(p: WarptileParams) -> list[str]:
+    return LISTING.render(**listing_values(p))
+
+
+def listing_values(p: WarptileParams) -> dict[str, int]:
+    """The sizes the listing's slots name (pipelined warptiling's listing names them too)."""
     stride_a, stride_b = _strides(p)
-    return LISTING.render(
+    return dict(
         BM=p.BM,
         BN=p.BN,
         BK=p.BK,
@@ -293,15 +298,16 @@ def block_steps(p: WarptileParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
     """Run one block, one CUDA statement per step (each subtile pair of the outer product is a step)."""
     n = p.threads
     a_pattern, b_pattern = copy_patterns(p)
-    (m_cols, m_width), (n_cols, n_width) = _reads(p)
     As = np.full((p.BK, p.BM), np.nan, dtype=np.float32)
     Bs = np.full((p.BK, p.BN), np.nan, dtype=np.float32)
-    results = np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32)
-    regM = np.zeros((n, p.WMITER * p.TM), dtype=np.float32)
-    regN = np.zeros((n, p.WNITER * p.TN), dtype=np.float32)
+    registers = {
+        "regM": np.zeros((n, p.WMITER * p.TM), dtype=np.float32),
+        "regN": np.zeros((n, p.WNITER * p.TN), dtype=np.float32),
+        "threadResults": np.zeros((n, p.WMITER * p.TM, p.WNITER * p.TN), dtype=np.float32),
+    }
 
     def state() -> dict:
-        return {"registers": {"regM": regM, "regN": regN, "threadResults": results}, "shared": {"As": As, "Bs": Bs}}
+        return {"registers": dict(registers), "shared": {"As": As, "Bs": Bs}}
 
     yield Step("setup", SETUP, **state())
     for tile in range(p.tiles):
@@ -311,31 +317,52 @@ def block_steps(p: WarptileParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
         accesses, Bs = pattern_copy("Bs", B, "B", (bkIdx, bx * p.BN), b_pattern, Bs, VECTOR)
         yield Step("load", LOAD_B, tile=tile, accesses=accesses, **state())
         yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
-        for dotIdx in range(p.BK):
-            access, values = shared_read("As", As, np.full_like(m_cols, dotIdx), m_cols, m_width)
-            regM = values.reshape(-1, n, m_width).transpose(1, 0, 2).reshape(n, -1)
-            yield Step("compute", LOAD_M, tile=tile, k=dotIdx, accesses=(access,), **state())
-            access, values = shared_read("Bs", Bs, np.full_like(n_cols, dotIdx), n_cols, n_width)
-            regN = values.reshape(-1, n, n_width).transpose(1, 0, 2).reshape(n, -1)
-            yield Step("compute", LOAD_N, tile=tile, k=dotIdx, accesses=(access,), **state())
-            for sub_m in range(p.WMITER):
-                for sub_n in range(p.WNITER):
-                    rows, cols = slice(sub_m * p.TM, (sub_m + 1) * p.TM), slice(sub_n * p.TN, (sub_n + 1) * p.TN)
-                    results = results.copy()
-                    results[:, rows, cols] += regM[:, rows, None] * regN[:, None, cols]
-                    fma = n * p.TM * p.TN
-                    yield Step(
-                        "compute",
-                        FMA,
-                        tile=tile,
-                        k=dotIdx,
-                        inner=(sub_m, sub_n),
-                        fma=fma,
-                        register_reads=2 * fma,
-                        **state(),
-                    )
+        registers = yield from outer_products(p, tile, 0, {"As": As, "Bs": Bs}, registers, (LOAD_M, LOAD_N, FMA))
         yield Step("barrier", SYNC_DONE, tile=tile, barrier=True, **state())
-    yield Step("store", STORE, accesses=(_store(p, results, bx, by),), **state())
+    yield Step("store", STORE, accesses=(_store(p, registers["threadResults"], bx, by),), **state())
+
+
+def outer_products(
+    p: WarptileParams,
+    tile: int,
+    row: int,
+    shared: dict[str, np.ndarray],
+    registers: dict[str, np.ndarray],
+    lines: tuple[tuple[int, ...], ...],
+) -> Generator[Step, None, dict[str, np.ndarray]]:
+    """processFromSmem: BK rounds of dotIdx on the As[k][m] and Bs[k][n] tiles in `shared`, from their row `row`
+    on (a pipeline's stage), one step per regM load, regN load and subtile outer product (`lines`: those three
+    statements of the listing); returns the registers after them."""
+    n = p.threads
+    (m_cols, m_width), (n_cols, n_width) = _reads(p)
+    load_m, load_n, fma_line = lines
+    regs = dict(registers)
+    for dotIdx in range(p.BK):
+        access, values = shared_read("As", shared["As"], np.full_like(m_cols, row + dotIdx), m_cols, m_width)
+        regs["regM"] = values.reshape(-1, n, m_width).transpose(1, 0, 2).reshape(n, -1)
+        yield Step("compute", load_m, tile=tile, k=dotIdx, accesses=(access,), registers=dict(regs), shared=shared)
+        access, values = shared_read("Bs", shared["Bs"], np.full_like(n_cols, row + dotIdx), n_cols, n_width)
+        regs["regN"] = values.reshape(-1, n, n_width).transpose(1, 0, 2).reshape(n, -1)
+        yield Step("compute", load_n, tile=tile, k=dotIdx, accesses=(access,), registers=dict(regs), shared=shared)
+        for sub_m in range(p.WMITER):
+            for sub_n in range(p.WNITER):
+                rows, cols = slice(sub_m * p.TM, (sub_m + 1) * p.TM), slice(sub_n * p.TN, (sub_n + 1) * p.TN)
+                results = regs["threadResults"].copy()
+                results[:, rows, cols] += regs["regM"][:, rows, None] * regs["regN"][:, None, cols]
+                regs["threadResults"] = results
+                fma = n * p.TM * p.TN
+                yield Step(
+                    "compute",
+                    fma_line,
+                    tile=tile,
+                    k=dotIdx,
+                    inner=(sub_m, sub_n),
+                    fma=fma,
+                    register_reads=2 * fma,
+                    registers=dict(regs),
+                    shared=shared,
+                )
+    return regs
 
 
 def _store(p: WarptileParams, results: np.ndarray, bx: int, by: int):

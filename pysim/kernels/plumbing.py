@@ -107,16 +107,30 @@ def pattern_copy(
     pattern: tuple[np.ndarray, np.ndarray],
     tile: np.ndarray,
     width: int = 1,
+    first_row: int = 0,
+    asynchronous: bool = False,
 ) -> tuple[tuple[Access, Access], np.ndarray]:
     """Every lane copies `width` words of `matrix` at origin + (row, col) into tile[row][col..]
     (`pattern` gives (row, col) per instruction and lane, INACTIVE where idle; zero outside the
-    matrix): the global load, the shared store, and the tile after it."""
+    matrix): the global load, the shared store, and the tile after it. `first_row` is where the
+    pattern's row 0 lies in `tile` (a pipeline stacks its stages' buffers down one array);
+    `asynchronous` marks a cp.async copy."""
     rows, cols = pattern
     active = rows != INACTIVE
     g_rows, g_cols = np.where(active, origin[0] + rows, INACTIVE), np.where(active, origin[1] + cols, INACTIVE)
     load, values = guarded_load(name, matrix, g_rows, g_cols, width)
+    s_rows = np.where(active, rows + first_row, INACTIVE)
     store = Access(
-        array, "shared", "store", rows, cols, tile.shape[1], values, zero_fill=active & ~load.active, width=width
+        array,
+        "shared",
+        "store",
+        s_rows,
+        cols,
+        tile.shape[1],
+        values,
+        zero_fill=active & ~load.active,
+        width=width,
+        asynchronous=asynchronous,
     )
     tile = tile.copy()
     store.write_into(tile)

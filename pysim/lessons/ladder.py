@@ -1,9 +1,8 @@
 """The kernel ladder: every kernel side by side at one size N×N×N, and what bounds its time on a device.
 
-The rows are data (`Rung`), counted by the kernels' own closed forms (checked
-against traces at small sizes in the tests), so N up to MAX_SIZE costs
-milliseconds. Each row carries the CLI command that prints the same counters,
-so the table can be checked from a terminal.
+The rows are data (`Rung`), counted by the kernels' own closed forms (checked against traces at small
+sizes in the tests), so N up to MAX_SIZE costs milliseconds. Each row carries the CLI command that
+prints the same counters, so the table can be checked from a terminal.
 
 Rows, in teaching order:
 - naive, `map=col`: threadIdx.x walks C's columns (coalesced loads of B);
@@ -13,9 +12,9 @@ Rows, in teaching order:
   (siboehm's 2D-blocktiling kernel), when the device's rules allow it;
 - register tiled with the reader's own BM, BN, BK, TM, TN.
 
-`siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and
-warptiling (10) kernels at his A6000 sizes and orders the rows as he numbers them
-(naive map=row is his kernel 1, map=col his kernel 2); each label starts with his number.
+`siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and warptiling (10) kernels at
+his A6000 sizes, orders the rows as he numbers them (naive map=row is his kernel 1, map=col his kernel 2;
+each label starts with his number) and adds TileLab's rung 11, pipelined warptiling (cp.async, sm_80).
 
 DRAM traffic is not simulated: `pysim.speed.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
@@ -40,6 +39,7 @@ from ..core.counters import Counters
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.devices import Device, device
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
+from ..hardware.pipelined_params import PipelinedParams
 from ..kernels import KERNELS
 from ..speed import (
     BANK_RULE,
@@ -47,6 +47,7 @@ from ..speed import (
     TimeBound,
     estimate_from,
     format_bytes,
+    format_flops,
     format_intensity,
     format_seconds,
     profile,
@@ -61,7 +62,7 @@ from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
 # CLI option for each parameter name (pysim.cli OPTIONS, inverted).
 CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device": "device"}
-CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads")}
+CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads", "stages")}
 # What a row's kernel runs on: an M×N×K product on a device.
 MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams
 
@@ -170,7 +171,7 @@ def production(p: LadderParams) -> RegisterParams:
 
 # The original rows, in TileLab's order (a page or test asking for `ladder` gets these).
 TILELAB_ROWS = ("naive-col", "naive-row", "smem", "register-production", "register-yours")
-# siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, then the reader's row.
+# siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, TileLab's rung 11, yours.
 SIBOEHM_ROWS = (
     "naive-row",
     "naive-col",
@@ -179,6 +180,7 @@ SIBOEHM_ROWS = (
     "register-production",
     "vectorized",
     "warptile",
+    "pipelined",
     "register-yours",
 )
 
@@ -240,6 +242,12 @@ def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], Ma
             "128 threads, BM = BN = 128, BK = 16, WM = WN = 64, WNITER = 4, TM = 8, TN = 4",
             "warptile",
             lambda: WarptileParams(**size),
+        ),
+        "pipelined": (
+            "11 · Pipelined warptiling (cp.async), past siboehm",
+            "kernel 10's shape, 3 stages of As and Bs in flight",
+            "pipelined",
+            lambda: PipelinedParams(**size, stages=3),
         ),
         "register-yours": (
             "Register tiled, yours",
@@ -475,14 +483,6 @@ class Roofline:
             f"Roofline of the {self.device.name}: FP32 roof {format_flops(self.peak)}, DRAM slope "
             f"{format_bytes(int(self.bandwidth))}/s, ridge point {format_intensity(self.ridge)}."
         )
-
-
-def format_flops(value: float) -> str:
-    """'19.5 TFLOP/s', '389 GFLOP/s'."""
-    for scale, unit in ((1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1e6, "MFLOP/s")):
-        if value >= scale:
-            return f"{value / scale:.3g} {unit}"
-    return f"{value:.3g} FLOP/s"
 
 
 def roofline(p: LadderParams, rungs: tuple[Rung, ...]) -> Roofline:

@@ -30,7 +30,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from ..core.counters import Counters
+from ..core.counters import PAST_SIBOEHM, Counters
 from .columns import A_ARRAY, B_ARRAY, RECORD, ROW_COLUMNS, ArrayInfo, Recorded, Row
 from .diagnostics import Diagnostics
 from .divergence import divergence
@@ -263,6 +263,7 @@ class Analysis:
         columns["register_reads"] = np.bincount(position[register & self._fma_load[site]], minlength=n)
         columns["fma"], columns["atomics"] = np.array(tallies, dtype=np.int64).reshape(-1, 2).T
         columns["barriers"] = np.array([bool(interval.waiting) for interval in pending], dtype=np.int64)
+        columns |= {name: np.zeros(n, dtype=np.int64) for name in PAST_SIBOEHM}  # the subset has none of these
         delta = np.stack([columns[name] for name in COUNTER_FIELDS], axis=1).astype(np.int64)
         delta[stopped] = 0
         total = np.cumsum(delta, axis=0) + np.array([getattr(self.counters, name) for name in COUNTER_FIELDS])

@@ -8,6 +8,7 @@ gives the same bound from a kernel's counters, with the words a page says about 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +23,7 @@ from .bounds import (
     TimeBound,
     compulsory_bytes,
     format_bytes,
+    format_flops,
     format_intensity,
     format_seconds,
     latency_floor,
@@ -31,9 +33,11 @@ from .bounds import (
 )
 from .measured import Measured, measured
 from .model import KernelProfile, Machine, resident_blocks, unit_times
-from .profiles import BUILDERS
+from .pipelined import pipelined
+from .profiles import BUILDERS as SIBOEHM_BUILDERS
 
 __all__ = [
+    "BUILDERS",
     "CAVEAT",
     "COMPUTE",
     "LATENCY",
@@ -48,6 +52,7 @@ __all__ = [
     "estimate",
     "estimate_from",
     "format_bytes",
+    "format_flops",
     "format_intensity",
     "format_seconds",
     "latency_floor",
@@ -57,9 +62,12 @@ __all__ = [
     "time_bound_for",
 ]
 
+# Every kernel the model prices: siboehm's (profiles.py) and the rungs past his ladder, each in its own module.
+BUILDERS: dict[str, Callable[..., KernelProfile]] = {**SIBOEHM_BUILDERS, "pipelined": pipelined}
+
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
-_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads"}
-_SHARED_PARAM = {"naive": "T", "smem": "T"}
+_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads"}
+_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages"}
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,14 @@ def format_bytes(count: int) -> str:
     raise AssertionError("unreachable")
 
 
+def format_flops(value: float) -> str:
+    """'19.5 TFLOP/s', '389 GFLOP/s'."""
+    for scale, unit in ((1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1e6, "MFLOP/s")):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.3g} FLOP/s"
+
+
 def format_intensity(flop_per_byte: float) -> str:
     if flop_per_byte == float("inf"):
         return "∞ FLOP/byte"

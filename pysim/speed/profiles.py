@@ -325,37 +325,56 @@ def vectorized(p: Tiled) -> KernelProfile:
     return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 4), threads)
 
 
-def warptile(p: Warptiled) -> KernelProfile:
-    """siboehm's kernel 10: each warp owns a WM×WN tile, walked in WMITER×WNITER sub-tiles of TM×TN per lane."""
+def _warp_shape(p: Warptiled) -> tuple[int, int, int]:
+    """(WMITER, WSUBM, WSUBN) of kernel 10's warp tile."""
     wmiter = (p.WM * p.WN) // (WARP_SIZE * p.TM * p.TN * p.WNITER)
-    wsubm, wsubn = p.WM // wmiter, p.WN // p.WNITER
-    As, Bs = 0, p.BM * p.BK * WORD_BYTES
+    return wmiter, p.WM // wmiter, p.WN // p.WNITER
 
-    def lane_origin(tid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        wr, wc = np.divmod(tid // WARP_SIZE, p.BN // p.WN)
-        lr, lc = np.divmod(tid % WARP_SIZE, wsubn // p.TN)
-        return wr * p.WM + lr * p.TM, wc * p.WN + lc * p.TN
 
-    def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        yield from _float4_copy(p, tid, p.threads, it * p.BK)
-        r0, c0 = lane_origin(tid)
-        for d in range(p.BK):
-            for sm in range(wmiter):
-                for i in range(0, p.TM, 4):
-                    yield "lds", 16, As + (d * p.BM + r0 + sm * wsubm + i) * WORD_BYTES
-            for sn in range(p.WNITER):
-                for j in range(0, p.TN, 4):
-                    yield "lds", 16, Bs + (d * p.BN + c0 + sn * wsubn + j) * WORD_BYTES
+def _lane_origin(p: Warptiled, tid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each lane's first (row, column) of its patch in the block tile."""
+    wr, wc = np.divmod(tid // WARP_SIZE, p.BN // p.WN)
+    lr, lc = np.divmod(tid % WARP_SIZE, _warp_shape(p)[2] // p.TN)
+    return wr * p.WM + lr * p.TM, wc * p.WN + lc * p.TN
+
+
+def warp_reads(p: Warptiled, tid: np.ndarray, As: int, Bs: int) -> Iterator[Instr]:
+    """Kernel 10's processFromSmem: BK rounds of LDS.128 from As[k][m] and Bs[k][n] at byte offsets As, Bs."""
+    wmiter, wsubm, wsubn = _warp_shape(p)
+    r0, c0 = _lane_origin(p, tid)
+    for d in range(p.BK):
+        for sm in range(wmiter):
+            for i in range(0, p.TM, 4):
+                yield "lds", 16, As + (d * p.BM + r0 + sm * wsubm + i) * WORD_BYTES
+        for sn in range(p.WNITER):
+            for j in range(0, p.TN, 4):
+                yield "lds", 16, Bs + (d * p.BN + c0 + sn * wsubn + j) * WORD_BYTES
+
+
+def warp_epilogue(p: Warptiled) -> Epilogue:
+    """Kernel 10's float4 stores of C (and siboehm's read of C) from each lane's WMITER×WNITER patches."""
 
     def epilogue(tid: np.ndarray) -> Iterator[Instr]:
-        r0, c0 = lane_origin(tid)
+        wmiter, wsubm, wsubn = _warp_shape(p)
+        r0, c0 = _lane_origin(p, tid)
         for sm in range(wmiter):
             for sn in range(p.WNITER):
                 for i in range(p.TM):
                     for j in range(0, p.TN, 4):
                         yield from _c(r0 + sm * wsubm + i, c0 + sn * wsubn + j, p.N, 16)
 
-    return _tiled(p, wmiter * p.TM, p.WNITER * p.TN, body, epilogue, p.threads)
+    return epilogue
+
+
+def warptile(p: Warptiled) -> KernelProfile:
+    """siboehm's kernel 10: each warp owns a WM×WN tile, walked in WMITER×WNITER sub-tiles of TM×TN per lane."""
+    wmiter = _warp_shape(p)[0]
+
+    def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
+        yield from _float4_copy(p, tid, p.threads, it * p.BK)
+        yield from warp_reads(p, tid, 0, p.BM * p.BK * WORD_BYTES)
+
+    return _tiled(p, wmiter * p.TM, p.WNITER * p.TN, body, warp_epilogue(p), p.threads)
 
 
 BUILDERS: dict[str, Callable[..., KernelProfile]] = {

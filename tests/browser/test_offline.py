@@ -20,7 +20,9 @@ SW_TIMEOUT_MS = 60_000
 RESOURCE_NAMES = "performance.getEntriesByType('resource').filter(e => e.initiatorType !== 'other').map(e => e.name)"
 CACHE_NAMES = "caches.keys()"
 # How the route's drawing (prerender/NAME.js, tools/sitebuild/prerender.py) was answered.
-DRAWING_STATUS = "name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name)).map(e => e.responseStatus)"
+DRAWING_STATUS = (
+    "name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name)).map(e => e.responseStatus)"
+)
 # Resolves once a new worker has installed and waits (rejects after `ms`).
 WAITING_WORKER = """ms => navigator.serviceWorker.getRegistration().then(registration => new Promise((resolve, reject) => {
     const deadline = Date.now() + ms;

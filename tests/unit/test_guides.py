@@ -22,6 +22,7 @@ from pysim.core.warps import INACTIVE
 from pysim.hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from pysim.hardware.devices import device
 from pysim.hardware.params import HierarchyParams, NaiveParams, RegisterParams, SmemParams, TransposeParams
+from pysim.hardware.pipelined_params import PipelinedParams
 from pysim.kernels import KERNELS
 from pysim.lessons.guides import ROUTES, Moment, Skipped, Task, guide_for
 
@@ -64,6 +65,14 @@ SIZES = {
         WarptileParams(M=5, N=20, K=8, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32),
         WarptileParams(M=20, N=136, K=20, BM=16, BN=128, BK=16, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=64),
     ],
+    "pipelined": [
+        PipelinedParams(M=16, N=64, K=32, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32),
+        PipelinedParams(M=13, N=68, K=36, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=3),
+        PipelinedParams(M=5, N=20, K=8, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=4),
+        PipelinedParams(
+            M=20, N=136, K=36, BM=16, BN=128, BK=16, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=64, stages=4
+        ),
+    ],
     "transpose": [
         TransposeParams(),
         TransposeParams(n=10, TILE=4, pad=1),
@@ -81,6 +90,9 @@ BRUTE = {
     "warptile": lambda p: bruteforce.warptile(
         p.M, p.N, p.K, p.BM, p.BN, p.BK, p.WM, p.WN, p.WNITER, p.TM, p.TN, p.threads
     ),
+    "pipelined": lambda p: bruteforce.pipelined(
+        p.M, p.N, p.K, p.BM, p.BN, p.BK, p.WM, p.WN, p.WNITER, p.TM, p.TN, p.threads, p.stages
+    ),
 }
 # What each kind of question is about, and so the counter it must hide while open.
 ABOUT = {
@@ -88,6 +100,7 @@ ABOUT = {
     "edge-loads": "global_loads",
     "thread-loads": "global_loads",
     "bank": "bank_extra_cycles",
+    "async-bytes": "async_copy_bytes",
 }
 ABOUT |= {"reads": "shared_loads", "fma": "fma", "sectors-a": "global_sectors", "sectors-b": "global_sectors"}
 
@@ -222,6 +235,14 @@ def recount(view: str, p, trace, m: Moment):
         lanes = range(min(WARP, p.TILE * p.TILE))
         words = [(t % p.TILE) * stride + t // p.TILE for t in lanes]
         return "yes" if worst_phase(words, 1) == 1 else "no"
+    if kind == "async-bytes":  # every async store of block (0,0), 4 bytes a word
+        return sum(4 * a.elements for i in range(m.step, m.reveal + 1) for a in trace[i].accesses if a.asynchronous)
+    if kind == "stage":  # the stage whose rows of Bs the next step's copy writes
+        (store,) = ones(trace, m.reveal, "shared", "store", "Bs") or ones(trace, m.reveal + 1, "shared", "store", "Bs")
+        return str(int(store.rows[store.active].min()) // p.BK)
+    if kind == "in-flight":  # tiles copied before the wait and not computed by its round: replayed from the steps
+        loaded = {trace[i].tile for i in range(trace.first_step(0), m.reveal) if trace[i].phase == "load"}
+        return len(loaded - {0})
     raise AssertionError(f"no recount for {m.key}")
 
 

@@ -25,6 +25,7 @@ def test_kernels_are_in_teaching_order():
         "register",
         "vectorized",
         "warptile",
+        "pipelined",
     ]
 
 

@@ -32,8 +32,10 @@ def number(element) -> float:
 @pytest.mark.parametrize("device", ["a100", "t4"])
 def test_table_agrees_with_the_cli(page, device):
     page.go(f"#/ladder?N=4096&device={device}")
-    assert len(page.all('[data-testid^="ladder-row-"]')) == 8
+    assert len(page.all('[data-testid^="ladder-row-"]')) == 9
     for rung in siboehm_ladder(LadderParams(N=4096, device=device)):
+        if not rung.runs:  # the T4 cannot run rung 11 (no cp.async): its row says why, with no command
+            continue
         argv = page.text(f"ladder-cli-{rung.key}").split()[3:]  # after "python -m pysim"
         done = subprocess.run(
             [sys.executable, "-m", "pysim", *argv, "--json"], cwd=ROOT, capture_output=True, text=True, check=True

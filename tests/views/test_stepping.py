@@ -37,6 +37,7 @@ RUNS = {
     "blocktile1d": [dict(M=9, N=7, K=5, BM=8, BN=8, BK=2, TM=4)],
     "vectorized": [dict(M=18, N=20, K=12, BM=16, BN=16, BK=4, TM=4, TN=4)],
     "warptile": [dict(M=18, N=52, K=12, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32)],
+    "pipelined": [dict(M=18, N=52, K=28, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=3)],
 }
 BRUTE_FORCE = {"smem": bruteforce.smem, "transpose": lambda n, T, pad: bruteforce.transpose(n, T, pad)}
 # Small sizes for the controls (the first run's, or the seed's).
@@ -199,6 +200,8 @@ def test_a_bare_link_keeps_the_readers_state(page, kernel):
         ("register", dict(BM="8", TM="3"), "BM=8 is not divisible by TM=3"),
         ("register", dict(BM="64", BN="64", TM="1", TN="1"), "4,096 threads per block"),
         ("register", dict(BM="128", BN="128", BK="64", TM="8", TN="8"), "bytes of shared memory"),
+        ("pipelined", dict(stages="5"), "stages must be at most 4"),
+        ("pipelined", dict(stages="4", BK="128", device="rtxa6000"), "stages=4: 4 × (As[16][128]"),
     ],
 )
 def test_invalid_input_shows_an_error_and_keeps_the_state(page, kernel, fields, message):
@@ -236,7 +239,7 @@ def test_every_preset_steps(page, kernel):
         assert page.value("counter-global_loads") == Trace(module, p)[1].counters.global_loads
 
 
-@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile"])
+@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile", "pipelined"])
 def test_a_bare_link_opens_at_the_teaching_preset(page, kernel):
     page.go(f"#{ROUTES[kernel]}")
     for key, number in next(iter(KERNELS[kernel].PARAMS.PRESETS.values())).items():

@@ -58,6 +58,7 @@ ROUTES = {
     "blocktile1d": "blocktile1d",
     "vectorized": "vectorized",
     "warptile": "warptile",
+    "pipelined": "pipelined",
     "transpose": "transpose",
 }
 # The module of each kernel's guide, imported when its guide is first asked for: a page imports only the
@@ -69,6 +70,7 @@ BY_KERNEL = {
     "blocktile1d": "blocktile1d",
     "vectorized": "vectorized",
     "warptile": "warptile",
+    "pipelined": "pipelined",
     "transpose": "transpose",
 }
 WALKTHROUGH = "hierarchy"

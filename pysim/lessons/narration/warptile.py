@@ -19,10 +19,10 @@ def describe(step: Step, p: WarptileParams, thread: int) -> str:
         return "waits at __syncthreads()"
     if step.phase == "load":
         return tiled.describe_load(step, thread)
-    if step.lines == kernel.LOAD_M:
-        return f"regM = {tiled.values(step.registers['regM'][thread])} from row {step.k} of As"
-    if step.lines == kernel.LOAD_N:
-        return f"regN = {tiled.values(step.registers['regN'][thread])} from row {step.k} of Bs"
+    if step.phase == "compute" and step.accesses:  # the regM or regN loads (pipelined warptiling's too)
+        tile = step.accesses[0].array
+        register = "regM" if tile == "As" else "regN"
+        return f"{register} = {tiled.values(step.registers[register][thread])} from row {step.k} of {tile}"
     if step.phase == "compute":
         sub_m, sub_n = step.inner
         return f"adds the {p.TM}×{p.TN} outer product of subtile ({sub_m},{sub_n}) to its results"
@@ -50,7 +50,7 @@ def phase_detail(step: Step, p: WarptileParams) -> str:
         return tiled.barrier_detail(step, kernel.SYNC_LOADED)
     if step.phase == "load":
         return tiled.load_detail(step, p.threads)
-    if step.lines in (kernel.LOAD_M, kernel.LOAD_N):
+    if step.phase == "compute" and step.accesses:
         access = step.accesses[0]
         kind = "128-bit" if access.width > 1 else "32-bit"
         return f"dotIdx={step.k}: each thread fills its registers from {access.array} with {count(access.rows.shape[0], kind + ' load')}."

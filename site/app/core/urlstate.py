@@ -34,6 +34,7 @@ VIEWS = (
     ViewSpec("/blocktile1d", "app.views.blocktiled", "Blocktile1DView", kernel="blocktile1d"),
     ViewSpec("/vectorized", "app.views.blocktiled", "VectorizedView", kernel="vectorized"),
     ViewSpec("/warptile", "app.views.blocktiled", "WarptileView", kernel="warptile"),
+    ViewSpec("/pipelined", "app.views.pipelined", "PipelinedView", kernel="pipelined"),
     ViewSpec("/hierarchy", "app.views.hierarchy.page", "HierarchyView"),
     ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),

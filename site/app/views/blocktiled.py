@@ -127,8 +127,8 @@ class BlocktiledView(SteppingView):
     def load_panels(self) -> None:
         if self.kernel.NAME == "blocktile1d":
             self.sass.show(self.kernel.NAME, self.params)
-        p, trace = self.params, self.trace
-        captions = blocktiled.panel_captions(self.kernel.NAME, p)
+        trace = self.trace
+        captions = self.captions()
         first = trace[0]
         shapes = {"A": trace.A.shape, "B": trace.B.shape, "C": trace.expected.shape}
         shapes |= {name: first.shared[name].shape for name in ("As", "Bs")}
@@ -152,12 +152,20 @@ class BlocktiledView(SteppingView):
         self.monitor_numbers = len(headings) - 3
         for text in headings:
             self.monitor_head.appendChild(h("th", "", text, scope="col"))
-        blocktiled_explain.show(self.explained, self.kernel.NAME, p)
+        self.explain()
+
+    def captions(self) -> dict[str, str]:
+        """Each grid's caption for the sizes on screen."""
+        return blocktiled.panel_captions(self.kernel.NAME, self.params)
+
+    def explain(self) -> None:
+        """Fill the route's explanation (site/partials/<kernel>-explain.html) for the sizes on screen."""
+        blocktiled_explain.show(self.explained, self.kernel.NAME, self.params)
 
     def enter_counts_only(self, params=None) -> None:
         super().enter_counts_only(params)
         # No panels load at sizes too large to animate, but the explanation speaks of these sizes too.
-        blocktiled_explain.show(self.explained, self.kernel.NAME, self.params)
+        self.explain()
 
     xy_heading = "(tx,ty)"
 
@@ -283,6 +291,7 @@ class WarptileView(BlocktiledView):
     kernel = KERNELS["warptile"]
     legend_entries = KEY + WARP_KEY
     xy_heading = "(lane,warp)"
+    warp_regions = staticmethod(k10_warptile.warp_regions)  # the followed thread's warp, per grid
 
     def thread_label(self, thread: int) -> str:
         lane, warp = self.kernel.thread_xy(self.params, thread)
@@ -294,11 +303,11 @@ class WarptileView(BlocktiledView):
     def more_base(self, step, bases: dict[str, dict]) -> None:
         """The followed thread's subtiles: dotted outlines on their edge cells only; the warp tile and
         the subtile computed now are regions (one box each, `regions`), so no cell is flagged for them."""
-        for array, parts in k10_warptile.warp_regions(self.params, step, self.thread).items():
+        for array, parts in self.warp_regions(self.params, step, self.thread).items():
             for cell, cls in outlined(parts["subtiles"], "sub").items():
                 add_marks(bases[array], (cell,), cls)
 
     def regions(self, step) -> dict[str, dict[str, tuple]]:
         """The followed thread's warp tile (a dashed box) and the subtile computed now (a striped box), per grid."""
-        regions = k10_warptile.warp_regions(self.params, step, self.thread)
+        regions = self.warp_regions(self.params, step, self.thread)
         return {array: {"warp-tile": parts["warp"], "sub-now": parts["now"]} for array, parts in regions.items()}

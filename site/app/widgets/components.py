@@ -28,6 +28,10 @@ COUNTER_NOTES = {
     "bank_extra_cycles": "cycles lost to shared-memory bank conflicts: the conflict degree minus 1 per warp access",
     "shared_wavefronts": "passes the shared-memory accesses took: one per conflict-free 32-bit warp access, more for conflicts and for 64- and 128-bit accesses (served 16 and 8 lanes at a time; a 128-bit broadcast to lane pairs 16 at a time)",
     "atomics": "atomic read-modify-writes (cuda.atomic.add, max, min) executed, one per thread per call; each also counts as one load and one store of its element",
+    "mma_instructions": "warp-wide tensor-core instructions (mma.sync, wgmma) executed",
+    "async_copy_bytes": "bytes cp.async copied from global into shared memory without passing through registers, zero-fills included (one LDGSTS per lane moves 4, 8 or 16 bytes)",
+    "tma_bytes": "bytes the tensor memory accelerator copied into shared memory (cp.async.bulk.tensor)",
+    "mbarrier_waits": "waits on a shared-memory barrier object (mbarrier) for copies to land",
 }
 
 

@@ -1,0 +1,65 @@
+"""Parameters of the pipelined warptiling kernel (pysim/kernels/k11_pipelined.py): warptiling's rules,
+plus the number of stages, the architecture cp.async needs and the shared memory the stages take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..core.constants import WORD_BYTES
+from .blocktile_params import WarptileParams, _require
+from .devices import KIB, device
+from .params import _int
+
+ASYNC_COPY_ARCH = 80
+"""cp.async (LDGSTS) first appears in compute capability 8.0 (the CUDA guide's "Asynchronous Data Copies")."""
+
+COMPUTE_CAPABILITY = {"a100": 80, "h100": 90, "h200": 90, "t4": 75, "rtx4090": 89, "rtxa6000": 86}
+"""Each device preset's compute capability ×10, as the CUDA guide lists it (CUDA_GUIDE, "Compute Capabilities")."""
+
+MIN_STAGES, MAX_STAGES = 2, 4  # one stage is warptiling itself; beyond four the latency is already hidden
+
+
+@dataclass(frozen=True)
+class PipelinedParams(WarptileParams):
+    """Warptiling whose tiles come by cp.async, `stages` of them in flight."""
+
+    PRESETS: ClassVar[dict[str, dict[str, int]]] = {
+        "teaching: 16×64×32, one warp, BM=16, BN=64, BK=8, WNITER=2, TM=1, TN=4, 2 stages": {
+            **next(iter(WarptileParams.PRESETS.values())),
+            "K": 32,
+            "stages": 2,
+        },
+        "production: 128³, 128 threads, BM=BN=128, BK=16, WM=WN=64, WNITER=4, TM=8, TN=4, 3 stages": {
+            **list(WarptileParams.PRESETS.values())[1],
+            "stages": 3,
+        },
+    }
+
+    stages: int = _int(2, low=MIN_STAGES, high=MAX_STAGES)
+
+    def check(self) -> None:
+        arch = COMPUTE_CAPABILITY[self.device]
+        _require(
+            "device",
+            arch >= ASYNC_COPY_ARCH,
+            f"device: the {device(self.device).name} is compute capability {arch // 10}.{arch % 10}; cp.async "
+            f"needs {ASYNC_COPY_ARCH // 10}.{ASYNC_COPY_ARCH % 10} or later (sm_80), so this kernel cannot run there",
+        )
+        super().check()
+
+    def _check_shared(self) -> None:
+        """`stages` copies of As and Bs, in dynamic shared memory up to the device's opt-in limit."""
+        preset = device(self.device)
+        limit = int(preset.shared_per_block_optin.value) * KIB
+        _require(
+            "stages",
+            self.shared_bytes <= limit,
+            f"stages={self.stages}: {self.stages} × (As[{self.BM}][{self.BK}] + Bs[{self.BK}][{self.BN}]) need "
+            f"{self.shared_bytes:,} bytes of shared memory per block; the {preset.name} allows {limit:,} "
+            f"(dynamic, opt-in), so fewer stages or smaller tiles must be chosen",
+        )
+
+    @property
+    def shared_bytes(self) -> int:
+        return self.stages * self.BK * (self.BM + self.BN) * WORD_BYTES

@@ -1,0 +1,114 @@
+"""What #/pipelined says and draws, computed: the pipeline's timeline (which tile each stage holds in each
+round, loading or computed), where a step sits in it, and the explanation's numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.trace import Step
+from ..hardware.pipelined_params import PipelinedParams
+from ..kernels import KERNELS
+from ..kernels import k11_pipelined as kernel
+
+PROLOGUE = "prologue"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """What one stage's buffer holds in one round: `tile` and its `state` ("load": its copy is issued this
+    round, "in flight": issued earlier and not waited for, "compute": landed and being computed), or empty."""
+
+    tile: int | None = None
+    state: str = ""
+
+    @property
+    def text(self) -> str:
+        return "" if self.tile is None else f"{self.state} t{self.tile}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One round of the pipeline (or the prologue), one Slot per stage."""
+
+    label: str
+    slots: tuple[Slot, ...]
+
+
+def timeline(p: PipelinedParams) -> tuple[Column, ...]:
+    """The prologue, then every round of the main loop, as the listing orders them."""
+    stages, ahead = p.stages, p.stages - 1
+    first = [Slot() for _ in range(stages)]
+    for s in range(min(ahead, p.tiles)):
+        first[kernel.stage_of(p, s)] = Slot(s, "load")
+    columns = [Column(PROLOGUE, tuple(first))]
+    for r in range(p.tiles):
+        slots = [Slot() for _ in range(stages)]
+        for tile in range(r + 1, min(r + ahead, p.tiles - 1) + 1):
+            slots[kernel.stage_of(p, tile)] = Slot(tile, "in flight")
+        if r + ahead < p.tiles:
+            slots[kernel.stage_of(p, r + ahead)] = Slot(r + ahead, "load")
+        slots[kernel.stage_of(p, r)] = Slot(r, "compute")
+        columns.append(Column(f"round {r}", tuple(slots)))
+    return tuple(columns)
+
+
+def column_of(p: PipelinedParams, step: Step) -> int | None:
+    """The timeline column a step runs in (None for the setup and the store, outside the pipeline)."""
+    if step.phase in ("setup", "store"):
+        return None
+    if step.lines == kernel.COMMIT_FIRST:
+        return 0
+    if step.tile is None:  # the prologue's empty groups
+        return 0
+    if step.phase == "load":
+        round_ = step.tile - (p.stages - 1)
+        return 0 if round_ < 0 else 1 + round_
+    return 1 + step.tile
+
+
+def stage_now(p: PipelinedParams, step: Step) -> int | None:
+    """The stage this step copies into or computes from (None when it touches no stage's buffer)."""
+    if step.phase in ("load", "compute") or step.lines == kernel.SYNC_LOADED:
+        return kernel.step_stage(p, step)
+    return None
+
+
+def exposed_waits(p: Any) -> tuple[int, int]:
+    """(warptiling, pipelined): tiles whose copy the FMAs wait for from its start. Warptiling waits for every
+    tile; the pipeline only for the first, the others set off S-1 rounds before they are computed."""
+    return p.tiles, min(1, p.tiles)
+
+
+def slot_values(p: PipelinedParams) -> dict[str, object]:
+    """Every slot of site/partials/pipelined-explain.html, for these sizes."""
+    counters = KERNELS["pipelined"].counters(p)
+    block = KERNELS["pipelined"].block_counters(p, 0, 0)
+    before, after = exposed_waits(p)
+    return {
+        "stages": p.stages,
+        "ahead": p.stages - 1,
+        "tiles": p.tiles,
+        "shared_bytes": p.shared_bytes,
+        "tile_bytes": p.BK * (p.BM + p.BN) * 4,
+        "block_async_bytes": block.async_copy_bytes,
+        "async_copy_bytes": counters.async_copy_bytes,
+        "shared_stores": counters.shared_stores,
+        "waits_before": before,
+        "waits_after": after,
+    }
+
+
+def now_text(p: PipelinedParams, step: Step) -> str:
+    """The sentence under the timeline: what the current round overlaps."""
+    column = column_of(p, step)
+    if column is None:
+        return "Outside the pipeline: " + (
+            "the setup, before any copy." if step.phase == "setup" else "the store of C."
+        )
+    if column == 0:
+        return f"Prologue: the first {min(p.stages - 1, p.tiles)} tile(s) set off; nothing is computed yet."
+    r = column - 1
+    travelling = [s.tile for s in timeline(p)[column].slots if s.state in ("load", "in flight")]
+    moving = ", ".join(f"t{t}" for t in travelling) or "none (the last tiles)"
+    return f"Round {r}: tile t{r} is computed from stage {kernel.stage_of(p, r)} while copies travel: {moving}."
