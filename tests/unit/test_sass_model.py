@@ -32,9 +32,17 @@ UNMODELLED = {
 }
 
 
+# Kernels pysim's instruction model does not cover yet, each with why; their listings are compiled and their
+# named instructions checked elsewhere.
+NOT_MODELLED = {
+    "pipelined": "cp.async (LDGSTS) is not in pysim/core/instructions.py yet; tests/unit/test_pipelined_sass.py "
+    "checks that the listing compiles for sm_80 and emits LDGSTS and DEPBAR",
+}
+
+
 def _cases() -> list:
     found = []
-    for kernel in ORDER:
+    for kernel in (kernel for kernel in ORDER if kernel.NAME not in NOT_MODELLED):
         for label, preset in kernel.PARAMS.PRESETS.items():
             for arch in toolchain.ARCHS:
                 found.append(pytest.param(kernel.NAME, preset, arch, id=f"{kernel.NAME}-{arch}-{label[:24]}"))

@@ -18,10 +18,10 @@ from . import ROUTES, WALKTHROUGH, guide_for
 from .model import Guide, Moment, Skipped
 
 # The guided views in the page's order (the site's navigation).
-ORDER = ("hierarchy", "tiling", "register", "naive", "transpose", "blocktile1d", "vectorized", "warptile")
+ORDER = ("hierarchy", "tiling", "register", "naive", "transpose", "blocktile1d", "vectorized", "warptile", "pipelined")
 # Views that open at their first preset, not at the kernel's defaults (app/views/naive.py START and
 # BlocktiledView.start: a link's missing sizes come from it). tests/views/test_teach.py checks the two agree.
-OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile"})
+OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile", "pipelined"})
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,15 @@ LESSONS = {
             "Explain why a level of tiling per warp raises the FMAs per shared read.",
         ),
         "Which of the three tiling levels (block, warp, thread) saves which kind of traffic?",
+    ),
+    "pipelined": Lesson(
+        "Pipelined copies (cp.async)",
+        (
+            "Say which tile each stage of As and Bs holds while the block computes on another.",
+            "Explain how cp.async moves a tile from global to shared memory without passing through registers.",
+            "Count the tiles in flight with S stages, and the bytes the asynchronous copies move.",
+        ),
+        "What does a block wait for at cp.async.wait_group, and why does a second stage hide that wait?",
     ),
 }
 ACTIVITY_MINUTES = 20
