@@ -61,18 +61,6 @@ ROUTES = {
     "pipelined": "pipelined",
     "transpose": "transpose",
 }
-# The module of each kernel's guide, imported when its guide is first asked for: a page imports only the
-# guide of the view it shows (the build's import plan keeps each import step small, tests/build).
-BY_KERNEL = {
-    "naive": "naive",
-    "smem": "tiling",
-    "register": "register",
-    "blocktile1d": "blocktile1d",
-    "vectorized": "vectorized",
-    "warptile": "warptile",
-    "pipelined": "pipelined",
-    "transpose": "transpose",
-}
 WALKTHROUGH = "hierarchy"
 
 
@@ -97,7 +85,9 @@ def guide_for(view: str, params: Any = None) -> Guide:
     if name == WALKTHROUGH:
         walk = Walkthrough(params)
         return Guide(name, params, tuple(walkthrough.entries(walk)), walkthrough.task(walk))
-    module = importlib.import_module(f"{__name__}.{BY_KERNEL[ROUTES[name]]}")
+    # Each guide's module is named for its route and imported when first asked for: a page imports only the
+    # guide of the view it shows (the build's import plan keeps each import step small, tests/build).
+    module = importlib.import_module(f"{__name__}.{name}")
     run = Run.of(KERNELS[ROUTES[name]], params)
     return Guide(name, params, in_step_order(module.entries(run)), module.task(run))
 
