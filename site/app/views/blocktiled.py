@@ -110,7 +110,7 @@ class BlocktiledView(SteppingView):
         self.monitor_timer = None
         self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
-            h("div", "code-and-memory", children=[code_section(self.code), *self.compiler_panel(), memory]),
+            h("div", "code-and-memory", children=[code_section(self.code), memory, *self.compiler_panel()]),
             legend(self.legend_entries),
             folded(
                 "This step's bookkeeping: the phase and the thread monitor",

@@ -60,7 +60,7 @@ class RegisterView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[code_section(self.code), self.sass.element, memory],
+                children=[code_section(self.code), memory, self.sass.element],
             ),
             key,
             h("section", "", children=[h("h2", "", "Current phase"), self.phase]),

@@ -98,7 +98,7 @@ class TilingView(SteppingView):
             h(
                 "div",
                 "code-and-memory",
-                children=[code_section(self.code), self.sass.element, memory],
+                children=[code_section(self.code), memory, self.sass.element],
             ),
             key,
             folded(
