@@ -37,16 +37,16 @@ from tools.sitebuild.site import build  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = (
-    ("tiling 64×64×64 T=8", "tiling", "#/tiling?M=64&N=64&K=64&T=8&step=0"),
-    ("register 64³ 16/16/8 4×4", "register", "#/register?M=64&N=64&K=64&BM=16&BN=16&BK=8&TM=4&TN=4&step=0"),
+    ("tiling 64×64×64 T=8", "tiling", "#/tiling?M=64&N=64&K=64&T=8&step=0&guide=0"),
+    ("register 64³ 16/16/8 4×4", "register", "#/register?M=64&N=64&K=64&BM=16&BN=16&BK=8&TM=4&TN=4&step=0&guide=0"),
     ("hierarchy N=16384 T=32", "hierarchy", "#/hierarchy?N=16384&T=32&step=0"),
 )
 # Stepping views for the lifetime check: a round is Reset, step to the end, then Play and Pause PLAYS times.
 LIFETIME_CASES = (
-    ("tiling", "#/tiling?M=32&N=32&K=32&T=8&step=0"),
-    ("register", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4&step=0"),
-    ("naive", "#/naive?M=32&N=32&K=8&T=32&map=row&thread=0,0&step=0"),
-    ("transpose", "#/transpose?n=64&T=32&pad=0&step=0"),
+    ("tiling", "#/tiling?M=32&N=32&K=32&T=8&step=0&guide=0"),
+    ("register", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4&step=0&guide=0"),
+    ("naive", "#/naive?M=32&N=32&K=8&T=32&map=row&thread=0,0&step=0&guide=0"),
+    ("transpose", "#/transpose?n=64&T=32&pad=0&step=0&guide=0"),
 )
 PLAYS = 10
 TARGET = 1.1

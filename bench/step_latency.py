@@ -33,9 +33,9 @@ from pysim.kernels import KERNELS  # noqa: E402
 
 # Beyond the presets: the strided naive map, and the largest sizes a step must stay quick at.
 EXTRA = (
-    ("naive 32×32×8 T=32 map=row", "#/naive?M=32&N=32&K=8&T=32&map=row", 16),
-    ("tiling 32×32×32 T=8", "#/tiling?M=32&N=32&K=32&T=8", 50),
-    ("register 32³ 16/16/8 4×4", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4", 50),
+    ("naive 32×32×8 T=32 map=row", "#/naive?M=32&N=32&K=8&T=32&map=row&guide=0", 16),
+    ("tiling 32×32×32 T=8", "#/tiling?M=32&N=32&K=32&T=8&guide=0", 50),
+    ("register 32³ 16/16/8 4×4", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4&guide=0", 50),
 )
 PRESET_TARGET_MS = 16
 

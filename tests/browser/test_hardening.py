@@ -137,7 +137,9 @@ def frame_state(page):
 def test_embedded_view_works_and_fits(visit, server, other_origin, origin, sandbox):
     host = server if origin == "same" else other_origin
     visit.other_origins.append(host.url)
-    url = embed(server, host, f"embed-{origin}-{len(sandbox)}.html", sandbox, "#/tiling?M=4&N=4&K=8&T=2&embed=1")
+    url = embed(
+        server, host, f"embed-{origin}-{len(sandbox)}.html", sandbox, "#/tiling?M=4&N=4&K=8&T=2&embed=1&guide=0"
+    )
     visit.page.set_viewport_size({"width": 1024, "height": 768})
     visit.page.goto(url)
     frame, handle = frame_state(visit.page)
