@@ -27,7 +27,7 @@ def compile_program(source: str) -> Program:
 
 def _compile(source: str) -> Program:
     checked = check_file(source)
-    KernelPolicy(checked.evaluator, uses_float32=checked.uses_float32).check(checked.kernel)
+    KernelPolicy(checked.evaluator, checked.uses_float32, checked.modules).check(checked.kernel)
     LaunchPolicy().check(checked.launch)
     rewriter = KernelRewriter(checked.evaluator)
     generator = rewriter.rewrite(checked.kernel)

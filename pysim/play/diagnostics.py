@@ -13,7 +13,7 @@ from .program import Program
 from .runtime import OutOfBounds
 from .scheduler import Stop
 
-ORDER = {"error": 0, "step_budget": 1, "barrier_divergence": 2, "race": 3, "out_of_bounds": 4}  # as listed
+ORDER = {"error": 0, "step_budget": 1, "barrier_divergence": 2, "warp_sync": 2, "race": 3, "out_of_bounds": 4}
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class Diagnostic:
     run; `other_line` / `other_thread` name the second party of a race.
     """
 
-    kind: str  # race | out_of_bounds | barrier_divergence | step_budget | error
+    kind: str  # race | out_of_bounds | barrier_divergence | warp_sync | step_budget | error
     line: int
     thread: tuple[int, int]
     block: tuple[int, int]
@@ -83,6 +83,14 @@ class Diagnostics:
                 f"{name}[{shown}] at line {info.line}, but {name} has shape {shape}; {action}"
             )
             self.add(Diagnostic("out_of_bounds", info.line, xy, block, text), ("out_of_bounds", info.line))
+
+    def warp(self, found: list[tuple[int, int, tuple[int, int], str]]) -> None:
+        """Warp primitives run with a mask that does not match their lanes, or reading a lane out of range
+        (pysim.play.warps): one diagnostic per line and message, counting the lanes."""
+        for line, thread, block, message in found:
+            xy = thread_xy(self.launch, thread)
+            text = f"warp: {message} (thread {xy} of block {block})"
+            self.add(Diagnostic("warp_sync", line, xy, block, text), ("warp_sync", line, message.split(",")[0]))
 
     def stop(self, stop: Stop) -> None:
         xy = thread_xy(self.launch, stop.thread)

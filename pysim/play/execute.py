@@ -122,6 +122,7 @@ def run(
             analysis.flush()
         analysis.races.global_races()
         analysis.diagnostics.out_of_bounds(runtime.out_of_bounds)
+        analysis.diagnostics.warp(runtime.warp_problems)
         if stop is not None:
             analysis.diagnostics.stop(stop)
         return _Execution(analysis, runtime, stop, arrays[2].to_numpy(), tuple(kept))

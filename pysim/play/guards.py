@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .columns import FIRST_ALLOCATION
+from .intrinsics import math_namespace
 from .launch import launch_int
 from .limits import INT_LIMIT, past_64_bits
 from .runtime import Array, KernelError, Runtime, StepBudgetError
@@ -67,6 +68,7 @@ def namespace(rt: Runtime) -> dict[str, Any]:
         "_pl_vectors": rt.vectors.numbers,
         "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
     }
+    found.update(math_namespace())
     found["_pl_shared"], found["_pl_local"] = _allocations(rt, found)
     found.update(rt.program.constants)
     return found

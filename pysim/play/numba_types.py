@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from .intrinsics import call_type
 from .subset import SPECIALS, attribute_chain
 
 INT, F32, F64, BOOL, TUPLE, ARRAY, OTHER = "int64", "float32", "float64", "bool", "tuple", "array", "other"
@@ -201,11 +202,15 @@ class NumbaTypes:
             chain = attribute_chain(node)
             if chain and len(chain) == 3 and chain[0] == "cuda" and chain[1] in SPECIALS:
                 return INT
+            if chain in (["cuda", "laneid"], ["cuda", "warpsize"]):
+                return INT
             return TUPLE if node.attr == "shape" else OTHER
         if isinstance(node, ast.Subscript):
             for child in (node.value, node.slice):
                 self.expr(child, env)
             if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+                return INT
+            if self.of(node.value) == TUPLE:  # pos[0] of pos = cuda.grid(2)
                 return INT
             return F32  # every array of the playground holds float32
         if isinstance(node, ast.Call):
@@ -215,8 +220,11 @@ class NumbaTypes:
     def _call(self, node: ast.Call, env: Env) -> str:
         args = [self.expr(arg, env) for arg in node.args]
         chain = attribute_chain(node.func) or []
-        if chain == ["cuda", "grid"]:
+        if chain in (["cuda", "grid"], ["cuda", "gridsize"]):
             return INT if node.args and getattr(node.args[0], "value", None) == 1 else TUPLE
+        found_call = call_type(chain, args)
+        if found_call is not None:
+            return found_call
         if chain[:2] == ["cuda", "atomic"]:
             return F32  # the old value of a float32 element
         if chain in (["cuda", "shared", "array"], ["cuda", "local", "array"]):

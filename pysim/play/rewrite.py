@@ -30,10 +30,12 @@ import ast
 from typing import cast
 
 from . import nodes
+from .calls import CallRewrites, is_collective, lane
 from .evaluate import ConstantEvaluator
-from .guards import ATOMIC_OPERATIONS
+from .intrinsics import WARP_SIZE
 from .numba_types import BOOL, FLOATS, INT, NumbaTypes
 from .policy import allocation_shape
+from .policy.calls import tuple_names
 from .program import Allocation, Site, Statement
 from .subset import SPECIALS, THREAD_ARGS, attribute_chain, is_atomic, is_docstring
 
@@ -71,7 +73,7 @@ def _local_names(function: ast.FunctionDef) -> frozenset[str]:
     return frozenset(local - other)
 
 
-class KernelRewriter:
+class KernelRewriter(CallRewrites):
     """Rewrite the checked kernel body into a per-thread generator, recording its sites, statements and
     allocations."""
 
@@ -86,11 +88,14 @@ class KernelRewriter:
         self._loops: list[int] = []  # iteration statements of the loops being rewritten (Statement.loops)
         self._numbered: list[bool] = []  # for each: whether it numbers its iteration vectors (`_numbers`)
         self._registers: frozenset[str] = frozenset()  # names that only ever hold a local array
+        self._tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple
+        self.collectives = 0  # warp primitive calls rewritten so far (pysim.play.calls)
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
         self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args])
         self.types.infer(function.body)
         self._registers = _local_names(function)
+        self._tuples = tuple_names(function)
         start = [
             nodes.assign(ORDINAL, nodes.constant(0)),
             nodes.assign(vector(0), _number(ast.Tuple(elts=[], ctx=ast.Load()))),
@@ -163,7 +168,7 @@ class KernelRewriter:
         over a local array only counts its iterations, for the loops inside it."""
         for inner in ast.walk(node):
             barrier = isinstance(inner, ast.Call) and attribute_chain(inner.func) == ["cuda", "syncthreads"]
-            if barrier or is_atomic(inner):
+            if barrier or is_atomic(inner) or is_collective(inner):
                 return True
             if isinstance(inner, ast.Subscript) and not self._local_or_shape(inner.value):
                 return True
@@ -172,7 +177,7 @@ class KernelRewriter:
     def _local_or_shape(self, value: ast.expr) -> bool:
         """A subscripted value that is a local array (its elements are registers) or an array's `.shape`."""
         if isinstance(value, ast.Name):
-            return value.id in self._registers
+            return value.id in self._registers or value.id in self._tuples
         return isinstance(value, ast.Attribute) and value.attr == "shape"
 
     def _iteration(self, node: ast.AST) -> list[ast.stmt]:
@@ -196,6 +201,10 @@ class KernelRewriter:
             if is_atomic(node.value):
                 number = self._new_statement(node, "atomic", self._multiply_adds(node))
                 return [*self._event(number, node), ast.copy_location(ast.Expr(self.atomic(node.value)), node)]  # type: ignore[arg-type]
+            if is_collective(node.value):  # cuda.syncwarp()
+                number = self._new_statement(node, "syncwarp")
+                sync = ast.Expr(self.collective(node.value))  # type: ignore[arg-type]
+                return [*self._event(number, node), ast.copy_location(sync, node)]
             # cuda.syncthreads(), the one other expression that may stand alone
             number = self._new_statement(node, "barrier")
             self.barriers.add(number)
@@ -372,7 +381,22 @@ class KernelRewriter:
         products = self.types.multiply_adds(node)
         for product in products:
             self._fma_factors.update((id(product.left), id(product.right)))
-        return len(products)
+        return len(products) + self._fused(node)
+
+    @staticmethod
+    def _fused(node: ast.stmt) -> int:
+        """The `cuda.fma(a, b, c)` calls of `node` (not of the statements nested in it): a multiply-add each."""
+        roots = [getattr(node, "value", None) if not isinstance(node, (ast.If, ast.While)) else node.test]
+        return sum(
+            isinstance(inner, ast.Call) and attribute_chain(inner.func) == ["cuda", "fma"]
+            for root in roots
+            if root is not None
+            for inner in ast.walk(root)
+        )
+
+    def _vector_name(self) -> str:
+        """The variable holding the iteration vector of the loops around the statement being rewritten."""
+        return vector(len(self._loops))
 
     # allocations
     def allocation(self, value: ast.expr, target: ast.expr) -> Allocation | None:
@@ -430,9 +454,13 @@ class KernelRewriter:
             )
         if isinstance(node, ast.IfExp):
             return ast.IfExp(test=self.expr(node.test), body=self.expr(node.body), orelse=self.expr(node.orelse))
-        if isinstance(node, ast.Attribute):  # cuda.threadIdx.x and the like
+        if isinstance(node, ast.Attribute):  # cuda.threadIdx.x and the like, cuda.laneid, cuda.warpsize
             chain = cast(list[str], attribute_chain(node))
+            if len(chain) == 2:
+                return lane() if chain[1] == "laneid" else nodes.constant(WARP_SIZE)
             return nodes.load(SPECIALS[chain[1]][chain[2] == "y"])
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self._tuples:
+            return ast.Subscript(value=nodes.load(node.value.id), slice=node.slice, ctx=ast.Load())  # pos[0]
         if isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Attribute):  # X.shape[i]
                 return ast.Subscript(value=self.shape(node.value), slice=self.expr(node.slice), ctx=ast.Load())
@@ -448,48 +476,3 @@ class KernelRewriter:
     def shape(node: ast.Attribute) -> ast.expr:
         """`X.shape` of a named array."""
         return ast.Attribute(value=nodes.load(cast(ast.Name, node.value).id), attr="shape", ctx=ast.Load())
-
-    def atomic(self, node: ast.Call) -> ast.expr:
-        """`cuda.atomic.add(X, (i, j), v)` (or max, min; a 1-D X takes one index): one read-modify-write that
-        no other thread can split, recorded as a load and a store of the element, both sites `atomic`."""
-        how = (attribute_chain(node.func) or [])[-1]
-        array, index, value = node.args
-        indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        name = cast(ast.Name, array).id
-        load, store = self.new_site(node, "load", name, atomic=True), self.new_site(node, "store", name, atomic=True)
-        arguments = [
-            nodes.load(name),
-            nodes.constant(load),
-            nodes.constant(store),
-            nodes.constant(ATOMIC_OPERATIONS.index(how)),
-        ]
-        return nodes.call(
-            f"_pl_at{len(indices)}",
-            *arguments,
-            *[self.expr(i) for i in indices],
-            self.expr(value),
-            *self._site_arguments(),
-        )
-
-    def call(self, node: ast.Call) -> ast.expr:
-        """cuda.grid(1) and cuda.grid(2) (to unpack), len(X), and the builtins the subset calls."""
-        if attribute_chain(node.func) == ["cuda", "grid"]:
-            x = ast.BinOp(
-                left=ast.BinOp(left=nodes.load("_pl_bx"), op=ast.Mult(), right=nodes.load("_pl_bdx")),
-                op=ast.Add(),
-                right=nodes.load("_pl_tx"),
-            )
-            if cast(ast.Constant, node.args[0]).value == 1:
-                return x
-            y = ast.BinOp(
-                left=ast.BinOp(left=nodes.load("_pl_by"), op=ast.Mult(), right=nodes.load("_pl_bdy")),
-                op=ast.Add(),
-                right=nodes.load("_pl_ty"),
-            )
-            return ast.Tuple(elts=[x, y], ctx=ast.Load())
-        name = cast(ast.Name, node.func).id
-        if name == "len":  # Numba's len() of an array is its first extent
-            shape = ast.Attribute(value=nodes.load(cast(ast.Name, node.args[0]).id), attr="shape", ctx=ast.Load())
-            return ast.Subscript(value=shape, slice=nodes.constant(0), ctx=ast.Load())
-        runtime_name = {"float32": "_pl_f32"}.get(name, name)
-        return nodes.call(runtime_name, *[self.expr(arg) for arg in node.args])

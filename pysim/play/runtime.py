@@ -101,6 +101,7 @@ class Runtime:
         self.interval = 0  # the running block's barrier interval (pysim.play.memory reads it)
         self.shared: dict[int, Array] = {}
         self.out_of_bounds: list[OutOfBounds] = []
+        self.warp_problems: list[tuple[int, int, tuple[int, int], str]] = []  # line, thread, block, message
         self.vectors = Vectors()
         self.local_templates = {  # a fresh local array copies its template
             a.number: array("f", [NAN]) * a.words for a in program.allocations if a.space == "register"

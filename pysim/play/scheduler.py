@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .guards import namespace as kernel_namespace
 from .launch import Launch, error_line
 from .program import Program
-from .runtime import Array, Runtime, StepBudgetError
+from .runtime import Array, KernelError, Runtime, StepBudgetError
+from .warps import Problem, Request, resolve
 
 
 @dataclass(frozen=True)
@@ -82,31 +84,51 @@ def schedule(
                 segments: list[tuple[int, list[int]]] = []
                 stop: Stop | None = None
                 executed = runtime.executed  # a local in the loop, which runs for every thread of every interval
-                for t in live:
-                    stream = streams[t]
-                    start, before = len(stream), len(values)
-                    runtime.stream, runtime.thread = stream, t
-                    namespace["_pl_allow"] = budget - executed + start + before
-                    runtime.charged = 0
-                    try:
-                        waiting[t], instances[t] = next(generators[t])
-                    except StopIteration:
-                        finished.append(t)
-                    except StepBudgetError:
-                        line = statements[stream[-1]].line if stream else 0
-                        stop = Stop("step_budget", line, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
-                    except Exception as error:  # noqa: BLE001 - the student's code may fail in any way
-                        stop = Stop("error", error_line(error), t, (bx, by), f"{type(error).__name__}: {error}")
-                    accesses = len(values) - before
-                    if accesses:
-                        made.append((t, accesses))
-                    if len(stream) > start:
-                        segments.append((t, stream[start:]))
-                    executed += len(stream) - start + accesses + runtime.charged
-                    if stop is None and executed > budget:
-                        stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
-                    if stop is not None:
+                starts = {t: len(streams[t]) for t in live}
+                parked: dict[int, Request] = {}  # threads at a warp primitive (pysim.play.warps)
+                sends: dict[int, Any] = {}  # what each resumed thread's warp primitive returns
+                queue = live
+                while queue:
+                    for t in queue:
+                        stream = streams[t]
+                        start, before = len(stream), len(values)
+                        runtime.stream, runtime.thread = stream, t
+                        namespace["_pl_allow"] = budget - executed + start + before
+                        runtime.charged = 0
+                        try:
+                            request = generators[t].send(sends.pop(t, None))
+                            if len(request) == 2:
+                                waiting[t], instances[t] = request
+                            else:
+                                parked[t] = request
+                        except StopIteration:
+                            finished.append(t)
+                        except StepBudgetError:
+                            line = statements[stream[-1]].line if stream else 0
+                            stop = Stop("step_budget", line, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
+                        except Exception as error:  # noqa: BLE001 - the student's code may fail in any way
+                            stop = Stop("error", error_line(error), t, (bx, by), f"{type(error).__name__}: {error}")
+                        accesses = len(values) - before
+                        if accesses:
+                            made.append((t, accesses))
+                        executed += len(stream) - start + accesses + runtime.charged
+                        if stop is None and executed > budget:
+                            stop = Stop("step_budget", 0, t, (bx, by), f"stopped after {runtime.max_steps:,} steps")
+                        if stop is not None:
+                            break
+                    if stop is not None or not parked:
                         break
+                    found: list[Problem] = []
+                    try:
+                        sends = resolve(parked, runtime.vectors, found)
+                    except KernelError as error:
+                        line, t = next(iter(parked.values()))[0], next(iter(parked))
+                        stop = Stop("error", line, t, (bx, by), f"KernelError: {error}")
+                        break
+                    finally:
+                        runtime.warp_problems.extend((line, t, (bx, by), text) for line, t, text in found)
+                    queue = sorted(sends)
+                segments.extend((t, streams[t][starts[t] :]) for t in live if len(streams[t]) > starts[t])
                 runtime.executed = executed
                 on_interval(
                     Interval(

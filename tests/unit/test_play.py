@@ -192,7 +192,7 @@ LAUNCH = "\n\ndef launch(M, N, K):\n    return 1, 1\n"
         (KERNEL_HEAD + "    _pl_x = 1\n" + LAUNCH, 6, "reserved"),
         (KERNEL_HEAD + "    x = A.T\n" + LAUNCH, 6, "A.T"),
         (KERNEL_HEAD + "    open('x')\n" + LAUNCH, 6, "does nothing"),
-        (KERNEL_HEAD + "    x = open(1)\n" + LAUNCH, 6, "calling open"),
+        (KERNEL_HEAD + "    x = open(1)\n" + LAUNCH, 6, "open() is not supported"),
         (KERNEL_HEAD + "    x = 'text'\n" + LAUNCH, 6, "only numbers"),
         (KERNEL_HEAD + "    x = len(A, B)\n" + LAUNCH, 6, "len takes one array"),
         (KERNEL_HEAD + "    x = [1, 2]\n" + LAUNCH, 6, "a list"),

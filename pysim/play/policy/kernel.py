@@ -22,19 +22,31 @@ from ..subset import (
     is_docstring,
 )
 from . import ALLOCATIONS, MAX_EXTENT, allocation_arguments, allocation_shape, check_name, refuse_call
+from .calls import (
+    ACCEPTED_CALLS,
+    WARP_NAMES,
+    check_call,
+    check_syncwarp,
+    check_tuple_item,
+    grid_dimensions,
+    tuple_names,
+)
 
 
 class KernelPolicy(ast.NodeVisitor):
     """The kernel's body: statements and expressions in the order the rewrite meets them, so a file with
     several mistakes is refused at the first."""
 
-    def __init__(self, evaluator: ConstantEvaluator, uses_float32: bool) -> None:
+    def __init__(self, evaluator: ConstantEvaluator, uses_float32: bool, modules: frozenset[str] = frozenset()) -> None:
         self.evaluator = evaluator
         self.uses_float32 = uses_float32
+        self.modules = modules  # modules the file imports (`math`)
+        self.tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple (pysim.play.policy.calls)
         self.loops = 0  # loops around the statement being checked
         self.local_words = 0  # words of the local arrays allocated so far (LOCAL_LIMIT_BYTES)
 
     def check(self, function: ast.FunctionDef) -> None:
+        self.tuples = tuple_names(function)
         self.block(function.body, docstring_allowed=True)
 
     def block(self, statements: list[ast.stmt], docstring_allowed: bool = False) -> None:
@@ -54,6 +66,9 @@ class KernelPolicy(ast.NodeVisitor):
             if value.args or value.keywords:
                 raise fail(node, "cuda.syncthreads() takes no arguments")
             return
+        if isinstance(value, ast.Call) and attribute_chain(value.func) == ["cuda", "syncwarp"]:
+            check_syncwarp(value, self.visit)
+            return
         if is_docstring(node):
             raise fail(node, "a string here does nothing; use a # comment")
         if is_atomic(value):
@@ -63,7 +78,8 @@ class KernelPolicy(ast.NodeVisitor):
             refuse_call(value)
         raise fail(
             node,
-            "an expression on its own does nothing here (only cuda.syncthreads() and cuda.atomic.* may stand alone)",
+            "an expression on its own does nothing here (only cuda.syncthreads(), cuda.syncwarp() and "
+            "cuda.atomic.add/max/min may stand alone)",
         )
 
     def visit_Assign(self, node: ast.Assign) -> None:
@@ -81,6 +97,8 @@ class KernelPolicy(ast.NodeVisitor):
             self.visit(value)
             return
         self.store_target(target)
+        if isinstance(target, ast.Name) and grid_dimensions(value) == 2:
+            return  # pos = cuda.grid(2), read as pos[0] and pos[1]
         if atomic:
             self.atomic(value)  # type: ignore[arg-type]  # a Call
         elif isinstance(target, ast.Tuple):
@@ -194,7 +212,7 @@ class KernelPolicy(ast.NodeVisitor):
 
     def assignable(self, target: ast.Name) -> None:
         check_name(target, target.id)
-        if target.id in ("cuda", "float32", *CALLABLE_BUILTINS) or target.id in self.evaluator.constants:
+        if target.id in ("cuda", "float32", "math", *CALLABLE_BUILTINS) or target.id in self.evaluator.constants:
             raise fail(target, f"{target.id!r} cannot be assigned in the kernel")
 
     def unpacked(self, target: ast.Tuple, value: ast.expr) -> None:
@@ -207,8 +225,9 @@ class KernelPolicy(ast.NodeVisitor):
                 self.visit(item)
         elif isinstance(value, ast.Attribute) and value.attr == "shape":
             self.shape(value)
-        elif isinstance(value, ast.Call) and attribute_chain(value.func) == ["cuda", "grid"]:
-            self.call(value, unpacking=True)
+        elif grid_dimensions(value) == 2:
+            if len(target.elts) != 2:
+                raise fail(value, f"{len(target.elts)} names but 2 values")
         else:
             raise fail(value, "unpack a tuple of values, X.shape or cuda.grid(2): `M, K = A.shape`")
 
@@ -223,6 +242,10 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(node, "use cuda.threadIdx.x, cuda.blockIdx.y, cuda.grid(2), ... (not `cuda` alone)")
         if node.id in CALLABLE_BUILTINS:
             raise fail(node, f"{node.id} can only be called")
+        if node.id in self.tuples:
+            raise fail(node, f"{node.id} is cuda.grid(2)'s tuple: read {node.id}[0] and {node.id}[1]")
+        if node.id == "math":
+            raise fail(node, "call a function of math: math.sqrt(x), ...")
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if not isinstance(node.op, BINARY_OPS):
@@ -256,7 +279,12 @@ class KernelPolicy(ast.NodeVisitor):
         chain = attribute_chain(node)
         if chain and len(chain) == 3 and chain[0] == "cuda" and chain[1] in SPECIALS:
             if chain[2] not in ("x", "y"):
-                raise fail(node, f"cuda.{chain[1]}.{chain[2]}: the playground's blocks and grids are 2-D (.x and .y)")
+                raise fail(
+                    node,
+                    f"cuda.{chain[1]}.{chain[2]} is not supported: the playground's blocks and grids are 2-D (.x and .y)",
+                )
+            return
+        if chain and len(chain) == 2 and chain[0] == "cuda" and chain[1] in WARP_NAMES:
             return
         if node.attr == "shape":
             self.shape(node)  # refuses what is not an array's shape
@@ -267,6 +295,9 @@ class KernelPolicy(ast.NodeVisitor):
         raise fail(node, f"{shown} is not part of the kernel subset (SPEC §5)")
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.value, ast.Name) and node.value.id in self.tuples:
+            check_tuple_item(node)
+            return
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             if isinstance(node.slice, (ast.Tuple, ast.Slice)):
                 raise fail(node, "index .shape with one number: A.shape[0]")
@@ -323,15 +354,16 @@ class KernelPolicy(ast.NodeVisitor):
         for item in (*indices, value):
             self.visit(item)
 
-    def call(self, node: ast.Call, unpacking: bool = False) -> None:
+    def call(self, node: ast.Call) -> None:
         if node.keywords:
             raise fail(node, "keyword arguments are not part of the kernel subset here")
         chain = attribute_chain(node.func)
-        if chain == ["cuda", "grid"]:
-            if len(node.args) != 1 or not (isinstance(node.args[0], ast.Constant) and node.args[0].value in (1, 2)):
-                raise fail(node, "cuda.grid takes the number of dimensions: cuda.grid(1) or cuda.grid(2)")
-            if node.args[0].value == 2 and not unpacking:
-                raise fail(node, "cuda.grid(2) is a tuple: unpack it, `col, row = cuda.grid(2)`")
+        dimensions = grid_dimensions(node)
+        if dimensions is not None:
+            if dimensions == 2:
+                raise fail(node, f"{'.'.join(chain or [])}(2) is a tuple: `col, row = ...(2)` or `pos = ...(2)`")
+            return
+        if check_call(node, self.modules, self.visit):
             return
         if chain in ALLOCATIONS:
             kind = chain[1]
@@ -350,7 +382,7 @@ class KernelPolicy(ast.NodeVisitor):
             shown = ".".join(chain) if chain else "this"
             raise fail(
                 node,
-                f"calling {shown} is not part of the kernel subset (range, min, max, abs, int, float, float32, cuda.*)",
+                f"{shown}() is not supported by the playground; the calls it accepts: {ACCEPTED_CALLS}",
             )
         name = node.func.id
         if name == "range":

@@ -22,6 +22,7 @@ class CheckedFile:
     launch: ast.FunctionDef
     params: tuple[str, str, str]  # the kernel's names for A, B and C
     uses_float32: bool
+    modules: frozenset[str] = frozenset()  # `import math`
 
 
 class ModulePolicy(ast.NodeVisitor):
@@ -34,6 +35,7 @@ class ModulePolicy(ast.NodeVisitor):
         self.kernel: ast.FunctionDef | None = None
         self.launch: ast.FunctionDef | None = None
         self.imported: set[str] = set()
+        self.modules: set[str] = set()
         self.last = last
 
     def generic_visit(self, node: ast.AST) -> None:
@@ -52,14 +54,16 @@ class ModulePolicy(ast.NodeVisitor):
             self.imported.add(alias.name)
 
     def visit_Import(self, node: ast.Import) -> None:
-        raise fail(node, "only `from numba import cuda, float32` may be imported")
+        if [(alias.name, alias.asname) for alias in node.names] != [("math", None)]:
+            raise fail(node, "only `import math` and `from numba import cuda, float32` may be imported")
+        self.modules.add("math")
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if not (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             self.generic_visit(node)
         name = node.targets[0].id  # type: ignore[attr-defined]
         check_name(node, name)
-        if name in ("cuda", "float32", "kernel", "launch", *CALLABLE_BUILTINS):
+        if name in ("cuda", "float32", "math", "kernel", "launch", *CALLABLE_BUILTINS):
             raise fail(node, f"{name!r} cannot be redefined")
         value = self.evaluator.value(node.value)
         if isinstance(value, tuple) or isinstance(value, bool):
@@ -82,6 +86,10 @@ class ModulePolicy(ast.NodeVisitor):
             if node.decorator_list:
                 raise fail(node, "`launch` takes no decorator")
             self.launch = node
+        elif any(_is_cuda_jit(d) or isinstance(d, ast.Call) and _is_cuda_jit(d.func) for d in node.decorator_list):
+            raise fail(
+                node, f"device functions ({node.name!r}) are not supported yet: write their code inside the kernel"
+            )
         else:
             raise fail(node, f"only `kernel` and `launch` may be defined (found {node.name!r})")
 
@@ -143,6 +151,7 @@ def check_file(source: str) -> CheckedFile:
         launch=launch,
         params=tuple(params),  # type: ignore[arg-type]
         uses_float32="float32" in policy.imported,
+        modules=frozenset(policy.modules),
     )
 
 

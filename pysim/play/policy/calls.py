@@ -1,0 +1,101 @@
+"""The round-three calls and names of the kernel subset (SPEC §7; `pysim.play.intrinsics`): tuples from
+`cuda.grid`/`cuda.gridsize`, `math.*`, `cuda.fma`, `cuda.laneid`, `cuda.warpsize` and the warp primitives.
+`KernelPolicy` asks here first; what is neither here nor in its own vocabulary is refused, naming the form."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from ..intrinsics import MATH_FUNCTIONS, WARP_CALLS
+from ..program import fail
+from ..subset import attribute_chain
+
+GRIDS = (["cuda", "grid"], ["cuda", "gridsize"])
+WARP_NAMES = ("laneid", "warpsize")  # cuda.<name>: whole numbers
+ACCEPTED_CALLS = (
+    "range, min, max, abs, int, float, float32, len, math.<function>, cuda.grid, cuda.gridsize, cuda.fma, "
+    "cuda.syncthreads, cuda.syncwarp, cuda.shfl_sync, cuda.shfl_up_sync, cuda.shfl_down_sync, "
+    "cuda.shfl_xor_sync, cuda.ballot_sync, cuda.all_sync, cuda.any_sync, cuda.atomic.add/max/min, "
+    "cuda.shared.array, cuda.local.array"
+)
+
+
+def grid_dimensions(node: ast.expr) -> int | None:
+    """n of `cuda.grid(n)` / `cuda.gridsize(n)` (None for any other expression); refuses n outside 1 and 2."""
+    if not (isinstance(node, ast.Call) and attribute_chain(node.func) in GRIDS):
+        return None
+    name = ".".join(attribute_chain(node.func) or [])
+    if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Constant):
+        raise fail(node, f"{name} takes the number of dimensions: {name}(1) or {name}(2)")
+    n = node.args[0].value
+    if n == 3:
+        raise fail(node, f"{name}(3) is not supported: the playground's blocks and grids are 2-D (.x and .y)")
+    if n not in (1, 2) or isinstance(n, bool):
+        raise fail(node, f"{name} takes the number of dimensions: {name}(1) or {name}(2)")
+    return n  # type: ignore[return-value]  # 1 or 2
+
+
+def tuple_names(function: ast.FunctionDef) -> frozenset[str]:
+    """Names bound to `cuda.grid(2)` or `cuda.gridsize(2)` (read as `pos[0]`, `pos[1]`); such a name may
+    hold nothing else, so `pos[0]` is always a tuple's item, never an array's element."""
+    tuples: set[str] = set()
+    other: dict[str, ast.Name] = {}
+    bound: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if grid_dimensions(node.value) == 2:
+                tuples.add(node.targets[0].id)
+                bound.add(id(node.targets[0]))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
+            other.setdefault(node.id, node)
+    for name in sorted(tuples & set(other)):
+        raise fail(other[name], f"{name!r} holds cuda.grid(2)'s tuple; give the other value another name")
+    return frozenset(tuples)
+
+
+def check_tuple_item(node: ast.Subscript) -> None:
+    """`pos[0]` or `pos[1]` of a tuple name."""
+    index = node.slice
+    if not (isinstance(index, ast.Constant) and index.value in (0, 1) and not isinstance(index.value, bool)):
+        raise fail(node, "index the tuple of cuda.grid(2) with 0 or 1: pos[0] (x), pos[1] (y)")
+
+
+def check_call(node: ast.Call, modules: frozenset[str], visit: Callable[[ast.AST], None]) -> bool:
+    """Check a round-three call; False when `node` is none of them (the kernel policy goes on)."""
+    chain = attribute_chain(node.func) or []
+    if chain[:1] == ["math"] and len(chain) == 2:
+        if "math" not in modules:
+            raise fail(node, "import math first: `import math` at the top of the file")
+        if chain[1] == "fma":
+            raise fail(node, "math.fma is not part of Numba's CUDA target: use cuda.fma(a, b, c)")
+        arity = MATH_FUNCTIONS.get(chain[1])
+        if arity is None:
+            raise fail(node, f"math.{chain[1]} is not supported by the playground (math.sqrt, exp, log, sin, ... are)")
+        _arguments(node, arity, f"math.{chain[1]}", visit)
+        return True
+    if chain == ["cuda", "fma"]:
+        _arguments(node, 3, "cuda.fma", visit)
+        return True
+    if len(chain) == 2 and chain[0] == "cuda" and chain[1] in WARP_CALLS:
+        arity = WARP_CALLS[chain[1]]
+        if chain[1] == "syncwarp":
+            raise fail(node, "cuda.syncwarp() must stand on a line of its own")
+        _arguments(node, arity, f"cuda.{chain[1]}", visit)
+        return True
+    return False
+
+
+def check_syncwarp(node: ast.Call, visit: Callable[[ast.AST], None]) -> None:
+    """`cuda.syncwarp()` or `cuda.syncwarp(mask)`, standing alone."""
+    if node.keywords or len(node.args) > 1:
+        raise fail(node, "cuda.syncwarp takes at most a mask: cuda.syncwarp() or cuda.syncwarp(0xffffffff)")
+    for arg in node.args:
+        visit(arg)
+
+
+def _arguments(node: ast.Call, count: int, name: str, visit: Callable[[ast.AST], None]) -> None:
+    if node.keywords or len(node.args) != count or any(isinstance(arg, ast.Starred) for arg in node.args):
+        raise fail(node, f"{name} takes {count} argument{'s' if count > 1 else ''}")
+    for arg in node.args:
+        visit(arg)
