@@ -208,6 +208,10 @@ def _copied(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     return A.copy()
 
 
+def _row_sums(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    return A.sum(axis=1, keepdims=True)
+
+
 PUZZLES: tuple[Puzzle, ...] = (
     Puzzle(
         "copy",
@@ -407,6 +411,40 @@ PUZZLES: tuple[Puzzle, ...] = (
             "their float4 loads read four floats of A or B as one 16-byte value, which the playground's "
             "float32-only subset cannot express, although Numba CUDA has a float4 type (float32x4).",
         ),
+    ),
+    Puzzle(
+        "warp_reduce",
+        "11. Warp-shuffle reduction",
+        "Sum each row of A into C[row, 0] with one warp per row: the lanes load neighbouring elements and add "
+        "their partial sums with warp shuffles, without shared memory or atomics.",
+        "warp_reduce.py",
+        "warp_reduce.py",
+        (
+            "Lane l sums A[row, l], A[row, l + 32], ...: each warp load reads 32 neighbouring floats.",
+            "acc += cuda.shfl_down_sync(0xffffffff, acc, offset) for offset = 16, 8, 4, 2, 1 leaves the row's "
+            "sum in lane 0 (lane l adds lane l + offset's value; lanes past 31 keep their own).",
+            "Every lane named in the mask must run the shuffle: keep it outside `if lane == 0`.",
+        ),
+        sizes=((64, 1, 256), (37, 1, 100)),
+        budgets=(
+            Budget(
+                "global sectors ≤ M·(⌈K/8⌉ + ⌈K/32⌉) (32 lanes read 32 neighbours: 4 sectors, 5 when unaligned)",
+                lambda r: r.counters.global_sectors,
+                lambda M, N, K: M * (ceil(K / 8) + ceil(K / 32)),
+            ),
+            Budget(
+                "no shared memory (shared loads + stores = 0): the lanes meet in registers",
+                lambda r: r.counters.shared_loads + r.counters.shared_stores,
+                lambda M, N, K: 0,
+            ),
+            Budget("no atomics", lambda r: r.counters.atomics, lambda M, N, K: 0),
+            Budget("global stores ≤ M (one per row)", lambda r: r.counters.global_stores, lambda M, N, K: M),
+        ),
+        edge_sizes=((5, 1, 3),),
+        expected=_row_sums,
+        expected_label="the row sums of A",
+        reads=("A",),
+        notes=("Sizes have N = 1: C is a column, B is not read.",),
     ),
 )
 PUZZLE_BY_KEY = {puzzle.key: puzzle for puzzle in PUZZLES}

@@ -16,8 +16,8 @@ from typing import Any
 from .guards import namespace as kernel_namespace
 from .launch import Launch, error_line
 from .program import Program
-from .runtime import Array, KernelError, Runtime, StepBudgetError
-from .warps import Problem, Request, resolve
+from .runtime import Array, Runtime, StepBudgetError
+from .warps import Problem, Request, WarpError, resolve
 
 
 @dataclass(frozen=True)
@@ -121,9 +121,8 @@ def schedule(
                     found: list[Problem] = []
                     try:
                         sends = resolve(parked, runtime.vectors, found)
-                    except KernelError as error:
-                        line, t = next(iter(parked.values()))[0], next(iter(parked))
-                        stop = Stop("error", line, t, (bx, by), f"KernelError: {error}")
+                    except WarpError as error:
+                        stop = Stop("error", error.line, error.thread, (bx, by), f"KernelError: {error}")
                         break
                     finally:
                         runtime.warp_problems.extend((line, t, (bx, by), text) for line, t, text in found)

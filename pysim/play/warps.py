@@ -31,6 +31,14 @@ Request = tuple[int, int, int, int, Any, Any, Any]  # line, call, vector, kind, 
 Problem = tuple[int, int, str]  # line, thread (linear in the block), message
 
 
+class WarpError(KernelError):
+    """A warp primitive's argument no GPU could take (a mask or lane that is not a whole number)."""
+
+    def __init__(self, line: int, thread: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.thread = line, thread
+
+
 def resolve(parked: dict[int, Request], vectors: Vectors, problems: list[Problem]) -> dict[int, Any]:
     """For each warp with parked lanes, the earliest call instance's lanes and what each receives; the
     resolved lanes leave `parked`."""
@@ -47,9 +55,9 @@ def resolve(parked: dict[int, Request], vectors: Vectors, problems: list[Problem
     return sends
 
 
-def _mask(value: Any, line: int, name: str) -> int:
+def _mask(value: Any, line: int, thread: int, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise KernelError(f"the mask of {name} at line {line} must be a whole number (got {value!r})")
+        raise WarpError(line, thread, f"the mask of {name} at line {line} must be a whole number (got {value!r})")
     return value & FULL_MASK  # Numba passes it as a uint32
 
 
@@ -59,7 +67,7 @@ def _results(requests: dict[int, Request], first: int, problems: list[Problem]) 
     line, kind = next(iter(requests.values()))[0], next(iter(requests.values()))[3]
     name = f"cuda.{COLLECTIVES[kind]}"
     active = set(requests)
-    masks = {lane: _mask(request[4], line, name) for lane, request in requests.items()}
+    masks = {lane: _mask(request[4], line, base + lane, name) for lane, request in requests.items()}
     for lane, mask in masks.items():
         if not mask >> lane & 1:
             problems.append(
@@ -104,7 +112,9 @@ def _shuffle(
 ) -> Any:
     line, value, argument = request[0], request[5], request[6]
     if isinstance(argument, bool) or not isinstance(argument, int):
-        raise KernelError(f"the lane argument of {name} at line {line} must be a whole number (got {argument!r})")
+        raise WarpError(
+            line, base + lane, f"the lane argument of {name} at line {line} must be a whole number (got {argument!r})"
+        )
     if not 0 <= argument < WARP_SIZE:
         what = "source lane" if kind == "shfl_sync" else "lane offset"
         problems.append((line, base + lane, f"{name} at line {line}: {what} {argument} is outside 0..31"))

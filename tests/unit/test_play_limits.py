@@ -145,7 +145,11 @@ def test_a_fresh_large_local_array_in_every_iteration_stops_at_the_budget():
     [
         (kernel("    print(1)\n"), FIRST, "print is not available"),
         (kernel("    x = 1\n    n = cuda.syncthreads_count(x)\n"), FIRST + 1, "syncthreads_count is not supported yet"),
-        (kernel("    t = cuda.const.array_like(A)\n"), FIRST, "constant memory (cuda.const.array_like) is not supported"),
+        (
+            kernel("    t = cuda.const.array_like(A)\n"),
+            FIRST,
+            "constant memory (cuda.const.array_like) is not supported",
+        ),
         (
             kernel("    pass\n").replace("@cuda.jit", "@cuda.jit(device=True)"),
             FIRST - 2,

@@ -168,6 +168,9 @@ VALUES = {  # C = A, C = Aᵀ, C = A @ B, from the digits alone
     + "\n            "
     + digit("b", "k * N + col", "SALT_B").replace("\n        ", "\n            ")
     + "\n            total += a * b",
+    "the row sums of A": "total = float32(0.0)\n        for k in range(K):\n            "
+    + digit("a", "row * K + k", "SALT_A").replace("\n        ", "\n            ")
+    + "\n            total += a",
 }
 
 

@@ -1,0 +1,218 @@
+"""The playground's round-three subset (issue 43 item 1, SPEC §7): cuda.grid/gridsize tuples, math.*, cuda.fma,
+cuda.laneid/warpsize and the warp primitives, each against Numba's CUDA simulator where it has the form, and
+against a brute-force answer where it does not (the simulator has no shuffles, votes or syncwarp); their bad
+inputs are diagnostics with the line; what is still unsupported is refused, naming it."""
+
+import importlib.util
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_play_numba import under_numba
+
+from pysim.core.matrices import operands
+from pysim.play import ProgramError, run
+from pysim.play.intrinsics import fma
+from pysim.play.policy.calls import ACCEPTED_CALLS
+from pysim.play.puzzles import PUZZLE_BY_KEY
+
+FIXTURES = Path(__file__).parent / "play"
+SOLUTIONS = Path(__file__).resolve().parents[2] / "pysim" / "play" / "solutions"
+HEAD = "import math\nfrom numba import cuda, float32\n\n\n@cuda.jit\ndef kernel(A, B, C):\n"
+FIRST = HEAD.count("\n") + 1  # the kernel body's first line
+numba_needed = pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+
+
+def kernel(body: str, launch: str = "1, 32") -> str:
+    return HEAD + body + f"\n\ndef launch(M, N, K):\n    return {launch}\n"
+
+
+def numba_cases(path: Path, sizes: list[tuple[int, int, int]]) -> list[dict]:
+    cases = []
+    for M, N, K in sizes:
+        A, B = operands(M, N, K)
+        cases.append({"file": str(path), "M": M, "N": N, "K": K, "A": A.tolist(), "B": B.tolist()})
+    return cases
+
+
+@numba_needed
+def test_grid_tuples_math_fma_and_lane_ids_give_numbas_c_bit_for_bit():
+    sizes = [(7, 23, 5), (9, 40, 3)]
+    path = FIXTURES / "subset_grid_math.py"
+    for (M, N, K), numba_c in zip(sizes, under_numba(path.parent / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K, expected=lambda a, b: np.zeros((a.shape[0], b.shape[1])))
+        assert not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        assert ours.counters.fma == sum(1 for row in range(M) for col in range(N) if col % 10 == 7)
+
+
+@numba_needed
+def test_the_warp_reduction_reference_gives_numbas_c_with_shuffles_added_to_the_simulator():
+    """Numba's simulator has no shuffles: numba_warp_harness.py adds them (block-wide exchanges), valid for
+    the reference because every warp of these sizes has a row (M a multiple of ROWS = 4)."""
+    path = SOLUTIONS / "warp_reduce.py"
+    sizes = [(8, 1, 70), (4, 1, 3)]
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_warp_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K, expected=lambda a, b: a.sum(axis=1, keepdims=True))
+        assert ours.c_matches and not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+
+
+WARP_BODY = """    lane = cuda.laneid
+    v = A[0, lane]
+    C[0, lane] = cuda.shfl_sync(0xffffffff, v, (lane * 7) % 32)
+    C[1, lane] = cuda.shfl_up_sync(0xffffffff, v, 3)
+    C[2, lane] = cuda.shfl_down_sync(0xffffffff, v, 5)
+    C[3, lane] = cuda.shfl_xor_sync(0xffffffff, v, 6)
+    cuda.syncwarp()
+    C[4, lane] = float32(cuda.ballot_sync(0xffffffff, v > 4.0) % 1000)
+    C[5, lane] = float32(cuda.all_sync(0xffffffff, v > 0.0)) + float32(cuda.any_sync(0xffffffff, v > 8.0))
+"""
+
+
+def brute_force_warp(A: np.ndarray) -> np.ndarray:
+    """Each row of WARP_BODY's C from its definition in the PTX ISA, lane by lane."""
+    v = A[0, :32]
+    C = np.zeros((6, 32), dtype=np.float32)
+    for lane in range(32):
+        C[0, lane] = v[(lane * 7) % 32]
+        C[1, lane] = v[lane - 3] if lane >= 3 else v[lane]
+        C[2, lane] = v[lane + 5] if lane + 5 < 32 else v[lane]
+        C[3, lane] = v[lane ^ 6]
+        C[4, lane] = sum(1 << i for i in range(32) if v[i] > 4) % 1000
+        C[5, lane] = float(all(v > 0)) + float(any(v > 8))
+    return C
+
+
+def test_shuffles_and_votes_give_the_ptx_result_lane_by_lane():
+    result = run(kernel(WARP_BODY), 6, 32, 32, expected=lambda a, b: brute_force_warp(a))
+    assert result.c_matches and not result.diagnostics, result.diagnostics
+
+
+@pytest.mark.parametrize(
+    "body,line,fragment",
+    [
+        ("    x = cuda.shfl_sync(0xffffffff, 1.0, cuda.laneid + 40)\n", FIRST, "source lane 40 is outside 0..31"),
+        (
+            "    if cuda.laneid < 16:\n        x = cuda.shfl_down_sync(0xffffffff, 1.0, 1)\n",
+            FIRST + 1,
+            "names lane(s) 16, 17, 18, 19 and 12 more, which do not run it",
+        ),
+        ("    x = cuda.shfl_xor_sync(0xffff, 1.0, 1)\n", FIRST, "which leaves it out"),
+        ("    x = cuda.shfl_sync(0x0000ffff, 1.0, 20)\n", FIRST, "takes no part in it"),
+        ("    cuda.syncwarp(0xfffffffe)\n", FIRST, "lane 0 runs cuda.syncwarp at line"),
+    ],
+)
+def test_warp_primitive_misuse_is_a_diagnostic_with_its_line(body, line, fragment):
+    result = run(kernel(body), 1, 1, 1)
+    problems = result.diagnostics_of("warp_sync")
+    assert problems and all(p.line == line for p in problems)
+    assert any(fragment in p.message for p in problems), [p.message for p in problems]
+    assert result.completed
+
+
+def test_a_bad_mask_or_lane_type_stops_the_run_with_the_line_not_a_crash():
+    result = run(kernel("    x = cuda.shfl_sync(1.5, 1.0, 0)\n"), 1, 1, 1)
+    (error,) = result.diagnostics_of("error")
+    assert error.line == FIRST and "mask" in error.message
+
+
+def test_a_runaway_loop_of_shuffles_stops_at_the_step_budget():
+    body = "    x = 0.0\n    while True:\n        x += cuda.shfl_xor_sync(0xffffffff, x, 1)\n"
+    result = run(kernel(body), 1, 1, 1, max_steps=50_000)
+    assert result.diagnostics_of("step_budget") and not result.completed
+
+
+def test_cuda_fma_rounds_once_and_counts_as_a_multiply_add():
+    generator = np.random.default_rng(7)
+    a, b, c = (generator.standard_normal(2000).astype(np.float32) for _ in range(3))
+    for x, y, z in zip(a.tolist(), b.tolist(), c.tolist()):
+        exact = Fraction(x) * Fraction(y) + Fraction(z)
+        got = fma(x, y, z, True)
+        neighbours = [np.nextafter(np.float32(got), np.float32(d)) for d in (-np.inf, np.inf)]
+        assert np.float32(got) == got
+        assert all(abs(Fraction(got) - exact) <= abs(Fraction(float(n)) - exact) for n in neighbours)
+    # 1 + 2**-23 squared minus 1: one rounding keeps 2**-22 + 2**-46 as float32's nearest, two lose the tail
+    body = "    x = A[0, 0] + float32(2.0**-23)\n    C[0, 0] = cuda.fma(x, x, float32(-1.0))\n"
+    result = run(
+        kernel(body, "1, 1"), 1, 1, 1, A=np.ones((1, 1)), expected=lambda A, B: np.full((1, 1), 2.0**-22 + 2.0**-46)
+    )
+    assert result.c_matches and result.counters.fma == 1
+
+
+def test_math_on_float32_is_float32_and_domain_errors_are_nan():
+    body = "    x = math.sqrt(A[0, 0])\n    C[0, 0] = x * x\n    C[0, 1] = math.sqrt(-A[0, 0])\n"
+    result = run(kernel(body, "1, 1"), 1, 2, 1, A=np.full((1, 1), 2.0), expected=lambda A, B: np.zeros((1, 2)))
+    root = np.sqrt(np.float32(2.0))
+    assert result.C[0, 0] == root * root  # float32 times float32, not float64's 2.0000000000000004
+    assert np.isnan(result.C[0, 1]) and not result.diagnostics
+
+
+def test_a_grid_tuple_cannot_grow():
+    with pytest.raises(ProgramError) as caught:
+        run(kernel("    p = cuda.grid(2)\n    p = p[0] + 1\n"), 1, 1, 1)
+    assert caught.value.line == FIRST + 1 and "holds cuda.grid(2)'s tuple" in caught.value.message
+
+
+# What a course writes that the playground does not yet run: refused with the line, naming the form.
+REFUSED = [
+    ("    x = cuda.threadIdx.z\n", "cuda.threadIdx.z is not supported"),
+    ("    x = cuda.grid(3)\n", "cuda.grid(3) is not supported"),
+    ("    t = cuda.const.array_like(A)\n", "(cuda.const.array_like) is not supported"),
+    ("    n = cuda.syncthreads_count(1)\n", "cuda.syncthreads_count is not supported"),
+    ("    cuda.atomic.cas(C, (0, 0), 0.0, 1.0)\n", "cuda.atomic.cas is not in the playground"),
+    ("    cuda.atomic.exch(C, (0, 0), 1.0)\n", "cuda.atomic.exch is not in the playground"),
+    ("    t = cuda.shared.array(0, float32)\n", "at least 1"),
+    ("    t = cuda.shared.array(4, int32)\n", "hold float32"),
+    ("    x = math.fma(1.0, 2.0, 3.0)\n", "use cuda.fma(a, b, c)"),
+    ("    x = math.factorial(3)\n", "math.factorial is not supported"),
+    ("    x = cuda.activemask()\n", "cuda.activemask() is not supported"),
+]
+ACCEPTED = {name.strip() for name in ACCEPTED_CALLS.split(",")}
+
+
+@pytest.mark.parametrize("body,fragment", REFUSED)
+def test_unsupported_forms_are_refused_naming_them_and_never_listed_as_accepted(body, fragment):
+    with pytest.raises(ProgramError) as caught:
+        run(kernel(body), 1, 1, 1)
+    assert caught.value.line == FIRST and fragment in caught.value.message, caught.value.message
+    refused_name = body.split("=")[-1].strip().split("(")[0]
+    assert refused_name not in ACCEPTED or refused_name in ("cuda.grid", "cuda.shared.array")  # those: other forms
+
+
+def test_a_device_function_is_refused_naming_it():
+    text = kernel("    pass\n").replace(
+        "@cuda.jit\ndef kernel", "@cuda.jit(device=True)\ndef add(a, b):\n    return a + b\n\n\n@cuda.jit\ndef kernel"
+    )
+    with pytest.raises(ProgramError) as caught:
+        run(text, 1, 1, 1)
+    assert "device functions ('add') are not supported yet" in caught.value.message
+
+
+WARP_PUZZLE = PUZZLE_BY_KEY["warp_reduce"]
+REFERENCE = (SOLUTIONS / "warp_reduce.py").read_text()
+
+
+def failed_labels(source: str) -> set[str]:
+    grade = WARP_PUZZLE.grade(source)
+    assert not grade.passed and not grade.error, grade.error
+    return {check.label.split(" ")[0] + " " + check.label.split(" ")[1] for check in grade.checks if not check.passed}
+
+
+def test_the_warp_puzzle_needs_its_shuffles():
+    assert WARP_PUZZLE.grade(REFERENCE).passed
+    # lanes' partial sums through shared memory instead of shuffles
+    shared = REFERENCE.replace(
+        "        offset = 16\n",
+        "        sums = cuda.shared.array((ROWS, 32), float32)\n        sums[cuda.threadIdx.y, lane] = acc\n        offset = 16\n",
+    )
+    assert "no shared" in failed_labels(shared)
+    # every lane adds its partial sum to C with an atomic
+    atomic = REFERENCE.replace("        if lane == 0:\n            C[row, 0] = acc\n", "").replace(
+        "        offset = 16\n", "        cuda.atomic.add(C, (row, 0), acc)\n        offset = 16\n"
+    )
+    assert "no atomics" in failed_labels(atomic)
+    # the shuffle inside `if lane == 0`: the mask names lanes that never run it
+    inside = REFERENCE.replace("        while offset > 0:\n", "        while offset > 0 and lane == 0:\n")
+    assert "no diagnostics" in failed_labels(inside)
