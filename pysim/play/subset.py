@@ -37,8 +37,9 @@ BINARY_OPS = (
 UNARY_OPS = (ast.USub, ast.UAdd, ast.Not, ast.Invert)
 COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 SUBSET = (
-    "the playground accepts the Numba-CUDA subset of SPEC §5: `from numba import cuda, float32`, "
-    "integer constants, `@cuda.jit def kernel(A, B, C)` and `def launch(M, N, K)`"
+    "the playground accepts the Numba-CUDA subset of SPEC §5 and §7: `import math`, `from numba import cuda, "
+    "float32`, integer constants, `@cuda.jit(device=True)` functions, `@cuda.jit def kernel(A, B, C)` and "
+    "`def launch(M, N, K)`"
 )
 # Calls a CUDA programmer reaches for that the playground does not model, and why (policy.refuse_call).
 REFUSED_CALLS = {

@@ -181,13 +181,57 @@ def test_unsupported_forms_are_refused_naming_them_and_never_listed_as_accepted(
     assert refused_name not in ACCEPTED or refused_name in ("cuda.grid", "cuda.shared.array")  # those: other forms
 
 
-def test_a_device_function_is_refused_naming_it():
-    text = kernel("    pass\n").replace(
-        "@cuda.jit\ndef kernel", "@cuda.jit(device=True)\ndef add(a, b):\n    return a + b\n\n\n@cuda.jit\ndef kernel"
-    )
+@numba_needed
+def test_device_functions_give_numbas_c_and_count_as_if_written_inline():
+    path = FIXTURES / "device_functions.py"
+    sizes = [(5, 9, 4)]
+
+    def expected(A, B):
+        return (np.clip(A, 2, 7) @ B - np.clip(np.arange(B.shape[1]), 1, 3)).astype(np.float32)
+
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K, expected=expected)
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        assert ours.c_matches and not ours.diagnostics and ours.counters.fma == M * N * K
+        assert ours.counters.global_loads == 2 * M * N * K and ours.counters.global_stores == M * N
+
+
+DEVICE = "@cuda.jit(device=True)\ndef {name}(x):\n{body}\n\n\n"
+
+
+def with_device(body: str, *devices: tuple[str, str]) -> str:
+    text = kernel(body, "1, 1")
+    definitions = "".join(DEVICE.format(name=name, body=inner) for name, inner in devices)
+    return text.replace("@cuda.jit\ndef kernel", definitions + "@cuda.jit\ndef kernel")
+
+
+def test_a_device_functions_lines_are_kept_in_diagnostics():
+    text = with_device("    C[0, 0] = f(3)\n", ("f", "    y = A[x, 0]\n    return y"))
+    result = run(text, 1, 1, 1)
+    (found,) = result.diagnostics_of("out_of_bounds")
+    assert text.splitlines()[found.line - 1] == "    y = A[x, 0]"
+
+
+@pytest.mark.parametrize(
+    "devices,fragment",
+    [
+        ((("f", "    return f(x)"),), "'f' calls itself (f -> f): recursion is not supported"),
+        ((("f", "    return g(x)"), ("g", "    return f(x) + 1")), "calls itself (f -> g -> f)"),
+        ((("f", "    if x > 0:\n        return 1\n    return 2"),), "returns before its end"),
+        ((("f", "    y = x"),), "returns no value"),
+    ],
+)
+def test_recursive_and_unusual_device_functions_are_refused_with_the_line(devices, fragment):
     with pytest.raises(ProgramError) as caught:
-        run(text, 1, 1, 1)
-    assert "device functions ('add') are not supported yet" in caught.value.message
+        run(with_device("    C[0, 0] = f(3)\n", *devices), 1, 1, 1)
+    assert caught.value.line > 0 and fragment in caught.value.message, caught.value.message
+
+
+def test_a_device_call_in_a_while_test_or_a_condition_is_refused():
+    for body in ("    while f(1) > 2:\n        pass\n", "    y = 1 if f(1) > 0 else 2\n"):
+        with pytest.raises(ProgramError) as caught:
+            run(with_device(body, ("f", "    return x")), 1, 1, 1)
+        assert "device function" in caught.value.message and caught.value.line > 0
 
 
 WARP_PUZZLE = PUZZLE_BY_KEY["warp_reduce"]

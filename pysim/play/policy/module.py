@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass
 
 from ..evaluate import ConstantEvaluator
+from ..inline import check_device, inline
 from ..program import ProgramError, fail
 from ..subset import CALLABLE_BUILTINS, SUBSET, attribute_chain, describe, is_docstring
 from ..tokens import check_tokens
@@ -36,6 +37,7 @@ class ModulePolicy(ast.NodeVisitor):
         self.launch: ast.FunctionDef | None = None
         self.imported: set[str] = set()
         self.modules: set[str] = set()
+        self.devices: dict[str, ast.FunctionDef] = {}  # device functions by name (pysim.play.inline)
         self.last = last
 
     def generic_visit(self, node: ast.AST) -> None:
@@ -86,10 +88,14 @@ class ModulePolicy(ast.NodeVisitor):
             if node.decorator_list:
                 raise fail(node, "`launch` takes no decorator")
             self.launch = node
+        elif len(node.decorator_list) == 1 and _is_device_jit(node.decorator_list[0]):
+            if node.name in self.devices:
+                raise fail(node, f"device function {node.name!r} is defined twice")
+            check_name(node, node.name)
+            check_device(node)
+            self.devices[node.name] = node
         elif any(_is_cuda_jit(d) or isinstance(d, ast.Call) and _is_cuda_jit(d.func) for d in node.decorator_list):
-            raise fail(
-                node, f"device functions ({node.name!r}) are not supported yet: write their code inside the kernel"
-            )
+            raise fail(node, f"decorate {node.name!r} as a device function: @cuda.jit(device=True)")
         else:
             raise fail(node, f"only `kernel` and `launch` may be defined (found {node.name!r})")
 
@@ -110,6 +116,14 @@ def _is_main_guard(node: ast.stmt) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value == "__main__"
     )
+
+
+def _is_device_jit(decorator: ast.expr) -> bool:
+    """`@cuda.jit(device=True)` (Numba's `inline=` is accepted too: every call is inlined here)."""
+    if not (isinstance(decorator, ast.Call) and attribute_chain(decorator.func) == ["cuda", "jit"]):
+        return False
+    options = {k.arg: getattr(k.value, "value", None) for k in decorator.keywords}
+    return not decorator.args and options.get("device") is True and set(options) <= {"device", "inline"}
 
 
 def _is_cuda_jit(decorator: ast.expr) -> bool:
@@ -147,7 +161,7 @@ def check_file(source: str) -> CheckedFile:
     return CheckedFile(
         constants=policy.constants,
         evaluator=policy.evaluator,
-        kernel=kernel,
+        kernel=inline(kernel, policy.devices),
         launch=launch,
         params=tuple(params),  # type: ignore[arg-type]
         uses_float32="float32" in policy.imported,

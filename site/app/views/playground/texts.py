@@ -8,6 +8,7 @@ KIND_LABELS = {
     "error": "error",
     "step_budget": "step budget",
     "barrier_divergence": "barrier divergence",
+    "warp_sync": "warp sync",
     "race": "race",
     "out_of_bounds": "out of bounds",
 }
