@@ -18,6 +18,7 @@ from . import nodes
 from .guards import ATOMIC_OPERATIONS
 from .intrinsics import COLLECTIVES, FULL_MASK, WARP_SIZE
 from .numba_types import F32, NumbaTypes
+from .policy import ALLOCATIONS, allocation_arguments
 from .subset import attribute_chain
 
 
@@ -46,6 +47,22 @@ def lane() -> ast.expr:
     """cuda.laneid: the linear thread id (tx + ty·blockDim.x) modulo the warp size."""
     linear = _linear(("_pl_ty", "_pl_bdx", "_pl_tx"))
     return ast.BinOp(left=linear, op=ast.Mod(), right=nodes.constant(WARP_SIZE))
+
+
+def array_dtypes(function: ast.FunctionDef) -> dict[str, str]:
+    """The dtype of each name bound only to `cuda.shared.array(shape, dtype)` / `cuda.local.array`."""
+    found: dict[str, str] = {}
+    other: set[str] = set()
+    bound: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and attribute_chain(value.func) in ALLOCATIONS:
+                found[node.targets[0].id] = cast(ast.Name, allocation_arguments(value)["dtype"]).id
+                bound.add(id(node.targets[0]))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
+            other.add(node.id)
+    return {name: dtype for name, dtype in found.items() if name not in other}
 
 
 def is_collective(node: ast.AST) -> bool:
@@ -138,5 +155,7 @@ class CallRewrites:
         if name == "len":  # Numba's len() of an array is its first extent
             shape = ast.Attribute(value=nodes.load(cast(ast.Name, node.args[0]).id), attr="shape", ctx=ast.Load())
             return ast.Subscript(value=shape, slice=nodes.constant(0), ctx=ast.Load())
-        runtime_name = {"float32": "_pl_f32"}.get(name, name)
+        runtime_name = {"float32": "_pl_f32", "int32": "_pl_int32", "int64": "_pl_int64", "float64": "_pl_float64"}.get(
+            name, name
+        )
         return nodes.call(runtime_name, *[self.expr(arg) for arg in node.args])

@@ -88,7 +88,7 @@ def _allocations(rt: Runtime, names: dict[str, Any]) -> tuple[Callable[[int], Ar
         names["_pl_allow"] -= a.words
         if len(rt.stream) + len(values) > names["_pl_allow"]:
             raise StepBudgetError
-        return Array(a.name, "register", FIRST_ALLOCATION + number, a.shape, array("f", templates[number]))
+        return Array(a.name, "register", FIRST_ALLOCATION + number, a.shape, templates[number][:])
 
     return shared, local
 

@@ -23,6 +23,12 @@ from typing import Any
 WARP_SIZE = 32
 FULL_MASK = (1 << WARP_SIZE) - 1
 
+# Numba's number types a file may import (`from numba import cuda, float32, int32`) as array dtypes and
+# conversions: the array's typecode (`array.array`), and the type its elements have in arithmetic (an
+# int32 element takes part as an int64, as Numba widens integer arithmetic to int64).
+DTYPES = {"float32": ("f", "float32"), "float64": ("d", "float64"), "int32": ("i", "int64"), "int64": ("q", "int64")}
+WIDE = frozenset({"float64", "int64"})  # 8-byte elements: two banks a word, which the bank count does not model
+
 # math.<name> -> how many arguments; every one is typed as above.
 MATH_FUNCTIONS = {
     **dict.fromkeys(
@@ -132,8 +138,20 @@ def _round_to_float32(exact: Fraction, near: float) -> float:
     return float(min(finite, key=lambda c: (abs(Fraction(float(c)) - exact), int(c.view(np.int32)) & 1)))
 
 
+def to_int32(x: Any) -> int:
+    """int32(x) and a store into an int32 array: truncated toward zero, wrapped to 32 bits (as Numba's
+    conversion and the GPU's store do)."""
+    return (int(x) + (1 << 31)) % (1 << 32) - (1 << 31)
+
+
+def to_int64(x: Any) -> int:
+    """int64(x) and a store into an int64 array: truncated toward zero, wrapped to 64 bits."""
+    return (int(x) + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
 def math_namespace() -> dict[str, Any]:
-    """The runtime names of the math functions (`_pl_m_<name>`) and of `cuda.fma` (`_pl_fma`)."""
+    """The runtime names of the math functions (`_pl_m_<name>`), of `cuda.fma` (`_pl_fma`) and of the number
+    conversions (`_pl_int32`, `_pl_int64`, `_pl_float64`)."""
     found: dict[str, Any] = {f"_pl_m_{name}": _safe(name) for name in MATH_FUNCTIONS}
-    found["_pl_fma"] = fma
+    found.update(_pl_fma=fma, _pl_int32=to_int32, _pl_int64=to_int64, _pl_float64=float)
     return found

@@ -82,9 +82,12 @@ class NumbaTypes:
     `constants` are the module-level constants; `params` the kernel's array parameters.
     """
 
-    def __init__(self, constants: dict[str, int | float], params: Iterable[str]) -> None:
+    def __init__(
+        self, constants: dict[str, int | float], params: Iterable[str], elements: dict[str, str] | None = None
+    ) -> None:
         self.constants = constants
         self.params = frozenset(params)
+        self.elements = elements or {}  # the element type of each shared or local array that is not float32
         self._types: dict[int, str] = {}  # id(expression node) -> type, at the loop fixpoint
         self._loop_exits: list[list[Env]] = []  # per enclosing loop: the environments at its `break`s
         self._loop_heads: list[list[Env]] = []  # per enclosing loop: the environments at its `continue`s
@@ -212,7 +215,8 @@ class NumbaTypes:
                 return INT
             if self.of(node.value) == TUPLE:  # pos[0] of pos = cuda.grid(2)
                 return INT
-            return F32  # every array of the playground holds float32
+            root = node.value.value if isinstance(node.value, ast.Subscript) else node.value  # X[i][j]
+            return self.elements.get(getattr(root, "id", ""), F32)  # A, B, C and the rest hold float32
         if isinstance(node, ast.Call):
             return self._call(node, env)
         return OTHER
@@ -239,7 +243,7 @@ class NumbaTypes:
             return INT if args and args[0] == BOOL else (args[0] if args else OTHER)
         if name == "float":
             return F32 if args and args[0] == F32 else F64  # Numba's float() keeps a float32 a float32
-        return {"int": INT, "len": INT, "float32": F32}.get(name, OTHER)
+        return {"int": INT, "len": INT, "float32": F32, "int32": INT, "int64": INT, "float64": F64}.get(name, OTHER)
 
     # --- multiply-adds ---------------------------------------------------------------------------
     def multiply_adds(self, statement: ast.stmt) -> list[ast.BinOp]:

@@ -66,6 +66,7 @@ class Allocation:
     name: str
     space: str  # shared | register
     shape: tuple[int, ...]
+    dtype: str = "float32"  # float32 | float64 | int32 | int64 (pysim.play.intrinsics.DTYPES)
 
     @property
     def grid_shape(self) -> tuple[int, int]:

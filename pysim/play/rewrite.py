@@ -30,11 +30,11 @@ import ast
 from typing import cast
 
 from . import nodes
-from .calls import CallRewrites, is_collective, lane
+from .calls import CallRewrites, array_dtypes, is_collective, lane
 from .evaluate import ConstantEvaluator
-from .intrinsics import WARP_SIZE
+from .intrinsics import DTYPES, WARP_SIZE
 from .numba_types import BOOL, FLOATS, INT, NumbaTypes
-from .policy import allocation_shape
+from .policy import allocation_arguments, allocation_shape
 from .policy.calls import tuple_names
 from .program import Allocation, Site, Statement
 from .subset import SPECIALS, THREAD_ARGS, attribute_chain, is_atomic, is_docstring
@@ -89,10 +89,13 @@ class KernelRewriter(CallRewrites):
         self._numbered: list[bool] = []  # for each: whether it numbers its iteration vectors (`_numbers`)
         self._registers: frozenset[str] = frozenset()  # names that only ever hold a local array
         self._tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple
+        self._dtypes: dict[str, str] = {}  # the dtype of each name holding a shared or local array
         self.collectives = 0  # warp primitive calls rewritten so far (pysim.play.calls)
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
-        self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args])
+        self._dtypes = array_dtypes(function)
+        elements = {name: DTYPES[dtype][1] for name, dtype in self._dtypes.items()}
+        self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args], elements)
         self.types.infer(function.body)
         self._registers = _local_names(function)
         self._tuples = tuple_names(function)
@@ -290,7 +293,7 @@ class KernelRewriter(CallRewrites):
                 nodes.load(array),
                 nodes.constant(site),
                 *[self.expr(i) for i in indices],
-                self.expr(value),
+                self._converted(array, self.expr(value)),
                 *self._site_arguments(),
             )
             return [*self._event(number, node), ast.copy_location(ast.Expr(call), node)]
@@ -354,7 +357,7 @@ class KernelRewriter(CallRewrites):
             nodes.load(array),
             nodes.constant(store_site),
             *map(nodes.load, temps),
-            value,
+            self._converted(array, value),
             *where,
         )
         out.append(ast.copy_location(ast.Expr(call), node))
@@ -394,6 +397,11 @@ class KernelRewriter(CallRewrites):
             for inner in ast.walk(root)
         )
 
+    def _converted(self, array: str, value: ast.expr) -> ast.expr:
+        """A value stored into an integer array, converted as Numba's store does (truncated, wrapped)."""
+        dtype = self._dtypes.get(array, "float32")
+        return nodes.call(f"_pl_{dtype}", value) if dtype in ("int32", "int64") else value
+
     def _vector_name(self) -> str:
         """The variable holding the iteration vector of the loops around the statement being rewritten."""
         return vector(len(self._loops))
@@ -408,7 +416,9 @@ class KernelRewriter(CallRewrites):
             return None
         space = "shared" if chain[1] == "shared" else "register"
         shape = allocation_shape(self.evaluator, value)
-        allocation = Allocation(len(self.allocations), value.lineno, cast(ast.Name, target).id, space, tuple(shape))
+        dtype = cast(ast.Name, allocation_arguments(value)["dtype"]).id
+        name = cast(ast.Name, target).id
+        allocation = Allocation(len(self.allocations), value.lineno, name, space, tuple(shape), dtype)
         self.allocations.append(allocation)
         return allocation
 

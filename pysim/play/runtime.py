@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from .columns import FIRST_ALLOCATION
-from .program import Program
+from .intrinsics import DTYPES
+from .program import Allocation, Program
 
 # One access the runtime skipped: (site, thread, block, array, index, the array's shape).
 OutOfBounds = tuple[int, int, tuple[int, int], str, tuple[Any, ...], tuple[int, ...]]
@@ -56,6 +57,12 @@ class Array:
 
     def to_numpy(self) -> np.ndarray:
         return np.frombuffer(self.data, dtype=np.float32).reshape(self.shape).copy()
+
+
+def _fresh(allocation: Allocation) -> array:
+    """A new shared or local array's words: garbage on a GPU, NaN here (0 in an integer array)."""
+    typecode = DTYPES[allocation.dtype][0]
+    return array(typecode, [NAN if typecode in "fd" else 0]) * allocation.words
 
 
 def global_array(name: str, number: int, values: np.ndarray) -> Array:
@@ -104,14 +111,14 @@ class Runtime:
         self.warp_problems: list[tuple[int, int, tuple[int, int], str]] = []  # line, thread, block, message
         self.vectors = Vectors()
         self.local_templates = {  # a fresh local array copies its template
-            a.number: array("f", [NAN]) * a.words for a in program.allocations if a.space == "register"
+            a.number: _fresh(a) for a in program.allocations if a.space == "register"
         }
 
     # --- shared and local arrays -------------------------------------------------------------
     def new_block(self, block: tuple[int, int]) -> None:
         self.block = block
         self.shared = {
-            a.number: Array(a.name, "shared", FIRST_ALLOCATION + a.number, a.shape, array("f", [NAN]) * a.words)
+            a.number: Array(a.name, "shared", FIRST_ALLOCATION + a.number, a.shape, _fresh(a))
             for a in self.program.allocations
             if a.space == "shared"
         }

@@ -164,7 +164,8 @@ REFUSED = [
     ("    cuda.atomic.cas(C, (0, 0), 0.0, 1.0)\n", "cuda.atomic.cas is not in the playground"),
     ("    cuda.atomic.exch(C, (0, 0), 1.0)\n", "cuda.atomic.exch is not in the playground"),
     ("    t = cuda.shared.array(0, float32)\n", "at least 1"),
-    ("    t = cuda.shared.array(4, int32)\n", "hold float32"),
+    ("    t = cuda.shared.array(4, int16)\n", "pass float32, float64, int32 or int64 as the dtype"),
+    ("    t = cuda.shared.array(4, int32)\n", "import int32: `from numba import cuda, int32`"),
     ("    x = math.fma(1.0, 2.0, 3.0)\n", "use cuda.fma(a, b, c)"),
     ("    x = math.factorial(3)\n", "math.factorial is not supported"),
     ("    x = cuda.activemask()\n", "cuda.activemask() is not supported"),
@@ -194,6 +195,31 @@ def test_device_functions_give_numbas_c_and_count_as_if_written_inline():
         np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
         assert ours.c_matches and not ours.diagnostics and ours.counters.fma == M * N * K
         assert ours.counters.global_loads == 2 * M * N * K and ours.counters.global_stores == M * N
+
+
+@numba_needed
+def test_int32_int64_and_float64_arrays_give_numbas_c():
+    path = FIXTURES / "typed_arrays.py"
+    sizes = [(5, 9, 4)]
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K)
+        assert not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+
+
+def test_an_int32_array_wraps_and_truncates_as_numbas_store_does():
+    head = HEAD.replace("float32\n", "float32, int32\n")
+    body = "    t = cuda.local.array(2, int32)\n    t[0] = 2**31 + 5\n    t[1] = -7.9\n    C[0, 0] = t[0]\n    C[0, 1] = t[1]\n"
+    text = head + body + "\n\ndef launch(M, N, K):\n    return 1, 1\n"
+    result = run(text, 1, 2, 1, expected=lambda A, B: np.array([[-(2**31) + 5, -7]]))
+    assert result.c_matches and not result.diagnostics
+
+
+def test_an_eight_byte_shared_array_is_refused_naming_the_banks():
+    text = kernel("    t = cuda.shared.array(4, float64)\n").replace("float32\n", "float32, float64\n")
+    with pytest.raises(ProgramError) as caught:
+        run(text, 1, 1, 1)
+    assert caught.value.line == FIRST and "float64 shared arrays are not supported yet" in caught.value.message
 
 
 DEVICE = "@cuda.jit(device=True)\ndef {name}(x):\n{body}\n\n\n"

@@ -14,7 +14,7 @@ from ..subset import attribute_chain
 GRIDS = (["cuda", "grid"], ["cuda", "gridsize"])
 WARP_NAMES = ("laneid", "warpsize")  # cuda.<name>: whole numbers
 ACCEPTED_CALLS = (
-    "range, min, max, abs, int, float, float32, len, math.<function>, cuda.grid, cuda.gridsize, cuda.fma, "
+    "range, min, max, abs, int, float, float32, int32, int64, float64, len, math.<function>, cuda.grid, cuda.gridsize, cuda.fma, "
     "cuda.syncthreads, cuda.syncwarp, cuda.shfl_sync, cuda.shfl_up_sync, cuda.shfl_down_sync, "
     "cuda.shfl_xor_sync, cuda.ballot_sync, cuda.all_sync, cuda.any_sync, cuda.atomic.add/max/min, "
     "cuda.shared.array, cuda.local.array"
@@ -64,6 +64,11 @@ def check_tuple_item(node: ast.Subscript) -> None:
 def check_call(node: ast.Call, modules: frozenset[str], visit: Callable[[ast.AST], None]) -> bool:
     """Check a round-three call; False when `node` is none of them (the kernel policy goes on)."""
     chain = attribute_chain(node.func) or []
+    if chain in (["int32"], ["int64"], ["float64"]):
+        if chain[0] not in modules:
+            raise fail(node, f"import {chain[0]}: `from numba import cuda, {chain[0]}`")
+        _arguments(node, 1, chain[0], visit)
+        return True
     if chain[:1] == ["math"] and len(chain) == 2:
         if "math" not in modules:
             raise fail(node, "import math first: `import math` at the top of the file")

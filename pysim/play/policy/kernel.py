@@ -8,6 +8,7 @@ import math
 from ...core.constants import WORD_BYTES
 from ..evaluate import ConstantEvaluator
 from ..guards import ATOMIC_OPERATIONS
+from ..intrinsics import DTYPES, WIDE
 from ..limits import LOCAL_LIMIT_BYTES
 from ..program import fail
 from ..subset import (
@@ -180,10 +181,17 @@ class KernelPolicy(ast.NodeVisitor):
         arguments = allocation_arguments(value)
         if len(value.args) > 2 or set(arguments) != {"shape", "dtype"}:
             raise fail(value, f"cuda.{kind}.array takes (shape, dtype), e.g. cuda.{kind}.array((T, T), float32)")
-        if not (isinstance(arguments["dtype"], ast.Name) and arguments["dtype"].id == "float32"):
-            raise fail(value, "the playground's arrays hold float32: pass float32 as the dtype")
-        if not self.uses_float32:
-            raise fail(value, "import float32: `from numba import cuda, float32`")
+        dtype = arguments["dtype"]
+        if not (isinstance(dtype, ast.Name) and dtype.id in DTYPES):
+            raise fail(value, "pass float32, float64, int32 or int64 as the dtype")
+        if dtype.id not in self.modules:
+            raise fail(value, f"import {dtype.id}: `from numba import cuda, {dtype.id}`")
+        if kind == "shared" and dtype.id in WIDE:
+            raise fail(
+                value,
+                f"{dtype.id} shared arrays are not supported yet: their 8-byte words take two banks, which the "
+                "bank count does not model (use float32 or int32, or a local array)",
+            )
         shape = allocation_shape(self.evaluator, value)
         if not 1 <= len(shape) <= 2 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
             raise fail(value, "the shape must be one or two whole numbers, e.g. (T, T)")

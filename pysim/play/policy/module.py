@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..evaluate import ConstantEvaluator
 from ..inline import check_device, inline
+from ..intrinsics import DTYPES
 from ..program import ProgramError, fail
 from ..subset import CALLABLE_BUILTINS, SUBSET, attribute_chain, describe, is_docstring
 from ..tokens import check_tokens
@@ -23,7 +24,7 @@ class CheckedFile:
     launch: ast.FunctionDef
     params: tuple[str, str, str]  # the kernel's names for A, B and C
     uses_float32: bool
-    modules: frozenset[str] = frozenset()  # `import math`
+    modules: frozenset[str] = frozenset()  # `import math`, and the dtypes imported from numba (float32 too)
 
 
 class ModulePolicy(ast.NodeVisitor):
@@ -51,8 +52,12 @@ class ModulePolicy(ast.NodeVisitor):
         if node.module != "numba" or node.level != 0:
             raise fail(node, "only `from numba import cuda, float32` may be imported")
         for alias in node.names:
-            if alias.name not in ("cuda", "float32") or alias.asname not in (None, alias.name):
-                raise fail(node, f"only `from numba import cuda, float32` may be imported (not {alias.name!r})")
+            if alias.name not in ("cuda", *DTYPES) or alias.asname not in (None, alias.name):
+                raise fail(
+                    node,
+                    f"only `from numba import cuda, float32` (and int32, int64, float64) may be imported "
+                    f"(not {alias.name!r})",
+                )
             self.imported.add(alias.name)
 
     def visit_Import(self, node: ast.Import) -> None:
@@ -165,7 +170,7 @@ def check_file(source: str) -> CheckedFile:
         launch=launch,
         params=tuple(params),  # type: ignore[arg-type]
         uses_float32="float32" in policy.imported,
-        modules=frozenset(policy.modules),
+        modules=frozenset(policy.modules | (policy.imported & set(DTYPES))),
     )
 
 
