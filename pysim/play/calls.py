@@ -93,10 +93,12 @@ class CallRewrites:
         raise NotImplementedError
 
     def atomic(self, node: ast.Call) -> ast.expr:
-        """`cuda.atomic.add(X, (i, j), v)` (or max, min; a 1-D X takes one index): one read-modify-write that
+        """`cuda.atomic.add(X, (i, j), v)` (max, min, exch, cas; a 1-D X takes one index): one read-modify-write that
         no other thread can split, recorded as a load and a store of the element, both sites `atomic`."""
         how = (attribute_chain(node.func) or [])[-1]
-        array, index, value = node.args
+        array, index, *values = node.args
+        rewritten = [self.expr(item) for item in values]
+        value = ast.Tuple(elts=rewritten, ctx=ast.Load()) if how == "cas" else rewritten[0]  # cas: (old, value)
         indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
         name = cast(ast.Name, array).id
         load, store = self.new_site(node, "load", name, atomic=True), self.new_site(node, "store", name, atomic=True)
@@ -110,7 +112,7 @@ class CallRewrites:
             f"_pl_at{len(indices)}",
             *arguments,
             *[self.expr(i) for i in indices],
-            self.expr(value),
+            value,
             *self._site_arguments(),
         )
 

@@ -20,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .columns import FIRST_ALLOCATION
-from .intrinsics import math_namespace
+from .intrinsics import math_namespace, to_int32, to_int64
 from .launch import launch_int
 from .limits import INT_LIMIT, past_64_bits
 from .runtime import Array, KernelError, Runtime, StepBudgetError
 
-ATOMIC_OPERATIONS = ("add", "max", "min")  # cuda.atomic.<name>, numbered as the runtime's `how`
+ATOMIC_OPERATIONS = ("add", "max", "min", "exch", "cas")  # cuda.atomic.<name>, numbered as the runtime's `how`
 FLUSH_BELOW = 2.0**-126  # smallest normal float32: a global atomic add flushes what lies below to zero
 F32_BUFFER = array("f", [0.0])  # the one float32 `f32` rounds through (the rewritten kernel uses it inline too)
 
@@ -195,12 +195,12 @@ def _atomics(ld1: Callable, ld2: Callable, st1: Callable, st2: Callable) -> tupl
 
     def at2(X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int) -> float:
         old = ld2(X, load, i, j, o, v)
-        st2(X, store, i, j, _combine(X, how, old, f32(value)), o, v)
+        st2(X, store, i, j, _combine(X, how, old, value), o, v)
         return old
 
     def at1(X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
         old = ld1(X, load, i, o, v)
-        st1(X, store, i, _combine(X, how, old, f32(value)), o, v)
+        st1(X, store, i, _combine(X, how, old, value), o, v)
         return old
 
     return at1, at2
@@ -209,6 +209,14 @@ def _atomics(ld1: Callable, ld2: Callable, st1: Callable, st2: Callable) -> tupl
 def f32(x: Any) -> float:
     F32_BUFFER[0] = x
     return F32_BUFFER[0]
+
+
+ELEMENT: dict[str, Callable[[Any], Any]] = {
+    "f": f32,
+    "d": float,
+    "i": to_int32,
+    "q": to_int64,
+}  # a value as an array of that typecode holds it
 
 
 def pow_(a: Any, b: Any) -> Any:
@@ -223,19 +231,30 @@ def lshift(a: Any, b: Any) -> Any:
     return launch_int(a << b)
 
 
-def _combine(X: Any, how: int, old: float, v: float) -> float:
-    """The value an atomic leaves (ATOMIC_OPERATIONS[how]); the store rounds it to float32. A float add on
+def _combine(X: Any, how: int, old: Any, value: Any) -> Any:
+    """The value an atomic leaves (ATOMIC_OPERATIONS[how]), in the array's element type: float32 arrays round
+    the operand to float32 first, integer arrays wrap to their width (pysim.play.intrinsics). A float add on
     global memory flushes denormals to zero, inputs and result ("atomic single-precision floating-point adds
     on global memory always operate in flush-to-zero mode", CUDA C++ Programming Guide, Floating-Point
-    Standard); max and min are Python's, as in Numba's simulator."""
+    Standard); max and min are Python's, as in Numba's simulator; cas compares integers only (Numba's CUDA
+    target types it for int32/int64), so on a float array it stops the run."""
+    code = X.data.typecode if isinstance(X, Array) else "f"
+    if how == 4:
+        if code not in "iq":
+            raise KernelError(f"cuda.atomic.cas needs an int32 or int64 array; {X.name} holds floats")
+        compare, value = value
+        return ELEMENT[code](value) if old == ELEMENT[code](compare) else old
+    value = ELEMENT[code](value)
     if how == 1:
-        return max(old, v)
+        return max(old, value)
     if how == 2:
-        return min(old, v)
-    if not (isinstance(X, Array) and X.space == "global"):
-        return old + v
-    old, v = (0.0 if abs(x) < FLUSH_BELOW else x for x in (old, v))
-    total = old + v
+        return min(old, value)
+    if how == 3:
+        return value
+    if code != "f" or X.space != "global":
+        return ELEMENT[code](old + value)
+    old, value = (0.0 if abs(x) < FLUSH_BELOW else x for x in (old, value))
+    total = old + value
     return math.copysign(0.0, total) if abs(total) < FLUSH_BELOW else total
 
 

@@ -229,8 +229,8 @@ class NumbaTypes:
         found_call = call_type(chain, args)
         if found_call is not None:
             return found_call
-        if chain[:2] == ["cuda", "atomic"]:
-            return F32  # the old value of a float32 element
+        if chain[:2] == ["cuda", "atomic"]:  # the old value of the element
+            return self.elements.get(getattr(node.args[0], "id", "") if node.args else "", F32)
         if chain in (["cuda", "shared", "array"], ["cuda", "local", "array"]):
             return ARRAY
         name = chain[0] if len(chain) == 1 else ""

@@ -156,7 +156,7 @@ def test_a_fresh_large_local_array_in_every_iteration_stops_at_the_budget():
             "@cuda.jit takes no arguments",
         ),
         (kernel("    x = cuda.atomic.add(C, (0, 0), 1.0) + 1\n"), FIRST, "stands on a line of its own"),
-        (kernel("    cuda.atomic.exch(C, (0, 0), 1.0)\n"), FIRST, "add, max and min are"),
+        (kernel("    cuda.atomic.sub(C, (0, 0), 1.0)\n"), FIRST, "add, max, min, exch and cas are"),
     ],
 )
 def test_unsupported_calls_are_refused_with_their_line(text, line, fragment):

@@ -161,8 +161,9 @@ REFUSED = [
     ("    x = cuda.grid(3)\n", "cuda.grid(3) is not supported"),
     ("    t = cuda.const.array_like(A)\n", "(cuda.const.array_like) is not supported"),
     ("    n = cuda.syncthreads_count(1)\n", "cuda.syncthreads_count is not supported"),
-    ("    cuda.atomic.cas(C, (0, 0), 0.0, 1.0)\n", "cuda.atomic.cas is not in the playground"),
-    ("    cuda.atomic.exch(C, (0, 0), 1.0)\n", "cuda.atomic.exch is not in the playground"),
+    ("    cuda.atomic.inc(C, (0, 0), 1.0)\n", "cuda.atomic.inc is not in the playground: Numba runs it on uint32"),
+    ("    cuda.atomic.dec(C, (0, 0), 1.0)\n", "cuda.atomic.dec is not in the playground"),
+    ("    cuda.atomic.sub(C, (0, 0), 1.0)\n", "cuda.atomic.sub is not in the playground"),
     ("    t = cuda.shared.array(0, float32)\n", "at least 1"),
     ("    t = cuda.shared.array(4, int16)\n", "pass float32, float64, int32 or int64 as the dtype"),
     ("    t = cuda.shared.array(4, int32)\n", "import int32: `from numba import cuda, int32`"),
@@ -205,6 +206,23 @@ def test_int32_int64_and_float64_arrays_give_numbas_c():
         ours = run(path.read_text(), M, N, K)
         assert not ours.diagnostics, ours.diagnostics
         np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+
+
+@numba_needed
+def test_integer_atomics_exch_and_cas_give_numbas_c():
+    path = FIXTURES / "atomics_typed.py"
+    sizes = [(5, 11, 9)]
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K)
+        assert not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        assert ours.counters.atomics == M * K + 3
+
+
+def test_cas_on_a_float_array_stops_with_the_line():
+    result = run(kernel("    old = cuda.atomic.cas(C, (0, 0), 0.0, 1.0)\n", "1, 1"), 1, 1, 1)
+    (error,) = result.diagnostics_of("error")
+    assert error.line == FIRST and "cuda.atomic.cas needs an int32 or int64 array" in error.message
 
 
 def test_an_int32_array_wraps_and_truncates_as_numbas_store_does():

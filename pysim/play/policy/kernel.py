@@ -348,18 +348,25 @@ class KernelPolicy(ast.NodeVisitor):
         check_name(node, chain[0])
 
     def atomic(self, node: ast.Call) -> None:
-        """`cuda.atomic.add(X, (i, j), v)` (or max, min; a 1-D X takes one index)."""
+        """`cuda.atomic.add(X, (i, j), v)` (or max, min, exch; cas takes (X, index, old, v); a 1-D X takes one
+        index)."""
         how = (attribute_chain(node.func) or [])[-1]
+        if how in ("inc", "dec"):
+            raise fail(node, f"cuda.atomic.{how} is not in the playground: Numba runs it on uint32/uint64 arrays only")
         if how not in ATOMIC_OPERATIONS:
-            raise fail(node, f"cuda.atomic.{how} is not in the playground (cuda.atomic.add, max and min are)")
-        if node.keywords or len(node.args) != 3 or not isinstance(node.args[0], ast.Name):
-            raise fail(node, f"cuda.atomic.{how} takes (array, index, value), e.g. cuda.atomic.{how}(C, (row, col), x)")
-        array, index, value = node.args
+            raise fail(
+                node, f"cuda.atomic.{how} is not in the playground (cuda.atomic.add, max, min, exch and cas are)"
+            )
+        values = 2 if how == "cas" else 1
+        if node.keywords or len(node.args) != 2 + values or not isinstance(node.args[0], ast.Name):
+            shape = "(array, index, old, value)" if how == "cas" else "(array, index, value)"
+            raise fail(node, f"cuda.atomic.{how} takes {shape}, e.g. cuda.atomic.{how}(C, (row, col), x)")
+        array, index, *value = node.args
         indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
         if not 1 <= len(indices) <= 2 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
             raise fail(node, f"cuda.atomic.{how} takes one index for a 1-D array or (row, col) for a 2-D one")
         check_name(node, array.id)  # type: ignore[attr-defined]
-        for item in (*indices, value):
+        for item in (*indices, *value):
             self.visit(item)
 
     def call(self, node: ast.Call) -> None:
