@@ -15,10 +15,13 @@ part of Numba's CUDA target: the policy names `cuda.fma` instead.
 
 from __future__ import annotations
 
+import ast
 import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
+
+from .subset import attribute_chain
 
 WARP_SIZE = 32
 FULL_MASK = (1 << WARP_SIZE) - 1
@@ -69,6 +72,17 @@ SHUFFLES = ("shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync")
 VOTES = ("ballot_sync", "all_sync", "any_sync")
 WARP_CALLS = {**dict.fromkeys(SHUFFLES, 3), **dict.fromkeys(VOTES, 2), "syncwarp": 1}
 COLLECTIVES = (*SHUFFLES, *VOTES, "syncwarp")  # numbered as the runtime's `kind`
+COUNTING_BARRIERS = ("syncthreads_count", "syncthreads_and", "syncthreads_or")  # numbered as `tally`'s `how`
+
+
+def counting_barrier(node: ast.AST) -> int | None:
+    """The number of `cuda.syncthreads_count/and/or(p)` in COUNTING_BARRIERS; None for any other node."""
+    if not isinstance(node, ast.Call):
+        return None
+    chain = attribute_chain(node.func) or []
+    if len(chain) == 2 and chain[0] == "cuda" and chain[1] in COUNTING_BARRIERS:
+        return COUNTING_BARRIERS.index(chain[1])
+    return None
 
 
 def math_type(name: str, args: list[str]) -> str:

@@ -229,6 +229,8 @@ class NumbaTypes:
         found_call = call_type(chain, args)
         if found_call is not None:
             return found_call
+        if chain[:1] == ["cuda"] and chain[1:] in (["syncthreads_count"], ["syncthreads_and"], ["syncthreads_or"]):
+            return INT
         if chain[:2] == ["cuda", "atomic"]:  # the old value of the element
             return self.elements.get(getattr(node.args[0], "id", "") if node.args else "", F32)
         if chain in (["cuda", "shared", "array"], ["cuda", "local", "array"]):

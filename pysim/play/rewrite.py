@@ -32,7 +32,7 @@ from typing import cast
 from . import nodes
 from .calls import CallRewrites, array_dtypes, is_collective, lane
 from .evaluate import ConstantEvaluator
-from .intrinsics import DTYPES, WARP_SIZE
+from .intrinsics import DTYPES, WARP_SIZE, counting_barrier
 from .numba_types import BOOL, FLOATS, INT, NumbaTypes
 from .policy import allocation_arguments, allocation_shape
 from .policy.calls import tuple_names
@@ -283,6 +283,14 @@ class KernelRewriter(CallRewrites):
             )
             assign = ast.Assign(targets=[ast.Name(id=target.id, ctx=ast.Store())], value=call)  # type: ignore[attr-defined]
             return [*self._event(number, node), ast.copy_location(assign, node)]
+        how = counting_barrier(value)
+        if how is not None:  # n = cuda.syncthreads_count(p): a barrier that hands back the block's votes
+            number = self._new_statement(node, "barrier")
+            self.barriers.add(number)
+            vote = [nodes.constant(number), nodes.load(vector(len(self._loops))), nodes.constant(how)]
+            request = ast.Yield(value=ast.Tuple(elts=[*vote, self.expr(value.args[0])], ctx=ast.Load()))  # type: ignore[attr-defined]
+            wait = [nodes.assign(target.id, request), nodes.assign(ORDINAL, nodes.constant(0))]  # type: ignore[attr-defined]
+            return [*self._event(number, node), *(ast.copy_location(item, node) for item in wait)]
         atomic = is_atomic(value)
         number = self._new_statement(node, "atomic" if atomic else "assign", self._multiply_adds(node))
         if isinstance(target, ast.Subscript):

@@ -17,7 +17,7 @@ from .guards import namespace as kernel_namespace
 from .launch import Launch, error_line
 from .program import Program
 from .runtime import Array, Runtime, StepBudgetError
-from .warps import Problem, Request, WarpError, resolve
+from .warps import Problem, Request, WarpError, resolve, tally
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,7 @@ def schedule(
                 kernel(*arrays, streams[t], tx, ty, bx, by, bdx, bdy, gdx, gdy) for t, (tx, ty) in enumerate(threads)
             ]
             live = list(range(len(threads)))
+            passing: dict[int, Any] = {}  # what cuda.syncthreads_count/and/or returns to each thread
             number = 0
             while live:
                 runtime.interval = number
@@ -86,7 +87,7 @@ def schedule(
                 executed = runtime.executed  # a local in the loop, which runs for every thread of every interval
                 starts = {t: len(streams[t]) for t in live}
                 parked: dict[int, Request] = {}  # threads at a warp primitive (pysim.play.warps)
-                sends: dict[int, Any] = {}  # what each resumed thread's warp primitive returns
+                sends, votes = passing, {}  # what each resumed thread's call returns; syncthreads_count's votes
                 queue = live
                 while queue:
                     for t in queue:
@@ -97,8 +98,9 @@ def schedule(
                         runtime.charged = 0
                         try:
                             request = generators[t].send(sends.pop(t, None))
-                            if len(request) == 2:
-                                waiting[t], instances[t] = request
+                            if len(request) <= 4:  # a barrier, or a counting barrier with its vote
+                                waiting[t], instances[t] = request[:2]
+                                votes[t] = request[2:]
                             else:
                                 parked[t] = request
                         except StopIteration:
@@ -144,5 +146,6 @@ def schedule(
                 if stop is not None:
                     return stop
                 live = [t for t in live if t in waiting]
+                passing = tally(waiting, instances, votes)
                 number += 1
     return None

@@ -44,10 +44,6 @@ SUBSET = (
 # Calls a CUDA programmer reaches for that the playground does not model, and why (policy.refuse_call).
 REFUSED_CALLS = {
     "print": "print is not available: a GPU has no console here; look at C, the counters and the thread steps",
-    "cuda.syncthreads_count": "cuda.syncthreads_count is not supported yet: count with cuda.atomic.add on a shared "
-    "counter, then cuda.syncthreads()",
-    "cuda.syncthreads_and": "cuda.syncthreads_and is not supported yet: combine with cuda.atomic.min on a shared flag",
-    "cuda.syncthreads_or": "cuda.syncthreads_or is not supported yet: combine with cuda.atomic.max on a shared flag",
     "cuda.const.array_like": "constant memory (cuda.const.array_like) is not supported yet: read the values from A or B",
     "cuda.activemask": "cuda.activemask() is not supported: pass the mask of the lanes you mean (0xffffffff: all 32)",
 }

@@ -55,6 +55,23 @@ def resolve(parked: dict[int, Request], vectors: Vectors, problems: list[Problem
     return sends
 
 
+def tally(waiting: dict[int, int], instances: dict[int, int], votes: dict[int, tuple]) -> dict[int, int]:
+    """What `cuda.syncthreads_count(p)` (how 0), `_and` (1) and `_or` (2) return to each thread waiting at
+    one: over the threads that wait at the same barrier instance (those that ended take no part, as a
+    barrier waits only for threads that have not exited)."""
+    groups: dict[tuple[int, int], list[int]] = {}
+    for thread, vote in votes.items():
+        if vote:
+            groups.setdefault((waiting[thread], instances[thread]), []).append(thread)
+    found: dict[int, int] = {}
+    for threads in groups.values():
+        true = sum(bool(votes[t][1]) for t in threads)
+        how = votes[threads[0]][0]
+        result = true if how == 0 else int(true == len(threads)) if how == 1 else int(true > 0)
+        found.update(dict.fromkeys(threads, result))
+    return found
+
+
 def _mask(value: Any, line: int, thread: int, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise WarpError(line, thread, f"the mask of {name} at line {line} must be a whole number (got {value!r})")

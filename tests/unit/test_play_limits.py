@@ -144,7 +144,7 @@ def test_a_fresh_large_local_array_in_every_iteration_stops_at_the_budget():
     "text,line,fragment",
     [
         (kernel("    print(1)\n"), FIRST, "print is not available"),
-        (kernel("    x = 1\n    n = cuda.syncthreads_count(x)\n"), FIRST + 1, "syncthreads_count is not supported yet"),
+        (kernel("    x = 1\n    n = 2 * cuda.syncthreads_count(x)\n"), FIRST + 1, "is a barrier: assign it on a line"),
         (
             kernel("    t = cuda.const.array_like(A)\n"),
             FIRST,

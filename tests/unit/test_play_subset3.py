@@ -160,7 +160,7 @@ REFUSED = [
     ("    x = cuda.threadIdx.z\n", "cuda.threadIdx.z is not supported"),
     ("    x = cuda.grid(3)\n", "cuda.grid(3) is not supported"),
     ("    t = cuda.const.array_like(A)\n", "(cuda.const.array_like) is not supported"),
-    ("    n = cuda.syncthreads_count(1)\n", "cuda.syncthreads_count is not supported"),
+    ("    n = 1 + cuda.syncthreads_count(1)\n", "cuda.syncthreads_count is a barrier: assign it on a line of its own"),
     ("    cuda.atomic.inc(C, (0, 0), 1.0)\n", "cuda.atomic.inc is not in the playground: Numba runs it on uint32"),
     ("    cuda.atomic.dec(C, (0, 0), 1.0)\n", "cuda.atomic.dec is not in the playground"),
     ("    cuda.atomic.sub(C, (0, 0), 1.0)\n", "cuda.atomic.sub is not in the playground"),
@@ -217,6 +217,24 @@ def test_integer_atomics_exch_and_cas_give_numbas_c():
         assert not ours.diagnostics, ours.diagnostics
         np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
         assert ours.counters.atomics == M * K + 3
+
+
+@numba_needed
+def test_counting_barriers_give_numbas_c():
+    path = FIXTURES / "counting_barriers.py"
+    sizes = [(5, 3, 9)]
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K)
+        assert not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        assert ours.counters.barriers == 3
+
+
+def test_a_counting_barrier_in_a_branch_is_barrier_divergence():
+    body = "    if cuda.threadIdx.x < 5:\n        n = cuda.syncthreads_count(1)\n"
+    result = run(kernel(body), 1, 1, 1)
+    (found,) = result.diagnostics_of("barrier_divergence")
+    assert found.line == FIRST + 1
 
 
 def test_cas_on_a_float_array_stops_with_the_line():

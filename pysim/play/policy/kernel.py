@@ -8,7 +8,7 @@ import math
 from ...core.constants import WORD_BYTES
 from ..evaluate import ConstantEvaluator
 from ..guards import ATOMIC_OPERATIONS
-from ..intrinsics import DTYPES, WIDE
+from ..intrinsics import DTYPES, WIDE, counting_barrier
 from ..limits import LOCAL_LIMIT_BYTES
 from ..program import fail
 from ..subset import (
@@ -96,6 +96,12 @@ class KernelPolicy(ast.NodeVisitor):
             for index in self.subscript(target):
                 self.visit(index)
             self.visit(value)
+            return
+        if counting_barrier(value) is not None:
+            if not isinstance(target, ast.Name) or len(value.args) != 1 or value.keywords:  # type: ignore[attr-defined]
+                raise fail(node, "assign the barrier's result to a variable: n = cuda.syncthreads_count(predicate)")
+            self.assignable(target)
+            self.visit(value.args[0])  # type: ignore[attr-defined]
             return
         self.store_target(target)
         if isinstance(target, ast.Name) and grid_dimensions(value) == 2:
@@ -378,6 +384,10 @@ class KernelPolicy(ast.NodeVisitor):
             if dimensions == 2:
                 raise fail(node, f"{'.'.join(chain or [])}(2) is a tuple: `col, row = ...(2)` or `pos = ...(2)`")
             return
+        if counting_barrier(node) is not None:
+            raise fail(
+                node, f"{'.'.join(chain or [])} is a barrier: assign it on a line of its own, n = ...(predicate)"
+            )
         if check_call(node, self.modules, self.visit):
             return
         if chain in ALLOCATIONS:
