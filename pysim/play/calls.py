@@ -65,6 +65,17 @@ def array_dtypes(function: ast.FunctionDef) -> dict[str, str]:
     return {name: dtype for name, dtype in found.items() if name not in other}
 
 
+def fused(node: ast.stmt) -> int:
+    """The `cuda.fma(a, b, c)` calls of `node` (not of the statements nested in it): a multiply-add each."""
+    roots = [getattr(node, "value", None) if not isinstance(node, (ast.If, ast.While)) else node.test]
+    return sum(
+        isinstance(inner, ast.Call) and attribute_chain(inner.func) == ["cuda", "fma"]
+        for root in roots
+        if root is not None
+        for inner in ast.walk(root)
+    )
+
+
 def is_collective(node: ast.AST) -> bool:
     """A warp primitive call (`cuda.shfl_down_sync(...)`, `cuda.syncwarp()`, ...)."""
     if not isinstance(node, ast.Call):
@@ -79,6 +90,7 @@ class CallRewrites:
 
     types: NumbaTypes
     collectives: int
+    _dtypes: dict[str, str]  # the dtype of each name holding a shared or local array
 
     def expr(self, node: ast.expr) -> ast.expr:
         raise NotImplementedError
@@ -115,6 +127,11 @@ class CallRewrites:
             value,
             *self._site_arguments(),
         )
+
+    def _converted(self, array: str, value: ast.expr) -> ast.expr:
+        """A value stored into an integer array, converted as Numba's store does (truncated, wrapped)."""
+        dtype = self._dtypes.get(array, "float32")
+        return nodes.call(f"_pl_{dtype}", value) if dtype in ("int32", "int64") else value
 
     def collective(self, node: ast.Call) -> ast.expr:
         """A warp primitive: the thread's request, yielded; the scheduler sends back the result."""

@@ -30,7 +30,7 @@ import ast
 from typing import cast
 
 from . import nodes
-from .calls import CallRewrites, array_dtypes, is_collective, lane
+from .calls import CallRewrites, array_dtypes, fused, is_collective, lane
 from .evaluate import ConstantEvaluator
 from .intrinsics import DTYPES, WARP_SIZE, counting_barrier
 from .numba_types import BOOL, FLOATS, INT, NumbaTypes
@@ -89,8 +89,8 @@ class KernelRewriter(CallRewrites):
         self._numbered: list[bool] = []  # for each: whether it numbers its iteration vectors (`_numbers`)
         self._registers: frozenset[str] = frozenset()  # names that only ever hold a local array
         self._tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple
-        self._dtypes: dict[str, str] = {}  # the dtype of each name holding a shared or local array
         self.collectives = 0  # warp primitive calls rewritten so far (pysim.play.calls)
+        self._dtypes: dict[str, str] = {}  # the dtype of each name holding a shared or local array
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
         self._dtypes = array_dtypes(function)
@@ -392,23 +392,7 @@ class KernelRewriter(CallRewrites):
         products = self.types.multiply_adds(node)
         for product in products:
             self._fma_factors.update((id(product.left), id(product.right)))
-        return len(products) + self._fused(node)
-
-    @staticmethod
-    def _fused(node: ast.stmt) -> int:
-        """The `cuda.fma(a, b, c)` calls of `node` (not of the statements nested in it): a multiply-add each."""
-        roots = [getattr(node, "value", None) if not isinstance(node, (ast.If, ast.While)) else node.test]
-        return sum(
-            isinstance(inner, ast.Call) and attribute_chain(inner.func) == ["cuda", "fma"]
-            for root in roots
-            if root is not None
-            for inner in ast.walk(root)
-        )
-
-    def _converted(self, array: str, value: ast.expr) -> ast.expr:
-        """A value stored into an integer array, converted as Numba's store does (truncated, wrapped)."""
-        dtype = self._dtypes.get(array, "float32")
-        return nodes.call(f"_pl_{dtype}", value) if dtype in ("int32", "int64") else value
+        return len(products) + fused(node)
 
     def _vector_name(self) -> str:
         """The variable holding the iteration vector of the loops around the statement being rewritten."""
