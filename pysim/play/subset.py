@@ -3,7 +3,20 @@ page names a node kind. What is refused, and why, is `pysim.play.policy`; the re
 (`pysim.play.rewrite`) and Numba's types (`pysim.play.numba_types`) read the same names.
 
 A student's file is Numba-CUDA: `from numba import cuda, float32`, module-level integer constants,
-`@cuda.jit def kernel(A, B, C)` and `def launch(M, N, K)`.
+`@cuda.jit def kernel(A, B, C)` and `def launch(M, N, K)`. Round three (SPEC §7) adds, each with Numba's
+semantics (tests/unit/test_play_subset3.py):
+
+- `cuda.grid(n)` / `cuda.gridsize(n)` for n = 1, 2, unpacked or kept (`pos = cuda.grid(2)`, `pos[0]`);
+- `@cuda.jit(device=True)` functions, inlined (`pysim.play.inline`): one return, last; no recursion;
+- `import math` and `math.<function>` (`pysim.play.intrinsics.MATH_FUNCTIONS`), `cuda.fma` (one rounding,
+  counted as a multiply-add);
+- `cuda.laneid`, `cuda.warpsize`, `cuda.syncwarp`, `cuda.shfl_sync`/`shfl_up_sync`/`shfl_down_sync`/
+  `shfl_xor_sync`, `cuda.ballot_sync`/`all_sync`/`any_sync`, their masks checked (`pysim.play.warps`);
+- `int32`, `int64` and `float64` shared (4-byte dtypes) and local arrays, and those conversions;
+- `n = cuda.syncthreads_count(p)` (and `_and`, `_or`); `cuda.atomic.exch` and `cuda.atomic.cas`.
+
+Refused, naming the form: 3-D blocks (`.z`, `cuda.grid(3)`), `cuda.const.array_like`, dynamic shared
+memory (a shape of 0), 8-byte shared arrays, `cuda.atomic.inc/dec` (Numba's uint32/uint64 only), `math.fma`.
 """
 
 from __future__ import annotations
