@@ -24,7 +24,7 @@ from ..core.matrices import operands
 from .columns import A_ARRAY, B_ARRAY, C_ARRAY, array_table
 from .compiler import compile_program
 from .counting import Analysis
-from .launch import evaluate_launch
+from .launch import evaluate_launch, sized
 from .limits import DEFAULT_MAX_STEPS
 from .memory import StaleReads
 from .program import Program, ProgramError
@@ -64,6 +64,7 @@ def run(
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ProgramError(0, f"{name} must be a whole number of at least 1 (got {value!r})")
     launch = evaluate_launch(program, M, N, K)
+    program = sized(program, launch)
     default_A, default_B = operands(M, N, K, seed)
     A = default_A if A is None else np.asarray(A, dtype=np.float32)
     B = default_B if B is None else np.asarray(B, dtype=np.float32)

@@ -6,10 +6,11 @@ playground simulates, too much shared memory) is a `ProgramError`: the file cann
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import TracebackType
 from typing import Any
 
+from .intrinsics import DTYPE_BYTES
 from .limits import GRID_LIMITS, INT_LIMIT, SHARED_LIMIT_BYTES, THREAD_LIMIT, TOTAL_THREAD_LIMIT
 from .program import Program, ProgramError
 
@@ -20,6 +21,7 @@ class Launch:
 
     grid: tuple[int, int]
     block: tuple[int, int]
+    dynamic_bytes: int = 0  # dynamic shared memory per block: launch()'s fourth item, Numba's kernel[g, b, 0, n]
 
     @property
     def threads(self) -> int:
@@ -59,9 +61,9 @@ def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
         raise ProgramError(
             error_line(error), f"launch({M}, {N}, {K}) failed: {type(error).__name__}: {error}"
         ) from None
-    if not (isinstance(returned, tuple) and len(returned) == 2):
+    if not (isinstance(returned, tuple) and len(returned) in (2, 4)):
         raise ProgramError(0, f"launch() must return (grid, block), got {returned!r}")
-    launch = Launch(_dims(returned[0], "grid"), _dims(returned[1], "block"))
+    launch = Launch(_dims(returned[0], "grid"), _dims(returned[1], "block"), _dynamic(returned[2:]))
     if launch.threads > THREAD_LIMIT:
         raise ProgramError(
             0,
@@ -81,12 +83,39 @@ def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
             f"({launch.blocks:,} blocks of {launch.threads:,}); the playground simulates at most "
             f"{TOTAL_THREAD_LIMIT:,}, one by one",
         )
-    shared = program.shared_bytes()
+    dynamic = [a for a in program.allocations if a.dynamic]
+    if dynamic and not launch.dynamic_bytes:
+        raise ProgramError(
+            dynamic[0].line,
+            "the kernel declares dynamic shared memory (a shape of 0): launch() returns (grid, block, 0, bytes)",
+        )
+    shared = program.shared_bytes() + launch.dynamic_bytes
     if shared > SHARED_LIMIT_BYTES:
         raise ProgramError(
-            0, f"the kernel declares {shared:,} bytes of shared memory; a block may have at most {SHARED_LIMIT_BYTES:,}"
+            0, f"the kernel asks for {shared:,} bytes of shared memory; a block may have at most {SHARED_LIMIT_BYTES:,}"
         )
     return launch
+
+
+def _dynamic(extra: tuple[Any, ...]) -> int:
+    """The dynamic shared bytes of launch()'s (grid, block, stream, bytes): the stream must be 0 (the default)."""
+    if not extra:
+        return 0
+    stream, size = extra
+    if stream != 0 or isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise ProgramError(0, f"launch() returns (grid, block, 0, shared bytes): got stream {stream!r}, bytes {size!r}")
+    return size
+
+
+def sized(program: Program, launch: Launch) -> Program:
+    """`program` with its dynamic shared arrays (shape 0) given the launch's size: as many elements as fit."""
+    if not launch.dynamic_bytes:
+        return program
+    allocations = tuple(
+        replace(a, shape=(launch.dynamic_bytes // DTYPE_BYTES[a.dtype],)) if a.dynamic else a
+        for a in program.allocations
+    )
+    return replace(program, allocations=allocations)
 
 
 def error_line(error: BaseException) -> int:

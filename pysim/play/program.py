@@ -67,6 +67,7 @@ class Allocation:
     space: str  # shared | register
     shape: tuple[int, ...]
     dtype: str = "float32"  # float32 | float64 | int32 | int64 (pysim.play.intrinsics.DTYPES)
+    dynamic: bool = False  # `cuda.shared.array(0, dtype)`: sized by the launch, every such array the same bytes
 
     @property
     def grid_shape(self) -> tuple[int, int]:

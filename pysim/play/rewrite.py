@@ -410,7 +410,8 @@ class KernelRewriter(CallRewrites):
         shape = allocation_shape(self.evaluator, value)
         dtype = cast(ast.Name, allocation_arguments(value)["dtype"]).id
         name = cast(ast.Name, target).id
-        allocation = Allocation(len(self.allocations), value.lineno, name, space, tuple(shape), dtype)
+        dynamic = tuple(shape) == (0,)
+        allocation = Allocation(len(self.allocations), value.lineno, name, space, tuple(shape), dtype, dynamic)
         self.allocations.append(allocation)
         return allocation
 

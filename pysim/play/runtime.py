@@ -117,8 +117,9 @@ class Runtime:
     # --- shared and local arrays -------------------------------------------------------------
     def new_block(self, block: tuple[int, int]) -> None:
         self.block = block
+        shared = [a for a in self.program.allocations if a.space == "shared"]
+        dynamic = next((_fresh(a) for a in shared if a.dynamic), array("f"))  # one memory for every dynamic array
         self.shared = {
-            a.number: Array(a.name, "shared", FIRST_ALLOCATION + a.number, a.shape, _fresh(a))
-            for a in self.program.allocations
-            if a.space == "shared"
+            a.number: Array(a.name, "shared", FIRST_ALLOCATION + a.number, a.shape, dynamic if a.dynamic else _fresh(a))
+            for a in shared
         }

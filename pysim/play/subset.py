@@ -13,10 +13,12 @@ semantics (tests/unit/test_play_subset3.py):
 - `cuda.laneid`, `cuda.warpsize`, `cuda.syncwarp`, `cuda.shfl_sync`/`shfl_up_sync`/`shfl_down_sync`/
   `shfl_xor_sync`, `cuda.ballot_sync`/`all_sync`/`any_sync`, their masks checked (`pysim.play.warps`);
 - `int32`, `int64` and `float64` shared (4-byte dtypes) and local arrays, and those conversions;
-- `n = cuda.syncthreads_count(p)` (and `_and`, `_or`); `cuda.atomic.exch` and `cuda.atomic.cas`.
+- `n = cuda.syncthreads_count(p)` (and `_and`, `_or`); `cuda.atomic.exch` and `cuda.atomic.cas`;
+- dynamic shared memory: `cuda.shared.array(0, dtype)`, sized by `launch()` returning
+  `(grid, block, 0, bytes)` (Numba's `kernel[grid, block, stream, bytes]`); every such array is the same memory.
 
-Refused, naming the form: 3-D blocks (`.z`, `cuda.grid(3)`), `cuda.const.array_like`, dynamic shared
-memory (a shape of 0), 8-byte shared arrays, `cuda.atomic.inc/dec` (Numba's uint32/uint64 only), `math.fma`.
+Refused, naming the form: 3-D blocks (`.z`, `cuda.grid(3)`), `cuda.const.array_like`, 8-byte shared
+arrays, `cuda.atomic.inc/dec` (Numba's uint32/uint64 only), `math.fma`.
 """
 
 from __future__ import annotations

@@ -164,7 +164,7 @@ REFUSED = [
     ("    cuda.atomic.inc(C, (0, 0), 1.0)\n", "cuda.atomic.inc is not in the playground: Numba runs it on uint32"),
     ("    cuda.atomic.dec(C, (0, 0), 1.0)\n", "cuda.atomic.dec is not in the playground"),
     ("    cuda.atomic.sub(C, (0, 0), 1.0)\n", "cuda.atomic.sub is not in the playground"),
-    ("    t = cuda.shared.array(0, float32)\n", "at least 1"),
+    ("    t = cuda.local.array(0, float32)\n", "at least 1"),
     ("    t = cuda.shared.array(4, int16)\n", "pass float32, float64, int32 or int64 as the dtype"),
     ("    t = cuda.shared.array(4, int32)\n", "import int32: `from numba import cuda, int32`"),
     ("    x = math.fma(1.0, 2.0, 3.0)\n", "use cuda.fma(a, b, c)"),
@@ -180,7 +180,8 @@ def test_unsupported_forms_are_refused_naming_them_and_never_listed_as_accepted(
         run(kernel(body), 1, 1, 1)
     assert caught.value.line == FIRST and fragment in caught.value.message, caught.value.message
     refused_name = body.split("=")[-1].strip().split("(")[0]
-    assert refused_name not in ACCEPTED or refused_name in ("cuda.grid", "cuda.shared.array")  # those: other forms
+    # a refused form of an accepted call (cuda.grid(3), an array of 0) names the form, not the call
+    assert refused_name not in ACCEPTED or refused_name in ("cuda.grid", "cuda.shared.array", "cuda.local.array")
 
 
 @numba_needed
@@ -235,6 +236,31 @@ def test_a_counting_barrier_in_a_branch_is_barrier_divergence():
     result = run(kernel(body), 1, 1, 1)
     (found,) = result.diagnostics_of("barrier_divergence")
     assert found.line == FIRST + 1
+
+
+@numba_needed
+def test_dynamic_shared_memory_from_the_launch_gives_numbas_c():
+    path = FIXTURES / "dynamic_shared.py"
+    sizes = [(5, 20, 20)]
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
+        ours = run(path.read_text(), M, N, K, expected=lambda A, B: A[:, ::-1] + 32)
+        assert ours.c_matches and not ours.diagnostics, ours.diagnostics
+        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        assert ours.counters.shared_stores == ours.counters.shared_loads == M * K
+
+
+@pytest.mark.parametrize(
+    "returned,fragment",
+    [
+        ("1, 32", "declares dynamic shared memory"),
+        ("1, 32, 0, 64 * 1024", "65,536 bytes of shared memory"),
+        ("1, 32, 1, 128", "got stream 1"),
+    ],
+)
+def test_dynamic_shared_memory_needs_a_size_within_the_limit(returned, fragment):
+    with pytest.raises(ProgramError) as caught:
+        run(kernel("    t = cuda.shared.array(0, float32)\n    t[0] = 1.0\n", returned), 1, 1, 1)
+    assert fragment in caught.value.message
 
 
 def test_cas_on_a_float_array_stops_with_the_line():

@@ -43,6 +43,7 @@ class KernelPolicy(ast.NodeVisitor):
         self.uses_float32 = uses_float32
         self.modules = modules  # modules the file imports (`math`)
         self.tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple (pysim.play.policy.calls)
+        self.dynamic: set[str] = set()  # dtypes of the dynamic shared arrays (shape 0)
         self.loops = 0  # loops around the statement being checked
         self.local_words = 0  # words of the local arrays allocated so far (LOCAL_LIMIT_BYTES)
 
@@ -201,6 +202,11 @@ class KernelPolicy(ast.NodeVisitor):
         shape = allocation_shape(self.evaluator, value)
         if not 1 <= len(shape) <= 2 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
             raise fail(value, "the shape must be one or two whole numbers, e.g. (T, T)")
+        if kind == "shared" and shape == (0,):  # dynamic: sized by launch() (pysim.play.launch)
+            self.dynamic.add(dtype.id)
+            if len(self.dynamic) > 1:
+                raise fail(value, "dynamic shared arrays of different dtypes alias the same bytes: use one dtype")
+            return True
         if any(extent < 1 for extent in shape):
             raise fail(value, f"every extent of the shape must be at least 1 (got {shape})")
         if any(extent > MAX_EXTENT for extent in shape):

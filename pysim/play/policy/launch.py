@@ -59,8 +59,10 @@ class LaunchPolicy(ast.NodeVisitor):
 
     def visit_Return(self, node: ast.Return) -> None:
         value = node.value
-        if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
-            raise fail(node, "launch() returns (grid, block)")
+        if not (isinstance(value, ast.Tuple) and len(value.elts) in (2, 4)):
+            raise fail(
+                node, "launch() returns (grid, block), or (grid, block, 0, shared bytes) for dynamic shared memory"
+            )
         for item in value.elts:
             if isinstance(item, ast.Tuple):
                 self.shape(item)

@@ -27,9 +27,9 @@ def main():
         A = np.array(case["A"], dtype=np.float32)
         B = np.array(case["B"], dtype=np.float32)
         C = np.zeros((case["M"], case["N"]), dtype=np.float32)
-        grid, block = module.launch(case["M"], case["N"], case["K"])
+        configuration = module.launch(case["M"], case["N"], case["K"])  # (grid, block[, stream, shared bytes])
         dA, dB, dC = cuda.to_device(A), cuda.to_device(B), cuda.to_device(C)
-        module.kernel[grid, block](dA, dB, dC)
+        module.kernel[configuration](dA, dB, dC)
         results.append(dC.copy_to_host().tolist())
     json.dump(results, sys.stdout)
 
