@@ -36,27 +36,63 @@ def numba_cases(path: Path, sizes: list[tuple[int, int, int]]) -> list[dict]:
     return cases
 
 
-@numba_needed
-def test_grid_tuples_math_fma_and_lane_ids_give_numbas_c_bit_for_bit():
-    sizes = [(7, 23, 5), (9, 40, 3)]
-    path = FIXTURES / "subset_grid_math.py"
-    for (M, N, K), numba_c in zip(sizes, under_numba(path.parent / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K, expected=lambda a, b: np.zeros((a.shape[0], b.shape[1])))
-        assert not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-        assert ours.counters.fma == sum(1 for row in range(M) for col in range(N) if col % 10 == 7)
+def _clipped(A, B):
+    return (np.clip(A, 2, 7) @ B - np.clip(np.arange(B.shape[1]), 1, 3)).astype(np.float32)
+
+
+# (file, harness, sizes, what C must equal (None: only Numba's C), a check of the counters): each file runs
+# the same under Numba's simulator and pysim, C bit for bit.
+NUMBA_CASES = [
+    (
+        "subset_grid_math.py",
+        "numba_harness.py",
+        [(7, 23, 5), (9, 40, 3)],
+        None,
+        lambda r, M, N, K: r.counters.fma == M * sum(c % 10 == 7 for c in range(N)),
+    ),
+    # the simulator has no shuffles: numba_warp_harness.py adds them (block-wide exchanges), valid for the
+    # reference because every warp of these sizes has a row (M a multiple of ROWS = 4)
+    (
+        SOLUTIONS / "warp_reduce.py",
+        "numba_warp_harness.py",
+        [(8, 1, 70), (4, 1, 3)],
+        lambda A, B: A.sum(axis=1, keepdims=True),
+        lambda r, M, N, K: r.counters.atomics == 0,
+    ),
+    (
+        "device_functions.py",
+        "numba_harness.py",
+        [(5, 9, 4)],
+        _clipped,
+        lambda r, M, N, K: r.counters.fma == M * N * K and r.counters.global_loads == 2 * M * N * K,
+    ),
+    ("typed_arrays.py", "numba_harness.py", [(5, 9, 4)], None, lambda r, M, N, K: True),
+    ("atomics_typed.py", "numba_harness.py", [(5, 11, 9)], None, lambda r, M, N, K: r.counters.atomics == M * K + 3),
+    ("counting_barriers.py", "numba_harness.py", [(5, 3, 9)], None, lambda r, M, N, K: r.counters.barriers == 3),
+    (
+        "dynamic_shared.py",
+        "numba_harness.py",
+        [(5, 20, 20)],
+        lambda A, B: A[:, ::-1] + 32,
+        lambda r, M, N, K: r.counters.shared_stores == r.counters.shared_loads == M * K,
+    ),
+]
 
 
 @numba_needed
-def test_the_warp_reduction_reference_gives_numbas_c_with_shuffles_added_to_the_simulator():
-    """Numba's simulator has no shuffles: numba_warp_harness.py adds them (block-wide exchanges), valid for
-    the reference because every warp of these sizes has a row (M a multiple of ROWS = 4)."""
-    path = SOLUTIONS / "warp_reduce.py"
-    sizes = [(8, 1, 70), (4, 1, 3)]
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_warp_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K, expected=lambda a, b: a.sum(axis=1, keepdims=True))
+@pytest.mark.parametrize(
+    "name,harness,sizes,expected,counted",
+    NUMBA_CASES,
+    ids=lambda x: str(x).split("/")[-1] if isinstance(x, (str, Path)) else "",
+)
+def test_round_three_forms_give_numbas_c_bit_for_bit(name, harness, sizes, expected, counted):
+    path = FIXTURES / name
+    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / harness, numba_cases(path, sizes))):
+        numba_c = np.array(numba_c, dtype=np.float32)
+        ours = run(path.read_text(), M, N, K, expected=expected or (lambda A, B, c=numba_c: c))
         assert ours.c_matches and not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
+        np.testing.assert_array_equal(numba_c, ours.C)
+        assert counted(ours, M, N, K), ours.counters
 
 
 WARP_BODY = """    lane = cuda.laneid
@@ -184,69 +220,11 @@ def test_unsupported_forms_are_refused_naming_them_and_never_listed_as_accepted(
     assert refused_name not in ACCEPTED or refused_name in ("cuda.grid", "cuda.shared.array", "cuda.local.array")
 
 
-@numba_needed
-def test_device_functions_give_numbas_c_and_count_as_if_written_inline():
-    path = FIXTURES / "device_functions.py"
-    sizes = [(5, 9, 4)]
-
-    def expected(A, B):
-        return (np.clip(A, 2, 7) @ B - np.clip(np.arange(B.shape[1]), 1, 3)).astype(np.float32)
-
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K, expected=expected)
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-        assert ours.c_matches and not ours.diagnostics and ours.counters.fma == M * N * K
-        assert ours.counters.global_loads == 2 * M * N * K and ours.counters.global_stores == M * N
-
-
-@numba_needed
-def test_int32_int64_and_float64_arrays_give_numbas_c():
-    path = FIXTURES / "typed_arrays.py"
-    sizes = [(5, 9, 4)]
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K)
-        assert not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-
-
-@numba_needed
-def test_integer_atomics_exch_and_cas_give_numbas_c():
-    path = FIXTURES / "atomics_typed.py"
-    sizes = [(5, 11, 9)]
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K)
-        assert not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-        assert ours.counters.atomics == M * K + 3
-
-
-@numba_needed
-def test_counting_barriers_give_numbas_c():
-    path = FIXTURES / "counting_barriers.py"
-    sizes = [(5, 3, 9)]
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K)
-        assert not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-        assert ours.counters.barriers == 3
-
-
 def test_a_counting_barrier_in_a_branch_is_barrier_divergence():
     body = "    if cuda.threadIdx.x < 5:\n        n = cuda.syncthreads_count(1)\n"
     result = run(kernel(body), 1, 1, 1)
     (found,) = result.diagnostics_of("barrier_divergence")
     assert found.line == FIRST + 1
-
-
-@numba_needed
-def test_dynamic_shared_memory_from_the_launch_gives_numbas_c():
-    path = FIXTURES / "dynamic_shared.py"
-    sizes = [(5, 20, 20)]
-    for (M, N, K), numba_c in zip(sizes, under_numba(FIXTURES / "numba_harness.py", numba_cases(path, sizes))):
-        ours = run(path.read_text(), M, N, K, expected=lambda A, B: A[:, ::-1] + 32)
-        assert ours.c_matches and not ours.diagnostics, ours.diagnostics
-        np.testing.assert_array_equal(np.array(numba_c, dtype=np.float32), ours.C)
-        assert ours.counters.shared_stores == ours.counters.shared_loads == M * K
 
 
 @pytest.mark.parametrize(
