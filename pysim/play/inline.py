@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from .program import ProgramError, fail
 
-MAX_INLINED = 2000  # statements of the kernel once every call is inlined (the reference solutions hold < 60)
+MAX_INLINED = 1000  # statements of the kernel once every call is inlined (the reference solutions hold < 60)
 MAX_DEPTH = 8  # device functions calling device functions
 Node = TypeVar("Node", bound=ast.AST)
 
@@ -60,6 +60,7 @@ class Inliner:
         self.count = 0  # calls inlined (each one's names get a fresh suffix)
         self.statements = 0
         self.taken: set[str] = set()
+        self.numbers: dict[str, int] = {}  # fresh(): how many names each base has given
 
     def kernel(self, function: ast.FunctionDef) -> ast.FunctionDef:
         if not self.devices:
@@ -76,11 +77,7 @@ class Inliner:
         return out
 
     def statement(self, node: ast.stmt, stack: tuple[str, ...]) -> list[ast.stmt]:
-        self.statements += 1
-        if self.statements > MAX_INLINED:
-            raise fail(
-                node, f"the kernel holds more than {MAX_INLINED:,} statements once its device functions are inlined"
-            )
+        self.count_statements(node, 1)
         node = copy.copy(node)
         before: list[ast.stmt] = []
         standing = node.value if isinstance(node, ast.Expr) else None
@@ -105,6 +102,8 @@ class Inliner:
 
     def expression(self, node: ast.expr, before: list[ast.stmt], stack: tuple[str, ...]) -> ast.expr:
         """`node` with each device call replaced by its result's name, the calls' bodies appended to `before`."""
+        if next(_calls(node, self.devices), None) is None:
+            return node  # nothing to inline: the node is shared, never changed
         for inner in ast.walk(node):
             if isinstance(inner, (ast.BoolOp, ast.IfExp)):
                 for call in _calls(inner, self.devices):
@@ -120,11 +119,23 @@ class Inliner:
 
         return Calls().visit(copy.deepcopy(node))
 
+    def count_statements(self, node: ast.AST, added: int) -> None:
+        """Count `added` statements of the inlined kernel, refusing it past MAX_INLINED."""
+        self.statements += added
+        if self.statements > MAX_INLINED:
+            raise fail(
+                node, f"the kernel holds more than {MAX_INLINED:,} statements once its device functions are inlined"
+            )
+
     def fresh(self, name: str, function: str) -> str:
-        candidate, n = f"{name}__{function}", 1
+        """`name__function`, numbered from 2 when taken (each base keeps its count: no search over the taken)."""
+        base = f"{name}__{function}"
+        n = self.numbers.get(base, 0)
+        candidate = base if n == 0 else f"{base}{n + 1}"
         while candidate in self.taken:
             n += 1
-            candidate = f"{name}__{function}{n}"
+            candidate = f"{base}{n + 1}"
+        self.numbers[base] = n + 1
         self.taken.add(candidate)
         return candidate
 
@@ -137,6 +148,7 @@ class Inliner:
         if len(stack) >= MAX_DEPTH:
             raise fail(call, f"device functions call each other more than {MAX_DEPTH} deep")
         params = [a.arg for a in function.args.args]
+        self.count_statements(call, len(params) + 1)  # the bindings and the result
         if call.keywords or len(call.args) != len(params) or any(isinstance(a, ast.Starred) for a in call.args):
             raise fail(call, f"{name} takes {len(params)} argument(s): {name}({', '.join(params)})")
         body = function.body[1:] if function.body and _is_docstring(function.body[0]) else list(function.body)

@@ -4,6 +4,7 @@ against a brute-force answer where it does not (the simulator has no shuffles, v
 inputs are diagnostics with the line; what is still unsupported is refused, naming it."""
 
 import importlib.util
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -291,6 +292,19 @@ def test_recursive_and_unusual_device_functions_are_refused_with_the_line(device
     with pytest.raises(ProgramError) as caught:
         run(with_device("    C[0, 0] = f(3)\n", *devices), 1, 1, 1)
     assert caught.value.line > 0 and fragment in caught.value.message, caught.value.message
+
+
+def test_device_functions_that_multiply_when_inlined_are_refused_quickly():
+    """Eight functions each calling the next three times: 3**7 copies of the last, refused once the inlined
+    kernel passes MAX_INLINED statements, in about a second."""
+    devices = [
+        (f"f{i}", f"    y = x + 1\n    return f{i + 1}(x) + f{i + 1}(x + 1) + f{i + 1}(x + 2)") for i in range(7)
+    ]
+    start = time.perf_counter()
+    with pytest.raises(ProgramError) as caught:
+        run(with_device("    C[0, 0] = f0(3)\n", *devices, ("f7", "    return x")), 1, 1, 1)
+    assert "statements once its device functions are inlined" in caught.value.message and caught.value.line > 0
+    assert time.perf_counter() - start < 20  # a loaded 2-core machine
 
 
 def test_a_device_call_in_a_while_test_or_a_condition_is_refused():
