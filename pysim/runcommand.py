@@ -135,5 +135,7 @@ def run_file(args: argparse.Namespace) -> int:
         print(f"puzzle {grade.puzzle}: {'passed' if grade.passed else 'not yet'}")
         for check in grade.checks:
             mark = "ok " if check.passed else "NO "
-            print(f"  {mark} {check.size}: {check.label} ({check.value} vs {check.limit})")
+            print(f"  {mark} {check.size}: {check.label} ({check.value} vs {check.relation} {check.limit})")
+            if check.detail and not check.passed:
+                print(f"       {one_line(check.detail)}")
     return 0

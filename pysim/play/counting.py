@@ -31,7 +31,7 @@ from operator import itemgetter
 import numpy as np
 
 from ..core.counters import PAST_SIBOEHM, Counters
-from .columns import A_ARRAY, B_ARRAY, RECORD, ROW_COLUMNS, ArrayInfo, Recorded, Row
+from .columns import A_ARRAY, B_ARRAY, FIRST_ALLOCATION, RECORD, ROW_COLUMNS, ArrayInfo, Recorded, Row
 from .diagnostics import Diagnostics
 from .divergence import divergence
 from .launch import Launch
@@ -39,6 +39,7 @@ from .program import Program
 from .races import Races, written_globals
 from .runtime import Vectors
 from .scheduler import Interval
+from .spills import spilled
 from .table import Chunk, Instructions, Layout
 
 COUNTER_FIELDS = tuple(f.name for f in fields(Counters))  # Counters' fields in order (one row of `flush`'s table)
@@ -56,22 +57,31 @@ class Metrics:
     max_sectors_per_store: int = 0
     shared_requests: int = 0
     max_bank_degree: int = 0
+    # Warp instructions of memory (global, shared, an atomic counted once) and their active lanes summed:
+    # lanes / (32 · requests) is the share of lanes doing work, what a kernel of lanes taking turns wastes.
+    memory_requests: int = 0
+    memory_lanes: int = 0
+    atomic_requests: int = 0  # warp-wide cuda.atomic.* instructions
+    # Passes the atomics took: per instruction the most lanes on one word, as the hardware serialises
+    # same-address atomics (lanes on distinct words go in one pass).
+    atomic_wavefronts: int = 0
+    local_loads: int = 0  # accesses to spilled local arrays (pysim.play.spills), by every lane
+    local_stores: int = 0
 
     def __add__(self, other: Metrics) -> Metrics:
+        most = {"max_sectors_per_load", "max_sectors_per_store", "max_bank_degree"}
         return Metrics(
-            self.global_load_requests + other.global_load_requests,
-            max(self.max_sectors_per_load, other.max_sectors_per_load),
-            self.global_store_requests + other.global_store_requests,
-            self.global_store_sectors + other.global_store_sectors,
-            max(self.max_sectors_per_store, other.max_sectors_per_store),
-            self.shared_requests + other.shared_requests,
-            max(self.max_bank_degree, other.max_bank_degree),
+            **{
+                f.name: (max if f.name in most else int.__add__)(getattr(self, f.name), getattr(other, f.name))
+                for f in fields(self)
+            }
         )
 
 
-def _metrics(found: Instructions) -> Metrics:
-    """The per-request figures of a chunk's warp instructions."""
+def _metrics(found: Instructions, local: tuple[int, int]) -> Metrics:
+    """The per-request figures of a chunk's warp instructions, and its (local loads, local stores)."""
     load, store, shared = found.global_load, found.global_store, found.shared
+    once = ~found.atomic_store  # an atomic's load and store are one instruction
     return Metrics(
         global_load_requests=int(load.sum()),
         max_sectors_per_load=int(found.sectors[load].max(initial=0)),
@@ -80,6 +90,12 @@ def _metrics(found: Instructions) -> Metrics:
         max_sectors_per_store=int(found.sectors[store].max(initial=0)),
         shared_requests=int(shared.sum()),
         max_bank_degree=int(found.degree[shared].max(initial=0)),
+        memory_requests=int(once.sum()),
+        memory_lanes=int(found.lanes[once].sum()),
+        atomic_requests=int(found.atomic_store.sum()),
+        atomic_wavefronts=int(found.serial.sum()),
+        local_loads=local[0],
+        local_stores=local[1],
     )
 
 
@@ -177,7 +193,8 @@ class Analysis:
         program = self.program
         shared = np.array([a.space == "shared" for a in self.arrays])
         store = np.array([s.op == "store" for s in program.sites] or [False])
-        self._layout = Layout(store, shared, len(self.arrays))
+        atomic_site = np.array([s.atomic for s in program.sites] or [False])
+        self._layout = Layout(store, atomic_site, shared, len(self.arrays))
         self.diagnostics = Diagnostics(program, self.launch)
         self.races = Races(
             self.launch,
@@ -186,11 +203,13 @@ class Analysis:
             shared=shared,
             store=store,
             tracked=shared | written_globals(program, self.arrays),
-            atomic_site=np.array([s.atomic for s in program.sites] or [False]),
+            atomic_site=atomic_site,
             site_line=[s.line for s in program.sites],
             shown=self.shown,
         )
         self._register = np.array([a.space == "register" for a in self.arrays])
+        local = {FIRST_ALLOCATION + a.number for a in spilled(program)}
+        self._spilled = np.array([n in local for n in range(len(self.arrays))])
         # Per site: a load that is a factor of a multiply-add (a register read when the array is a local one).
         self._fma_load = np.array([s.op == "load" and s.fma_operand for s in program.sites] or [False])
         self._recorded = 0  # accesses of the pending intervals (in `records`)
@@ -267,7 +286,9 @@ class Analysis:
         delta = np.stack([columns[name] for name in COUNTER_FIELDS], axis=1).astype(np.int64)
         delta[stopped] = 0
         total = np.cumsum(delta, axis=0) + np.array([getattr(self.counters, name) for name in COUNTER_FIELDS])
-        self.metrics = self.metrics + _metrics(instructions)
+        spilled_store = self._layout.store[site[self._spilled[number]]]
+        local = (int((~spilled_store).sum()), int(spilled_store.sum()))
+        self.metrics = self.metrics + _metrics(instructions, local)
         self.races.chunk(chunk, pending)
         for array_number, mask in self._loaded.items():
             mask.ravel()[chunk.loaded(self._layout, array_number, mask.size)] = True

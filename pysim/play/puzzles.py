@@ -17,14 +17,27 @@ the site's build leaves them out, and nothing here reads them.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from math import ceil
 from pathlib import Path
 
 import numpy as np
 
 from ..core.matrices import fresh_operands
+from .budgets import (
+    COALESCED_LOADS,
+    COALESCED_STORES,
+    EVERY_PUZZLE,
+    ONE_STORE_EACH,
+    Budget,
+    CheckResult,
+    global_loads,
+    loads_with_reuse,
+    shared_loads_per_fma,
+    wavefronts_per_32_words,
+    wavefronts_per_request,
+)
 from .compiler import compile_program
 from .execute import run
 from .program import ProgramError
@@ -34,31 +47,13 @@ from .results import RunResult
 STARTERS = Path(__file__).parent / "starters"
 FREE_PLAY_FILE = "free_play.py"  # the editor's code when no puzzle is picked
 Size = tuple[int, int, int]
+Pick = Callable[[tuple[Size, ...]], Size]
 Operands = Callable[[int, int, int], tuple[np.ndarray, np.ndarray]]
 
 
 def starter_text(name: str) -> str:
     """A starter file's code (e.g. FREE_PLAY_FILE)."""
     return (STARTERS / name).read_text(encoding="utf-8")
-
-
-@dataclass(frozen=True)
-class Budget:
-    """One measured quantity and its bound: `label` is what the page shows (e.g. "global loads ≤ 2MNK/8")."""
-
-    label: str
-    measure: Callable[[RunResult], int]
-    limit: Callable[[int, int, int], int]
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    label: str
-    size: Size
-    value: int | None
-    limit: int | None
-    passed: bool
-    detail: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,23 +83,29 @@ class Puzzle:
     solution_file: str  # in solutions/: for the tests only (the site's build leaves that folder out)
     hints: tuple[str, ...]
     sizes: tuple[Size, ...]  # correctness, loads, no diagnostics and every budget
-    budgets: tuple[Budget, ...] = ()
+    budgets: tuple[Budget, ...] = ()  # besides budgets.EVERY_PUZZLE
     edge_sizes: tuple[Size, ...] = ()  # correctness, loads and no diagnostics (sizes that break tile alignment)
+    # Sizes the puzzle does not name (none has K = 8, and where the puzzle allows it none is a multiple of the
+    # tile): a grade runs one of them, drawn afresh, with every budget, so that a kernel tuned to the named
+    # sizes (coalesced only when K == 8) fails.
+    unnamed: tuple[Size, ...] = ()
     expected: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None  # None: A @ B
     expected_label: str = "A @ B"
     reads: tuple[str, ...] = ("A", "B")  # the inputs every element of which the answer depends on
     square: bool = False  # M = N = K (transpose)
     notes: tuple[str, ...] = field(default=())
 
-    def grade(self, source: str, draw: Operands = fresh_operands) -> Grade:
-        """Run `source` at every size, each time on operands from `draw` (fresh and secret unless a test
-        says otherwise), and check correctness, loads, diagnostics and budgets."""
+    def grade(self, source: str, draw: Operands = fresh_operands, pick: Pick = secrets.choice) -> Grade:
+        """Run `source` at every size and at one unnamed size (`pick`ed), each time on operands from `draw`
+        (fresh and secret unless a test says otherwise), and check correctness, loads, diagnostics and,
+        at the named and the unnamed size, budgets."""
         try:
             program = compile_program(source)
         except ProgramError as error:
             return Grade(self.key, False, (), str(error))
         checks: list[CheckResult] = []
-        for size in (*self.sizes, *self.edge_sizes):
+        budgeted = (*self.sizes, *((pick(self.unnamed),) if self.unnamed else ()))
+        for size in (*budgeted, *self.edge_sizes):
             A, B = draw(*size)
             try:
                 result = run(program, *size, A=A, B=B, expected=self.expected, keep=False)
@@ -132,10 +133,8 @@ class Puzzle:
                     problems[0].message if problems else "",
                 )
             )
-            if size in self.sizes:
-                for budget in self.budgets:
-                    value, limit = budget.measure(result), budget.limit(*size)
-                    checks.append(CheckResult(budget.label, size, value, limit, value <= limit))
+            if size in budgeted:
+                checks.extend(budget.check(result, size) for budget in (*self.budgets, *EVERY_PUZZLE))
         return Grade(self.key, all(check.passed for check in checks), tuple(checks))
 
     def loads_check(self, result: RunResult, size: Size) -> CheckResult:
@@ -160,44 +159,9 @@ class Puzzle:
         )
 
 
-# --- budgets ------------------------------------------------------------------------------------------
-
-
-def loads_with_reuse(tile: int) -> Budget:
-    """Global loads of a kernel that reuses each loaded element `tile` times (SPEC §2's smem formula)."""
-    return Budget(
-        f"global loads ≤ M·K·⌈N/{tile}⌉ + K·N·⌈M/{tile}⌉ (each element loaded by at most one block in {tile})",
-        lambda r: r.counters.global_loads,
-        lambda M, N, K: M * K * ceil(N / tile) + K * N * ceil(M / tile),
-    )
-
-
-COALESCED_LOADS = Budget(
-    "every warp's global load touches at most 4 sectors (32 floats in a row: coalesced)",
-    lambda r: r.metrics.max_sectors_per_load,
-    lambda M, N, K: 4,
-)
-COALESCED_STORES = Budget(
-    "every warp's global store touches at most 4 sectors (coalesced)",
-    lambda r: r.metrics.max_sectors_per_store,
-    lambda M, N, K: 4,
-)
-NO_BANK_CONFLICTS = Budget(
-    "no bank conflicts (0 extra cycles)",
-    lambda r: r.counters.bank_extra_cycles,
-    lambda M, N, K: 0,
-)
-ONE_STORE_EACH = Budget(
-    "global stores ≤ M·N (each element of C once)", lambda r: r.counters.global_stores, lambda M, N, K: M * N
-)
-
-
-def shared_loads_per_fma(numerator: int, denominator: int) -> Budget:
-    return Budget(
-        f"shared loads ≤ {numerator}/{denominator} · M·N·K (≤ {numerator}/{denominator} per multiply-add)",
-        lambda r: r.counters.shared_loads,
-        lambda M, N, K: M * N * K * numerator // denominator,
-    )
+NAIVE_LOADS = global_loads("2·M·N·K", lambda M, N, K: 2 * M * N * K)  # each thread reads a row of A and a column of B
+# A tile read along its rows, or one word broadcast, costs one wavefront a request.
+FEW_CONFLICTS = wavefronts_per_request(2, "tiles read along rows or broadcast: at most 2-way bank conflicts on average")
 
 
 def _transposed(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -224,8 +188,9 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Guard with row < C.shape[0] and col < C.shape[1]: the grid is rounded up to whole blocks.",
         ),
         sizes=((32, 64, 64), (20, 32, 32)),
+        unnamed=((37, 40, 40), (45, 24, 24), (23, 56, 56)),
         budgets=(
-            Budget("global loads ≤ M·N (each element once)", lambda r: r.counters.global_loads, lambda M, N, K: M * N),
+            global_loads("M·N (each element once)", lambda M, N, K: M * N),
             ONE_STORE_EACH,
             COALESCED_LOADS,
         ),
@@ -253,10 +218,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "1/64 of the float32 rate, instead of one float32 FMA.",
         ),
         sizes=((16, 16, 16), (13, 7, 5)),
-        budgets=(
-            Budget("global loads ≤ 2·M·N·K", lambda r: r.counters.global_loads, lambda M, N, K: 2 * M * N * K),
-            ONE_STORE_EACH,
-        ),
+        unnamed=((29, 35, 11), (21, 19, 6), (35, 27, 13)),
+        budgets=(NAIVE_LOADS, ONE_STORE_EACH),
         edge_sizes=((1, 1, 1),),
     ),
     Puzzle(
@@ -271,10 +234,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Swap the roles in cuda.grid(2) and in launch().",
         ),
         sizes=((32, 64, 8), (40, 32, 8)),
-        budgets=(
-            Budget("global loads ≤ 2·M·N·K", lambda r: r.counters.global_loads, lambda M, N, K: 2 * M * N * K),
-            COALESCED_LOADS,
-        ),
+        unnamed=((37, 40, 12), (29, 48, 5), (45, 32, 11)),
+        budgets=(NAIVE_LOADS, COALESCED_LOADS),
         edge_sizes=((7, 5, 3),),
     ),
     Puzzle(
@@ -291,7 +252,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "slow threads still read (the race report names the line).",
         ),
         sizes=((32, 32, 32), (16, 24, 40)),
-        budgets=(loads_with_reuse(8), ONE_STORE_EACH),
+        unnamed=((24, 40, 16), (40, 16, 24), (48, 32, 40)),
+        budgets=(loads_with_reuse(8), ONE_STORE_EACH, FEW_CONFLICTS),
     ),
     Puzzle(
         "tiled_edges",
@@ -314,7 +276,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Guard the final store to C.",
         ),
         sizes=((19, 23, 13), (9, 17, 30)),
-        budgets=(loads_with_reuse(8),),
+        unnamed=((37, 29, 19), (27, 35, 12), (43, 21, 9)),
+        budgets=(loads_with_reuse(8), FEW_CONFLICTS),
         edge_sizes=((1, 1, 1), (5, 3, 2)),
     ),
     Puzzle(
@@ -329,6 +292,7 @@ PUZZLES: tuple[Puzzle, ...] = (
             "from tile[tx, ty].",
         ),
         sizes=((64, 64, 64), (40, 40, 40)),
+        unnamed=((56, 56, 56), (48, 48, 48), (72, 72, 72)),
         budgets=(COALESCED_LOADS, COALESCED_STORES),
         edge_sizes=((7, 7, 7),),
         expected=_transposed,
@@ -348,7 +312,13 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Make each row one word longer: cuda.shared.array((TILE, TILE + 1), float32).",
         ),
         sizes=((64, 64, 64), (40, 40, 40)),
-        budgets=(COALESCED_LOADS, COALESCED_STORES, NO_BANK_CONFLICTS),
+        unnamed=((56, 56, 56), (48, 48, 48), (72, 72, 72)),
+        budgets=(
+            COALESCED_LOADS,
+            COALESCED_STORES,
+            wavefronts_per_request(1, "no bank conflicts"),
+            wavefronts_per_32_words(2),
+        ),
         edge_sizes=((7, 7, 7),),
         expected=_transposed,
         expected_label="Aᵀ",
@@ -368,7 +338,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Per dotIdx: b = Bs[dotIdx, tx], then for i in range(TM): threadResults[i] += As[ty·TM + i, dotIdx] * b.",
         ),
         sizes=((32, 32, 32),),
-        budgets=(loads_with_reuse(32), shared_loads_per_fma(5, 4)),
+        unnamed=((37, 29, 19), (45, 40, 12), (33, 50, 7)),
+        budgets=(loads_with_reuse(32), shared_loads_per_fma(5, 4, (32, 32, 8)), FEW_CONFLICTS),
         edge_sizes=((9, 11, 5),),
     ),
     Puzzle(
@@ -388,7 +359,8 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Initialise threadResults with float32(0.0): local arrays start with garbage (NaN in the playground).",
         ),
         sizes=((64, 64, 16), (128, 128, 8)),
-        budgets=(loads_with_reuse(64), shared_loads_per_fma(9, 8)),
+        unnamed=((72, 100, 12), (96, 80, 12), (40, 90, 20)),
+        budgets=(loads_with_reuse(64), shared_loads_per_fma(9, 8, (64, 64, 8)), FEW_CONFLICTS),
         edge_sizes=((70, 66, 13), (9, 11, 5)),
     ),
     Puzzle(
@@ -404,7 +376,12 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Initialise threadResults with float32(0.0): local arrays start with garbage (NaN in the playground).",
         ),
         sizes=((32, 32, 32),),
-        budgets=(loads_with_reuse(32), shared_loads_per_fma(1, 2)),
+        unnamed=((37, 29, 19), (45, 40, 12), (33, 50, 7)),
+        budgets=(
+            loads_with_reuse(32),
+            shared_loads_per_fma(1, 2, (32, 32, 8)),
+            wavefronts_per_request(4, "regM reads a column of As, 4 rows of 8 words in one bank: 4-way at most"),
+        ),
         edge_sizes=((9, 11, 5),),
         notes=(
             "Siboehm's next kernels, 6 (vectorized) and 10 (warptiling), stay on #/ladder and the command line: "

@@ -24,6 +24,7 @@ from .instructions import WarpInstruction, warp_instructions
 from .launch import Launch
 from .program import Allocation, Program
 from .replay import AccessRecord, Decoder, ThreadStep
+from .spills import spilled
 
 
 @dataclass(frozen=True, eq=False)
@@ -228,5 +229,7 @@ class RunResult:
             "completed": self.completed,
             "steps": self.steps,
             "metrics": self.metrics.__dict__,
+            # local arrays past the registers (pysim.play.spills): their accesses are metrics' local loads/stores
+            "spills": [{"array": a.name, "words": a.words, "line": a.line} for a in spilled(self.program)],
             "diagnostics": [d.as_dict() for d in self.diagnostics],
         }

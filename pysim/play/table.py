@@ -49,6 +49,7 @@ class Layout:
     """What the counting needs to know of the program's sites and arrays, as lookup arrays."""
 
     store: np.ndarray  # per site: a store
+    atomic: np.ndarray  # per site: part of a cuda.atomic.* (its load and its store are one instruction)
     shared: np.ndarray  # per array: in shared memory (else global; register arrays have no rows)
     arrays: int
 
@@ -56,7 +57,8 @@ class Layout:
 @dataclass(frozen=True)
 class Instructions:
     """The chunk's warp instructions: each row's instruction, and per instruction its interval, whether it
-    is a global load, a global store or shared, and its sectors (global) or bank-conflict degree (shared)."""
+    is a global load, a global store or shared, and its sectors (global) or bank-conflict degree (shared),
+    its active lanes, whether it is an atomic's store, and how many of its lanes ask for its busiest word."""
 
     of_row: np.ndarray
     position: np.ndarray
@@ -65,6 +67,9 @@ class Instructions:
     shared: np.ndarray
     sectors: np.ndarray
     degree: np.ndarray
+    lanes: np.ndarray
+    atomic_store: np.ndarray
+    serial: np.ndarray  # most lanes on one word: the passes an atomic takes (same-address atomics serialise)
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,12 @@ class Chunk:
         shared = layout.shared[array[first]]
         store = layout.store[site[first]]
         sectors = sectors_per_group(of_row, count, word)
+        atomic_store = layout.atomic[site[first]] & store
+        serial = np.zeros(count, dtype=np.int64)
+        if atomic_store.any():  # rare: most kernels have no atomic, and then this costs nothing
+            mine = atomic_store[of_row]
+            same_word, _, word_first = groups(of_row[mine], word[mine])
+            np.maximum.at(serial, of_row[mine][word_first], np.bincount(same_word))
         return Instructions(
             of_row,
             position[first],
@@ -119,6 +130,9 @@ class Chunk:
             shared,
             sectors,
             bank_degrees(of_row, count, word),  # SPEC §2: a 32-bit access, one phase (shared rows only)
+            np.bincount(of_row, minlength=count),
+            atomic_store,
+            serial,
         )
 
     def counts(self, layout: Layout, found: Instructions) -> dict[str, np.ndarray]:

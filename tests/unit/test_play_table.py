@@ -6,7 +6,7 @@ divergent kernel, a racy one and atomics, at tile-aligned and ragged sizes. (`co
 pysim.core.bulk as the table, so it is no independent check.)
 """
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +15,7 @@ import pytest
 from pysim.core.bulk import groups
 from pysim.core.constants import NUM_BANKS, WARP_SIZE, WORDS_PER_SECTOR
 from pysim.play import run
+from pysim.play.spills import spilled
 
 PLAY = Path(__file__).resolve().parents[2] / "pysim" / "play"
 FILES = sorted((PLAY / "starters").glob("*.py")) + sorted((PLAY / "solutions").glob("*.py"))
@@ -80,6 +81,31 @@ def brute_metrics(result):
             else:
                 found["shared_requests"] += 1
                 found["max_bank_degree"] = max(found["max_bank_degree"], bank_degree(lanes))
+    return found | brute_lanes(result)
+
+
+def brute_lanes(result):
+    """Active lanes, atomics and local-memory traffic, from every thread's own records: a warp instruction is
+    the records of one site, array and occurrence (its row in the interval's Step) in one warp."""
+    found = defaultdict(int)
+    sites, spilled_names = result.program.sites, {a.name for a in spilled(result.program)}
+    counted = result.intervals if result.completed else result.intervals[:-1]  # a run stops in its last, uncounted
+    for interval in counted:
+        instructions = defaultdict(list)
+        for (tx, ty), record in interval.records():
+            if record.space == "register":
+                if record.array in spilled_names:
+                    found[f"local_{record.op}s"] += 1
+                continue
+            warp = (tx + ty * result.launch.block[0]) // WARP_SIZE
+            instructions[record.site, record.array, record.occurrence, warp].append(record.index)
+        for (site, _, _, _), indices in instructions.items():
+            if sites[site].atomic and sites[site].op == "store":
+                found["atomic_requests"] += 1
+                found["atomic_wavefronts"] += max(Counter(indices).values())  # lanes on one word take turns
+            else:
+                found["memory_requests"] += 1
+                found["memory_lanes"] += len(indices)
     return found
 
 

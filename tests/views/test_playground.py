@@ -224,3 +224,20 @@ def test_the_run_summary_sits_beside_run_not_below_the_editor(page):
     results = page.testid("results")
     order = [el for el in page.all("[data-testid]") if el in (bar, summary, results)]
     assert order == [bar, summary, results]
+
+
+def test_the_results_say_how_atomics_serialised_and_what_went_to_local_memory(page):
+    """Issue 43 item 4: pysim's passes of same-address atomics and its local-memory accesses, as pysim counted."""
+    split_k = (KNOWN_WRONG / "atomic_split_k.py").read_text()
+    page.go(f"#/playground?M=16&N=16&K=16&code={encode(split_k)}").click("run")
+    metrics = run(split_k, 16, 16, 16).metrics
+    said = page.inner_text("metrics")
+    assert (
+        f"{metrics.atomic_requests} atomic instruction(s), serialised into {metrics.atomic_wavefronts} pass(es)" in said
+    )
+    assert "local-memory" not in said
+    tile = (KNOWN_WRONG / "exploits" / "one_thread_per_tile.py").read_text()
+    page.go(f"#/playground?M=4&N=4&K=2&code={encode(tile)}").click("run")
+    metrics = run(tile, 4, 4, 2).metrics
+    said = page.inner_text("metrics")
+    assert f"{metrics.local_loads + metrics.local_stores:,} local-memory access(es)" in said and "atomic" not in said

@@ -166,7 +166,7 @@ class PuzzleCard:
 def check_row(check):
     """One row of the checks table: label (and why it failed), size, measured value, budget, ✓/✗."""
     measured = "–" if check.value is None else thousands(check.value)
-    budget = "–" if check.limit is None else f"≤ {thousands(check.limit)}"
+    budget = "–" if check.limit is None else f"{check.relation} {thousands(check.limit)}"
     label = h("td", "", check.label)
     if check.detail:
         label.appendChild(h("span", "hint check-detail", check.detail))

@@ -158,7 +158,21 @@ class Results:
             f"{thousands(m.global_load_requests)} global load instruction(s), at most {m.max_sectors_per_load} "
             f"sector(s) per warp load; {thousands(m.global_store_requests)} global store instruction(s), at most "
             f"{m.max_sectors_per_store} sector(s) per warp store; {thousands(m.shared_requests)} shared-memory "
-            f"instruction(s), worst bank conflict {m.max_bank_degree}-way."
+            f"instruction(s), worst bank conflict {m.max_bank_degree}-way; {thousands(m.memory_lanes)} active lanes "
+            f"in {thousands(m.memory_requests)} memory instruction(s) of 32 lanes"
+            + (
+                f"; {thousands(m.atomic_requests)} atomic instruction(s), serialised into "
+                f"{thousands(m.atomic_wavefronts)} pass(es): lanes on one word take turns"
+                if m.atomic_requests
+                else ""
+            )
+            + (
+                f"; {thousands(m.local_loads + m.local_stores)} local-memory access(es): a local array does not "
+                "fit in the registers"
+                if m.local_loads + m.local_stores
+                else ""
+            )
+            + "."
         )
         self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])
         if intervals:
