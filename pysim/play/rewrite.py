@@ -339,7 +339,8 @@ class KernelRewriter:
         load = nodes.call(
             f"_pl_ld{len(indices)}", nodes.load(array), nodes.constant(load_site), *map(nodes.load, temps), *where
         )
-        value = ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
+        fused = self.types.contracted(node)  # X[i] += x*y: one fma.rn.f32 (pysim.play.numba_types)
+        value = fused.call(self.expr, load) if fused else ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
         call = nodes.call(
             f"_pl_st{len(indices)}",
             nodes.load(array),
@@ -354,8 +355,8 @@ class KernelRewriter:
     def name_update(self, node: ast.AugAssign, name: str) -> list[ast.stmt]:
         """`name op= v`: rounded to float32 (`x = f32(x op v)`) or checked to fit in 64 bits
         (`x = int(x op v)`) as its type asks; a float64 stays `x op= v`."""
-        value = self.expr(node.value)
-        kind = self.types.of(node)
+        kind, fused = self.types.of(node), self.types.contracted(node)  # acc += x*y: one fma.rn.f32
+        value = fused.call(self.expr, nodes.load(name)) if fused else self.expr(node.value)
         if kind in FLOATS and not self.types.rounds(node, node.op):
             return [
                 ast.copy_location(
@@ -363,7 +364,7 @@ class KernelRewriter:
                 )
             ]
         result = ast.BinOp(left=nodes.load(name), op=node.op, right=value)
-        wrapped = nodes.call("_pl_f32" if kind in FLOATS else "_pl_int", result)
+        wrapped = value if fused else nodes.call("_pl_f32" if kind in FLOATS else "_pl_int", result)
         return nodes.stored(ast.Name(id=name, ctx=ast.Store()), wrapped, node, kind in (INT, BOOL))
 
     def _multiply_adds(self, node: ast.stmt) -> int:
@@ -413,6 +414,8 @@ class KernelRewriter:
         if isinstance(node, ast.Name):
             return ast.Name(id=node.id, ctx=ast.Load())
         if isinstance(node, ast.BinOp):
+            if fused := self.types.contracted(node):  # x*y + z: one fma.rn.f32, rounded once (numba_types)
+                return fused.call(self.expr)
             if isinstance(node.op, (ast.Pow, ast.LShift)):  # guarded: 10 ** 10 ** 9 would freeze the page
                 name = "_pl_pow" if isinstance(node.op, ast.Pow) else "_pl_lshift"
                 new: ast.expr = nodes.call(name, self.expr(node.left), self.expr(node.right))
