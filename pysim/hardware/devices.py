@@ -19,70 +19,38 @@ from dataclasses import dataclass
 from fractions import Fraction
 from urllib.parse import urlsplit
 
-from .registers import CUDA_GUIDE_LIMITS, MAX_REGISTERS_PER_THREAD
-
-# --- sources -------------------------------------------------------------------
-CUDA_GUIDE = CUDA_GUIDE_LIMITS  # "Technical Specifications per Compute Capability"
-A100_DATASHEET = "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"
-AMPERE_WHITEPAPER = (
-    "https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf"
+from .registers import MAX_REGISTERS_PER_THREAD
+from .sources import (
+    A100_DATASHEET,
+    ADA_TUNING,
+    ADA_WHITEPAPER,
+    AMPERE_L2_NOTES,
+    AMPERE_MICROBENCH_NOTES,
+    AMPERE_TUNING,
+    AMPERE_WHITEPAPER,
+    ASSUMED,
+    CHIPS_AND_CHEESE_H100,
+    CUDA_GUIDE,
+    GA102_WHITEPAPER,
+    GPU_FEATURE_TABLE,
+    H100_PAGE,
+    H200_PAGE,
+    HOPPER_BLOG,
+    HOPPER_TUNING,
+    RTX4090_STOCK_CLOCK,
+    RTX_A6000_PAGE,
+    T4_DATASHEET,
+    T4_POWER_CAP,
+    T4_UNDER_LOAD,
+    TURING_TUNING,
+    TURING_WHITEPAPER,
 )
-AMPERE_TUNING = "https://docs.nvidia.com/cuda/ampere-tuning-guide/index.html"
-H100_PAGE = "https://www.nvidia.com/en-us/data-center/h100/"
-HOPPER_TUNING = "https://docs.nvidia.com/cuda/hopper-tuning-guide/index.html"
-HOPPER_BLOG = "https://developer.nvidia.com/blog/nvidia-hopper-architecture-in-depth/"
-H200_PAGE = "https://www.nvidia.com/en-us/data-center/h200/"
-T4_DATASHEET = (
-    "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/tesla-t4/t4-tensor-core-datasheet-951643.pdf"
-)
-TURING_WHITEPAPER = "https://images.nvidia.com/aem-dam/en-zz/Solutions/design-visualization/technologies/turing-architecture/NVIDIA-Turing-Architecture-Whitepaper.pdf"
-TURING_TUNING = "https://docs.nvidia.com/cuda/turing-tuning-guide/index.html"
-ADA_WHITEPAPER = "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf"
-ADA_TUNING = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
-GA102_WHITEPAPER = "https://images.nvidia.com/aem-dam/en-zz/Solutions/geforce/ampere/pdf/NVIDIA-ampere-GA102-GPU-Architecture-Whitepaper-V1.pdf"
-RTX_A6000_PAGE = "https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"
-# Secondary sources that state a latency in cycles (quoted where used):
-AMPERE_MICROBENCH_NOTES = "https://kayzee3327.github.io/the-cuda-cache/blog/demystifying-ampere-arch"  # 2208.11174
-AMPERE_L2_NOTES = "https://kayzee3327.github.io/the-cuda-cache/blog/gtc-2021-ampere-details-via-microbenchmarking"
-GPU_FEATURE_TABLE = "https://pmc.ncbi.nlm.nih.gov/articles/PMC10448217/table/t0015"  # V100/A100/H100 latencies
-SAME_DIE_H200 = (
-    "https://ai-hpc.github.io/ai-hardware-engineer-roadmap/Phase%205%20-%20Advanced%20Topics%20and%20Specialization/"
-    "1.%20GPU%20Infrastructure/Nvidia%20GPU/HPC%20Setup/8x-H200-Training-Inference/01-Hardware-Architecture"
-)
-CHIPS_AND_CHEESE_H100 = "https://chipsandcheese.com/2023/07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/"
-# "shows the card running 2730 MHz under a 97% load ... This is stock performance" (rated boost: 2,520 MHz).
-RTX4090_STOCK_CLOCK = "https://hothardware.com/news/rtx-4090-amazing-32ghz-clock-shreds-pubg-330-fps"
-ASSUMED = "modelled"  # Figure.source of a modelled assumption: no statement giving the number was found
-# Speed-model figures (the statements quoted from them: scratch/speed FACTS.md, kept with pysim/speed).
-SYSRQMTS_A6000 = "https://sysrqmts.com/es/gpus/compare/nvidia-rtx-a6000-vs-nvidia-tesla-p40"
-SYSRQMTS_A100_T4 = "https://sysrqmts.com/gpus/compare/nvidia-a100-sxm4-40-gb-vs-nvidia-tesla-t4"
-GA10X_SM = "https://gist.521000.best/getianao"  # GA10x whitepaper excerpt: 128 cores, 4 partitions, 256 KB RF per SM
-H100_KLOCKWOOD = "https://glennklockwood.com/garden/processors/h100"
-H200_SMS = "https://www.saulelectric.com/nvidia-h200.html"
-RTX4090_SPECS = "https://holynerdvana.blogspot.com/2022/10/nvidia-geforce-rtx-4090-specifications.html"
-SM86_LIMITS = "https://docs.rs/oxicuda-launch/0.4.1/oxicuda_launch/telemetry/enum.SmVersion.html"
-L1_RETURN_RATE = "https://forums.developer.nvidia.com/t/unexpected-shared-memory-bank-conflict/77228/2"
-LAUNCH_OVERHEAD = "http://www.cs.virginia.edu/~mwb7w/cuda_support/kernel_overhead.html"
-SIBOEHM_README = "https://github.com/siboehm/SGEMM_CUDA/blob/60cba6f9b20a198116c76f18de8047f44df8c8b8/README.md"
+from .speed_figures import Figure, SpeedFigures, assumed_l2, rated_clocks, speed_figures
 
 TERA = 10**12
 GIGA = 10**9
 KIB = 1024
 STATIC_SHARED_KB = 48  # a block's static __shared__ limit on every preset; more needs dynamic opt-in
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One number with where it comes from, and a second opinion or context where needed."""
-
-    value: float
-    source: str
-    alternative: str = ""
-
-    @property
-    def assumed(self) -> bool:
-        """A modelled assumption: no source states this number."""
-        return self.source == ASSUMED
 
 
 @dataclass(frozen=True)
@@ -98,73 +66,6 @@ class Fact:
     def source_name(self) -> str:
         """The source's host, as link text: 'docs.nvidia.com', 'arxiv.org'."""
         return urlsplit(self.source).hostname or self.source
-
-
-@dataclass(frozen=True)
-class Fitted:
-    """A constant solved so the model reproduces a measurement: what it was fitted to, on which card."""
-
-    value: float
-    fitted_to: str
-
-
-@dataclass(frozen=True)
-class SpeedFigures:
-    """What the speed model (pysim/speed) needs beyond the facts table. `alternative` marks modelled values."""
-
-    sm_count: Figure
-    boost_clock_mhz: Figure  # the *rated* boost clock; under load a card can run below it, or above (fp32_note)
-    fp32_lanes_per_sm: Figure
-    schedulers_per_sm: Figure  # warp instructions issued per clock per SM, nominal
-    l1_bytes_per_clock: Figure  # L1/shared return rate per SM: one 128 B wavefront per clock
-    l2_bandwidth: Figure  # GB/s
-    registers_per_sm: Figure
-    max_warps_per_sm: Figure
-    max_blocks_per_sm: Figure
-    shared_reserved_per_block: Figure  # bytes the system keeps per resident block
-    launch_overhead_us: Figure
-    issue_efficiency: Fitted
-    round_latency_cycles: Fitted
-    overlap_p: Fitted
-
-
-# At most three fitted constants per architecture; only GA102 (RTX A6000) is calibrated.
-GA102_FIT = (
-    Fitted(0.6813, f"siboehm's kernel 10 on the RTX A6000 at 4096³, 21779.3 GFLOP/s ({SIBOEHM_README})"),
-    Fitted(573.1, f"siboehm's kernel 2 on the RTX A6000 at 4096³, 1986.5 GFLOP/s ({SIBOEHM_README})"),
-    Fitted(4.0, "worst ratio over siboehm's kernels 1-6 and 10 on the RTX A6000, grid of p, the other two re-solved"),
-)
-PLACEHOLDER = "placeholder, not calibrated on this device: GA102's value, fitted to "
-MODELLED = "modelled: no published figure found"
-
-
-def _fit(calibrated: bool) -> dict[str, Fitted]:
-    names = ("issue_efficiency", "round_latency_cycles", "overlap_p")
-    return {
-        name: fit if calibrated else Fitted(fit.value, PLACEHOLDER + fit.fitted_to)
-        for name, fit in zip(names, GA102_FIT)
-    }
-
-
-def _speed(
-    sms: Figure, clock: Figure, lanes: Figure, warps: Figure, blocks: Figure, l2_gbs: float, calibrated: bool = False
-) -> SpeedFigures:
-    # Shared by every preset: 4 schedulers and a 64 K-register file per SM (GA10x whitepaper; the same
-    # on GA100, GH100, TU104, AD102), 128 B/clk L1 return, 1 KB reserved per block (cc >= 8.0), few-µs launches.
-    return SpeedFigures(
-        sm_count=sms,
-        boost_clock_mhz=clock,
-        fp32_lanes_per_sm=lanes,
-        schedulers_per_sm=Figure(4, GA10X_SM, "one warp scheduler per SM partition, four partitions"),
-        l1_bytes_per_clock=Figure(128, L1_RETURN_RATE, "stated for cc 7.0-7.5; assumed unchanged later"),
-        l2_bandwidth=Figure(l2_gbs, ASSUMED, MODELLED + "; never the limiter of the calibrated kernels"),
-        registers_per_sm=Figure(65536, GA10X_SM, "a 256 KB register file per SM"),
-        max_warps_per_sm=warps,
-        max_blocks_per_sm=blocks,
-        shared_reserved_per_block=Figure(1024, CUDA_GUIDE, "1 KB system reservation per block"),
-        launch_overhead_us=Figure(2, LAUNCH_OVERHEAD, "modelled: 'a few µs'; back-to-back launches hide most"),
-        **_fit(calibrated),
-    )
 
 
 def _number(value: float) -> str:
@@ -332,7 +233,7 @@ def _hopper_latencies() -> dict[str, Figure]:
     }
 
 
-def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str, sms: Figure, l2_note: str) -> Device:
+def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str, l2_note: str) -> Device:
     # H100 SXM5 and H200 SXM share the GH100 chip and its FP32 units: they differ in memory only.
     return Device(
         key=key,
@@ -347,13 +248,17 @@ def _hopper(key: str, name: str, bandwidth: Figure, capacity: Figure, page: str,
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_hopper_latencies(),
-        speed=_speed(
-            sms,
-            Figure(1980, H100_KLOCKWOOD, "rated boost, '1.98 GHz (high precision)'"),
-            Figure(128, H100_KLOCKWOOD, "16,896 FP32 cores (128 per SM)"),
+        speed=speed_figures(
+            Figure(132, HOPPER_BLOG, "H100 SXM5: 132 SMs; the H200 SXM's FP32 peak equals it on the same GH100"),
+            rated_clocks(
+                Figure(1980, page, "67 TFLOP/s ÷ (132 SMs × 128 FP32 cores × 2 FLOP per FMA) = 1.98 GHz"),
+                "no SXM card's clock under load was found (an H100 PCIe, 350 W, dropped to 1,395 of its 1,755 MHz: "
+                f"{CHIPS_AND_CHEESE_H100})",
+            ),
+            Figure(128, HOPPER_BLOG, "128 FP32 cores per SM"),
             Figure(64, CUDA_GUIDE, "cc 9.0: 2048 threads per SM"),
             Figure(32, CUDA_GUIDE),
-            10000,
+            assumed_l2(10000, "issue 42 cites 3.6 TB/s measured on an H100 by a published study, not found here"),
         ),
     )
 
@@ -381,13 +286,16 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_ampere_latencies(),
-        speed=_speed(
-            Figure(108, SYSRQMTS_A100_T4),
-            Figure(1410, SYSRQMTS_A100_T4, "rated boost"),
+        speed=speed_figures(
+            Figure(108, AMPERE_WHITEPAPER, "A100: 108 SMs"),
+            (
+                Figure(1410, AMPERE_WHITEPAPER, "rated boost"),
+                Figure(1410, CHIPS_AND_CHEESE_H100, "an A100 SXM4 (400 W): 'went to 1410 MHz under load and stays'"),
+            ),
             Figure(64, AMPERE_WHITEPAPER, "GA100: 64 FP32 cores per SM"),
             Figure(64, CUDA_GUIDE, "cc 8.0: 2048 threads per SM"),
             Figure(32, CUDA_GUIDE),
-            5000,
+            assumed_l2(5000),
         ),
     ),
     "h100": _hopper(
@@ -396,7 +304,6 @@ DEVICES: dict[str, Device] = {
         Figure(3350, H100_PAGE, "3.35 TB/s HBM3"),
         Figure(80, H100_PAGE),
         H100_PAGE,
-        Figure(132, H100_KLOCKWOOD),
         "'A 50 MB L2 cache in H100 is 1.25x larger than the A100 40 MB L2'",
     ),
     "h200": _hopper(
@@ -405,10 +312,9 @@ DEVICES: dict[str, Device] = {
         Figure(4800, H200_PAGE, "4.8 TB/s HBM3e"),
         Figure(141, H200_PAGE),
         H200_PAGE,
-        Figure(132, H200_SMS),
         # NVIDIA states no L2 size for the H200; the H100's, on the same die, is the best figure there is.
         "stated for the H100, not the H200 ('A 50 MB L2 cache in H100 ...'): NVIDIA's H200 page gives no L2 size. "
-        f"Taken as equal because the H200 'uses the same GH100 die as H100' ({SAME_DIE_H200})",
+        "Taken as equal: the H200 page's FP32 peak, 67 TFLOP/s, is the H100 SXM5's: the same GH100 die",
     ),
     "t4": Device(
         key="t4",
@@ -423,13 +329,24 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_borrowed_latencies(),
-        speed=_speed(
-            Figure(40, SYSRQMTS_A100_T4),
-            Figure(1590, SYSRQMTS_A100_T4, "rated boost"),
+        speed=speed_figures(
+            Figure(40, TURING_WHITEPAPER, "Tesla T4: 40 SMs"),
+            (
+                Figure(1590, TURING_WHITEPAPER, "rated boost"),
+                # The T4 is a 70 W card: a long SGEMM holds it at its power cap, far below the rated clock, which
+                # is why the rated clock put kernel 10 at ~1.5x a T4's measured cuBLAS (issue 42 item 5).
+                Figure(
+                    900,
+                    T4_UNDER_LOAD,
+                    "a T4 at its 1,590 MHz application clock 'dropping down to ~900 MHz' under a sustained load; "
+                    f"NVIDIA: power capping at 'about 70W' is 'expected behavior for approximately continuous "
+                    f"matrix multiply operations on a T4' ({T4_POWER_CAP})",
+                ),
+            ),
             Figure(64, TURING_WHITEPAPER, "TU104: 64 FP32 cores per SM"),
             Figure(32, CUDA_GUIDE, "cc 7.5: 1024 threads per SM"),
             Figure(16, CUDA_GUIDE),
-            1000,
+            assumed_l2(1000),
         ),
     ),
     "rtx4090": Device(
@@ -443,13 +360,17 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_borrowed_latencies(),
-        speed=_speed(
-            Figure(128, RTX4090_SPECS),
-            Figure(2520, RTX4090_SPECS, "rated boost"),
+        speed=speed_figures(
+            Figure(128, ADA_WHITEPAPER, "RTX 4090: 128 SMs"),
+            rated_clocks(
+                Figure(2520, ADA_WHITEPAPER, "rated boost"),
+                f"a stock card ran at 2,730 MHz under load ({RTX4090_STOCK_CLOCK}); the estimates do not assume "
+                "it, so they stay at or above the bounds, which hold at the rated clock",
+            ),
             Figure(128, ADA_WHITEPAPER, "AD102: 128 FP32 cores per SM"),
-            Figure(48, SM86_LIMITS, "cc 8.9: 1536 threads per SM"),
+            Figure(48, CUDA_GUIDE, "cc 8.9: 1536 threads per SM"),
             Figure(24, CUDA_GUIDE),
-            5000,
+            assumed_l2(5000),
         ),
     ),
     "rtxa6000": Device(
@@ -463,13 +384,16 @@ DEVICES: dict[str, Device] = {
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_borrowed_latencies(),
-        speed=_speed(
-            Figure(84, SYSRQMTS_A6000, "'Conteo SM | 84'"),
-            Figure(1800, SYSRQMTS_A6000, "rated boost ('Aumento de frecuencia | 1800 MHz'); sustained is lower"),
-            Figure(128, GA10X_SM, "each SM: 128 CUDA cores"),
-            Figure(48, SM86_LIMITS, "cc 8.6: 1536 threads per SM"),
+        speed=speed_figures(
+            Figure(84, RTX_A6000_PAGE, "10,752 CUDA cores, 128 per SM (GA102 whitepaper): 84 SMs"),
+            rated_clocks(
+                Figure(1800, RTX_A6000_PAGE, "38.7 TFLOP/s ÷ (84 SMs × 128 FP32 cores × 2 FLOP per FMA) = 1.80 GHz"),
+                "the constants fitted on this card absorb what its clock under load differs by",
+            ),
+            Figure(128, GA102_WHITEPAPER, "each SM: 128 CUDA cores"),
+            Figure(48, CUDA_GUIDE, "cc 8.6: 1536 threads per SM"),
             Figure(16, CUDA_GUIDE),
-            2500,
+            assumed_l2(2500),
             calibrated=True,
         ),
     ),

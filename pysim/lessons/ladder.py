@@ -53,10 +53,10 @@ from ..speed import (
     profile,
     time_bound_for,
 )
-from ..speed import measured as siboehm_measured
-from ..speed.measured import CARD as MEASURED_CARD
-from ..speed.measured import SIZE as MEASURED_SIZE
 from ..speed.model import KernelProfile
+from .evidence import SIBOEHM_NUMBER as SIBOEHM_NUMBER  # re-exported: the ladder's pages and tests ask here
+from .evidence import Evidence, evidence
+from .evidence import measured_seconds as measured_seconds
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
@@ -301,24 +301,14 @@ def cells(rung: Rung) -> dict[str, Cell]:
     }
 
 
-# --- how fast, and why (pysim.speed): the model's estimate, the bounds, siboehm's measurement ----
-# siboehm's kernel number of each rung that is one of his kernels (the reader's own row is not).
-SIBOEHM_NUMBER = {
-    "naive-row": 1,
-    "naive-col": 2,
-    "smem": 3,
-    "blocktile1d": 4,
-    "register-production": 5,
-    "vectorized": 6,
-    "warptile": 10,
-}
-SIBOEHM_TILE = 32  # his kernels 1-3 use 32×32 blocks and tiles
+# --- how fast, and why (pysim.speed): the model's estimate, the bounds, the published measurements ----
 # The units of the speed model, in the order the bars are drawn, as the page names them.
 UNIT_NAMES = {
     "fp32": "FP32 units",
     "issue": "instruction issue",
-    "shared": "shared memory",
-    "l1": "L1 (global wavefronts)",
+    # One L1TEX data path serves both kinds of wavefront (pysim.speed.model): the two bars are its parts.
+    "shared": "L1TEX (shared wavefronts)",
+    "l1": "L1TEX (global wavefronts)",
     "l2": "L2 bandwidth",
     "dram": "DRAM bandwidth",
     "latency": "memory latency",
@@ -402,45 +392,22 @@ def _bound_cell(rung: Rung) -> Cell:
 
 
 def measurement(rung: Rung) -> tuple[float, str] | None:
-    """siboehm's GFLOP/s for a rung that is one of his kernels, and how it was measured; None otherwise."""
-    number = SIBOEHM_NUMBER.get(rung.key)
-    found = siboehm_measured(number) if number is not None else None
-    if found is None or rung.params is None:
-        return None
-    card = found.card.removeprefix("NVIDIA ")
-    notes = [f"his kernel {number}, measured on {card}, N={MEASURED_SIZE}", *_differences(rung.params)]
-    return found.gflops, "; ".join(notes)
+    """The published GFLOP/s shown for a rung that is one of siboehm's kernels, and how it was measured."""
+    found = evidence(rung)
+    return None if found is None else (found.gflops, found.note)
 
 
-def _differences(p: MatmulParams) -> list[str]:
-    """How a rung's card, size or tile differ from siboehm's measured runs, in words; none: his runs apply."""
-    notes = []
-    if p.device != "rtxa6000" or device(p.device).name != MEASURED_CARD:
-        notes.append("on another card")
-    if (p.M, p.N, p.K) != (MEASURED_SIZE,) * 3:
-        notes.append("at another size")
-    if isinstance(p, NaiveParams | SmemParams) and p.T != SIBOEHM_TILE:
-        notes.append(f"with another tile (his is {SIBOEHM_TILE})")
-    return notes
-
-
-def measured_here(rung: Rung) -> float | None:
-    """siboehm's GFLOP/s where it applies as the rung stands (his kernel, card, N and tile); None otherwise."""
-    found = measurement(rung)
-    return found[0] if found is not None and rung.params is not None and not _differences(rung.params) else None
+def measured_here(rung: Rung) -> Evidence | None:
+    """The published measurement of this very run (its card, N and tile); None where none applies."""
+    found = evidence(rung)
+    return found if found is not None and found.applies else None
 
 
 def _measured_cell(rung: Rung) -> Cell:
-    found = measurement(rung)
+    found = evidence(rung)
     if found is None:
         return Cell("")
-    gflops, note = found
-    return Cell(f"{gflops:,.1f} GFLOP/s ({note})", repr(gflops))
-
-
-def measured_seconds(gflops: float) -> float:
-    """siboehm's time at his size, from his GFLOP/s."""
-    return 2 * MEASURED_SIZE**3 / (gflops * 1e9)
+    return Cell(f"{found.gflops:,.1f} GFLOP/s ({found.note})", repr(found.gflops))
 
 
 # Per limiting unit: (what is counted per FMA, KernelProfile -> that count for the whole run).
@@ -461,13 +428,18 @@ class RooflinePoint:
     number: int  # its row in the table, from 1
     intensity: float  # FLOP per DRAM byte: 2MNK over the DRAM bytes the model's L1/L2 cache model leaves
     estimate: float  # the model's FLOP/s, 2MNK / estimate_s
-    measured: float | None  # siboehm's FLOP/s, where he measured this kernel on this card at this N and tile
+    measured: float | None  # a published FLOP/s of this kernel on this card (preset) at this N and tile
+    measured_by: str = ""  # who, which card, N, and calibration or out-of-sample (Evidence.by)
+
+    @property
+    def calibration(self) -> bool:
+        return self.measured_by.endswith("calibration")
 
     def describe(self) -> str:
         text = f"{self.label}: {format_intensity(self.intensity)} (cache model); estimate {format_flops(self.estimate)}"
         if self.measured is None:
             return text
-        return f"{text}; measured {format_flops(self.measured)} (siboehm, {MEASURED_CARD}, N={MEASURED_SIZE})"
+        return f"{text}; measured {format_flops(self.measured)} ({self.measured_by})"
 
 
 @dataclass(frozen=True)
@@ -495,6 +467,8 @@ def roofline(p: LadderParams, rungs: tuple[Rung, ...]) -> Roofline:
         flops = _flops(rung)
         dram_bytes = report.units["dram"].seconds * float(d.bytes_per_second)
         found = measured_here(rung)
-        point = (number, flops / dram_bytes, flops / report.estimate_s, None if found is None else found * 1e9)
-        points.append(RooflinePoint(rung.key, rung.label, *point))
+        shown = (None, "") if found is None else (found.gflops * 1e9, found.by)
+        points.append(
+            RooflinePoint(rung.key, rung.label, number, flops / dram_bytes, flops / report.estimate_s, *shown)
+        )
     return Roofline(d, float(d.flops_per_second), float(d.bytes_per_second), float(d.ridge_point), tuple(points))

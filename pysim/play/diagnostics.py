@@ -65,13 +65,6 @@ class Diagnostics:
         else:
             self.found[key] = Diagnostic(**{**known.__dict__, "count": known.count + diagnostic.count})
 
-    def add_counts_only(self, extra: int) -> None:
-        """Count racy words beyond those examined, on the last race reported."""
-        races = [key for key in self.found if key[0] == "race"]
-        if races:
-            known = self.found[races[-1]]
-            self.found[races[-1]] = Diagnostic(**{**known.__dict__, "count": known.count + extra})
-
     def out_of_bounds(self, found: list[OutOfBounds]) -> None:
         for site, thread, block, name, index, shape in found:
             info = self.program.sites[site]

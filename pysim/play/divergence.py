@@ -26,6 +26,15 @@ EXITED_THREADS = (
     "whatever was there. Keep every thread of the block in the loop (guard its loads and stores instead of "
     "returning)"
 )
+# A kernel with no `return`: the threads that finished ran to its end past a cuda.syncthreads() they never
+# reached, so the barrier sits under a condition that differs across the block (`if tid < 16: syncthreads()`),
+# which the guide's "Synchronization Functions" forbids; the early-return text above would be wrong there.
+SKIPPED_BARRIER = (
+    "The barrier is under a condition that is not the same for the whole block. CUDA allows "
+    "cuda.syncthreads() in conditional code only when the condition is the same for every thread of the block; "
+    "otherwise the kernel is likely to hang or to let threads past each other's barrier. Move the barrier out "
+    "of the condition so that every thread of the block reaches it"
+)
 DIFFERENT_BARRIERS = (
     "Threads of one block waiting at different barriers is what deadlocks or misbehaves on a GPU: CUDA allows "
     "cuda.syncthreads() under a condition only when the condition is the same for the whole block, otherwise "
@@ -59,11 +68,18 @@ def divergence(interval: Interval, numbering: Vectors, diagnostics: Diagnostics)
         (barrier, _), threads = ordered[0]
         line = statements[barrier].line
         xy = thread_xy(diagnostics.launch, interval.finished[0])
-        text = (
-            f"barrier divergence in block {block}: thread {xy} finished without reaching cuda.syncthreads() "
-            f"at line {line}, where {len(threads)} thread(s) of the block wait; {len(interval.finished)} thread(s) "
-            f"finished early. {EXITED_THREADS}"
-        )
+        if any(statement.kind == "return" for statement in statements):
+            text = (
+                f"barrier divergence in block {block}: thread {xy} finished without reaching cuda.syncthreads() "
+                f"at line {line}, where {len(threads)} thread(s) of the block wait; {len(interval.finished)} "
+                f"thread(s) finished early. {EXITED_THREADS}"
+            )
+        else:
+            text = (
+                f"barrier divergence in block {block}: cuda.syncthreads() at line {line} is reached by "
+                f"{len(threads)} thread(s) of the block and skipped by {len(interval.finished)} that ran to the "
+                f"end of the kernel without it (thread {xy} among them). {SKIPPED_BARRIER}"
+            )
         diagnostics.add(Diagnostic("barrier_divergence", line, xy, block, text), ("barrier_divergence", line))
     if len(ordered) > 1:
         ((main, main_iteration), _), ((other, other_iteration), threads) = ordered[0], ordered[1]

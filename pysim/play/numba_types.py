@@ -1,13 +1,15 @@
 """Numba's types for a kernel's values, found before the run, so arithmetic rounds as the GPU's does.
 
 Numba compiles a kernel with static types, and the GPU rounds every float32
-operation to float32 (`add.rn.f32`, `mul.rn.f32`; with the default
-`fastmath=False` nothing is fused into an FMA: Numba's "CUDA Fast Math" page lists
-"contraction of multiply and add operations into single fused multiply-add
-operations" among what `fastmath=True` turns on). Python computes in float64, so
-the rewrite (`pysim.play.rewrite`) rounds the result of every operation this
-module types float32. The rules are Numba's, checked against `numba.njit` in
-tests/test_play_arithmetic.py:
+operation to float32 (`add.rn.f32`, `mul.rn.f32`). A float32 product that is an
+operand of a float32 addition or subtraction in the same expression is *contracted*:
+NVVM compiles with `-fma=1` by default, whatever `fastmath` says (NVIDIA/numba-cuda#118,
+numba#2834), so `acc += x*y` is one `fma.rn.f32(x, y, acc)`, rounded once (`contracted`,
+`fma32`; as LLVM combines `fadd(fmul(a, b), c)`, the left product first). A product kept
+in a variable first is rounded there; NVVM may still fuse it, which TileLab does not
+model. Python computes in float64, so the rewrite (`pysim.play.rewrite`) rounds the
+result of every operation this module types float32. The rules are Numba's, checked
+against `numba.njit` in tests/test_play_arithmetic.py:
 
 - loads from the float32 arrays and `float32(x)` are float32; float literals and
   `float(i)` of an integer are float64 (`float(x)` of a float32 stays float32);
@@ -27,7 +29,12 @@ float product that is an operand of a float addition or subtraction, so
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+import math
+import struct
+from array import array
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeGuard
 
 from .intrinsics import call_type
 from .subset import SPECIALS, attribute_chain
@@ -74,6 +81,54 @@ def arithmetic(left: str, op: ast.operator, right: str) -> str:
 
 
 Env = dict[str, str]
+_F32 = array("f", [0.0])  # rounds what is stored in it to float32 (round to nearest even)
+
+
+def fma32(x: float, y: float, z: float) -> float:
+    """`fma.rn.f32(x, y, z)` bit for bit: x·y + z, rounded once to float32 (x, y, z hold float32 values).
+
+    x·y is exact in float64 (two 24-bit significands need 48 of its 53 bits) and TwoSum gives the exact error
+    of s = x·y + z in float64; rounding s *to odd* (one ulp toward the error when s is even) keeps the sticky
+    bit, and a float64 rounded to odd then to float32 is the exact sum rounded to float32, as 53 ≥ 24 + 2
+    (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
+    odd", IEEE Trans. Computers 57(4), 2008). Rounding s to float32 directly could round twice."""
+    p = x * y
+    s = p + z
+    if math.isfinite(s):
+        b = s - p
+        error = (p - (s - b)) + (z - b)
+        if error and not struct.unpack("<Q", struct.pack("<d", s))[0] & 1:
+            s = math.nextafter(s, math.inf if error > 0 else -math.inf)
+    _F32[0] = s
+    return _F32[0]
+
+
+def fma32_addend_first(z: float, x: float, y: float) -> float:
+    """`fma32(x, y, z)` for `z + x*y` and `acc += x*y`, whose addend Python evaluates before the factors."""
+    return fma32(x, y, z)
+
+
+@dataclass(frozen=True)
+class Contraction:
+    """An addition NVVM fuses into one `fma.rn.f32`: (±)x·y + (±)z, in the order the source evaluates them."""
+
+    x: ast.expr
+    y: ast.expr
+    z: ast.expr  # the addend (an `AugAssign`'s target)
+    negate_product: bool  # `z - x*y`
+    negate_addend: bool  # `x*y - z`
+    addend_first: bool  # `z + x*y`, `acc += x*y`: the addend is evaluated first
+
+    def call(self, expr: Callable[[ast.expr], ast.expr], addend: ast.expr | None = None) -> ast.expr:
+        """The runtime's call (`_pl_fma` / `_pl_fma_z`, pysim.play.guards), its operands built by `expr` in the
+        source's order; `addend` replaces `expr(z)` where the caller has built it (an element's load)."""
+        operands: list[ast.expr] = []
+        for part in ("z", "x", "y") if self.addend_first else ("x", "y", "z"):
+            built = addend if part == "z" and addend is not None else expr(getattr(self, part))
+            negate = self.negate_addend if part == "z" else part == "x" and self.negate_product
+            operands.append(ast.UnaryOp(op=ast.USub(), operand=built) if negate else built)
+        name = "_pl_fma_z" if self.addend_first else "_pl_fma"
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=operands, keywords=[])
 
 
 class NumbaTypes:
@@ -271,6 +326,28 @@ class NumbaTypes:
             for node in operands
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and self.of(node) in FLOATS
         ]
+
+    def contracted(self, node: ast.BinOp | ast.AugAssign) -> Contraction | None:
+        """The fused multiply-add NVVM makes of a float32 `+` or `-` with a float32 product operand, if any."""
+        if not isinstance(node.op, (ast.Add, ast.Sub)) or self.of(node) != F32:
+            return None
+        sub = isinstance(node.op, ast.Sub)
+        if isinstance(node, ast.AugAssign):
+            value = node.value
+            return (
+                Contraction(value.left, value.right, node.target, sub, False, True)
+                if self._f32_product(value)
+                else None
+            )
+        left, right = node.left, node.right
+        if self._f32_product(left):  # LLVM's combine takes fadd's first operand first
+            return Contraction(left.left, left.right, right, False, sub, False)
+        if self._f32_product(right):
+            return Contraction(right.left, right.right, left, sub, False, True)
+        return None
+
+    def _f32_product(self, node: ast.expr) -> TypeGuard[ast.BinOp]:
+        return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and self.of(node) == F32
 
     def rounds(self, node: ast.AST, op: ast.operator) -> bool:
         """Whether the result of this operation must be rounded to float32."""

@@ -25,7 +25,18 @@ from .program import Program
 from .scheduler import Interval
 from .table import Chunk
 
-RACES_PER_INTERVAL = 16  # racy words examined closely per interval, and between blocks (all are counted)
+RACES_PER_INTERVAL = 16  # racy words described per array and set of sites touching them; the rest counted there
+
+
+def _mixed(code: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each (site · 2 + store) code (splitmix64's finaliser): a word's signature is the sum over
+    the codes touching it, so words touched by the same sites share it and two sets collide about 1 in 2^64."""
+    z = code.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 WORD_KEY = 1 << 32  # array number · WORD_KEY + word: one key per element of every array
 # How a run's C shows the racy global words it repeated the launch for (pysim.play.memory; `run`).
 SHOWN_INTERLEAVING = (
@@ -114,29 +125,40 @@ class Races:
         word = rows[:, Row.ARRAY].astype(np.int64) * WORD_KEY + rows[:, Row.WORD].astype(np.int64)
         cells, group = np.unique(word, return_inverse=True)
         racy = _racy(group, len(cells), thread, store, self.launch.threads)
-        for members in self._racy_members(cells, group, np.flatnonzero(racy)):
-            self._race(interval, rows[members], store[members])
+        code = rows[:, Row.SITE].astype(np.int64) * 2 + store
+        for members, weight in self._racy_members(cells, group, code, np.flatnonzero(racy)):
+            self._race(interval, rows[members], store[members], weight)
 
-    def _racy_members(self, cells: np.ndarray, group: np.ndarray, racy_cells: np.ndarray) -> Iterator[np.ndarray]:
-        """For each racy word to describe, the indices of its accesses (`group`: each access's word in `cells`);
-        remembers the racy global words."""
+    def _racy_members(
+        self, cells: np.ndarray, group: np.ndarray, code: np.ndarray, racy_cells: np.ndarray
+    ) -> Iterator[tuple[np.ndarray, int]]:
+        """For each racy word to describe, the indices of its accesses (`group`: each access's word in `cells`;
+        `code`: its site · 2 + store) and how many racy words its description counts for; remembers the racy
+        global words.
+
+        Every racy word is counted: words of one array touched by the same sites race at the same lines, so up
+        to RACES_PER_INTERVAL of each such set are described and the last one also counts the rest of its set.
+        A second pair of racing lines is a second set, so it is always named."""
         if not len(racy_cells):
             return
         self._note_global(cells[racy_cells])
         by_group = np.argsort(group, kind="stable")
         bounds = np.searchsorted(group[by_group], np.arange(len(cells) + 1))
-        for cell in self._examined(cells, racy_cells):
-            yield by_group[bounds[cell] : bounds[cell + 1]]
-
-    def _examined(self, cells: np.ndarray, racy_cells: np.ndarray) -> np.ndarray:
-        """The racy words to describe: the first of every array, then more up to the limit; the rest only count."""
-        arrays = cells[racy_cells] // WORD_KEY
-        first_of_array = racy_cells[np.r_[True, arrays[1:] != arrays[:-1]]]
-        rest = np.setdiff1d(racy_cells, first_of_array)
-        examined = np.r_[first_of_array, rest[: max(RACES_PER_INTERVAL - len(first_of_array), 0)]]
-        if len(racy_cells) > len(examined):
-            self.diagnostics.add_counts_only(len(racy_cells) - len(examined))
-        return examined
+        codes = 2 * len(self.site_line)
+        pairs = np.unique(group * codes + code)  # each (word, site, load or store) once
+        signature = np.zeros(len(cells), dtype=np.uint64)
+        np.add.at(signature, pairs // codes, _mixed(pairs % codes))
+        kind = np.stack([cells[racy_cells] // WORD_KEY, signature[racy_cells].view(np.int64)], axis=1)
+        _, set_of, size = np.unique(kind, axis=0, return_inverse=True, return_counts=True)
+        set_of = set_of.reshape(-1)
+        seen = np.zeros(len(size), dtype=np.int64)
+        for cell, number in zip(racy_cells.tolist(), set_of.tolist(), strict=True):
+            if seen[number] == RACES_PER_INTERVAL:
+                continue
+            seen[number] += 1
+            last = seen[number] == min(size[number], RACES_PER_INTERVAL)
+            weight = 1 + (int(size[number]) - RACES_PER_INTERVAL if last and size[number] > RACES_PER_INTERVAL else 0)
+            yield by_group[bounds[cell] : bounds[cell + 1]], weight
 
     def _note_global(self, keys: np.ndarray) -> None:
         """Remember racy global words (array number, word): the run shows C as a GPU could leave them."""
@@ -152,8 +174,9 @@ class Races:
         """How the run's C shows a racy global word (pysim.play.memory), when it does."""
         return f" {SHOWN_INTERLEAVING}" if (number, word) in self.shown else ""
 
-    def _race(self, interval: Interval, rows: np.ndarray, store: np.ndarray) -> None:
-        """Describe one racy word of one interval: its first write and an access to it by another thread."""
+    def _race(self, interval: Interval, rows: np.ndarray, store: np.ndarray, weight: int) -> None:
+        """Describe one racy word of one interval: its first write and an access to it by another thread;
+        `weight`: the racy words this description counts for."""
         write = rows[np.flatnonzero(store)[0]]
         writer = int(write[Row.THREAD])
         number, word = int(write[Row.ARRAY]), int(write[Row.WORD])
@@ -174,7 +197,8 @@ class Races:
                 f"({info.name}, index, value).{shown}"
             )
             self.diagnostics.add(
-                Diagnostic("race", line, xy, block, text, 1, second_line, other_xy), ("race", hazard, line, second_line)
+                Diagnostic("race", line, xy, block, text, weight, second_line, other_xy),
+                ("race", hazard, line, second_line),
             )
             return
         others = rows[thread != writer]
@@ -205,7 +229,7 @@ class Races:
                 "undefined"
             )
         self.diagnostics.add(
-            Diagnostic("race", line, xy, block, text + shown, 1, second, second_xy), ("race", hazard, line, second)
+            Diagnostic("race", line, xy, block, text + shown, weight, second, second_xy), ("race", hazard, line, second)
         )
 
     def _keep_global(
@@ -242,11 +266,13 @@ class Races:
         pairs = np.unique(group * self.launch.blocks + log[:, Logged.BLOCK])
         # intp: bincount refuses int64 where NumPy's index type is 32 bits (Pyodide's wasm32).
         blocks = np.bincount((pairs // self.launch.blocks).astype(np.intp), minlength=len(cells))
-        for members in self._racy_members(cells, group, np.flatnonzero(written & (blocks >= 2))):
-            self._block_race(log[members])
+        code = log[:, Logged.SITE] * 2 + log[:, Logged.STORE]
+        for members, weight in self._racy_members(cells, group, code, np.flatnonzero(written & (blocks >= 2))):
+            self._block_race(log[members], weight)
 
-    def _block_race(self, rows: np.ndarray) -> None:
-        """Describe one global word that two blocks race on: its first writer and an access from another block."""
+    def _block_race(self, rows: np.ndarray, weight: int) -> None:
+        """Describe one global word that two blocks race on: its first writer and an access from another block;
+        `weight`: the racy words this description counts for."""
         store = rows[:, Logged.STORE] == 1
         write = rows[np.flatnonzero(store)[0]]
         others = rows[rows[:, Logged.BLOCK] != write[Logged.BLOCK]]
@@ -290,6 +316,6 @@ class Races:
             )
         text += self._shown(number, word)
         self.diagnostics.add(
-            Diagnostic("race", o_line, o_xy, o_block, text, 1, w_line, w_xy),
+            Diagnostic("race", o_line, o_xy, o_block, text, weight, w_line, w_xy),
             ("race", "blocks " + hazard, o_line, w_line),
         )

@@ -359,7 +359,8 @@ class KernelRewriter(CallRewrites):
         load = nodes.call(
             f"_pl_ld{len(indices)}", nodes.load(array), nodes.constant(load_site), *map(nodes.load, temps), *where
         )
-        value = ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
+        fused = self.types.contracted(node)  # X[i] += x*y: one fma.rn.f32 (pysim.play.numba_types)
+        value = fused.call(self.expr, load) if fused else ast.BinOp(left=load, op=node.op, right=self.expr(node.value))
         call = nodes.call(
             f"_pl_st{len(indices)}",
             nodes.load(array),
@@ -374,8 +375,8 @@ class KernelRewriter(CallRewrites):
     def name_update(self, node: ast.AugAssign, name: str) -> list[ast.stmt]:
         """`name op= v`: rounded to float32 (`x = f32(x op v)`) or checked to fit in 64 bits
         (`x = int(x op v)`) as its type asks; a float64 stays `x op= v`."""
-        value = self.expr(node.value)
-        kind = self.types.of(node)
+        kind, fused = self.types.of(node), self.types.contracted(node)  # acc += x*y: one fma.rn.f32
+        value = fused.call(self.expr, nodes.load(name)) if fused else self.expr(node.value)
         if kind in FLOATS and not self.types.rounds(node, node.op):
             return [
                 ast.copy_location(
@@ -383,7 +384,7 @@ class KernelRewriter(CallRewrites):
                 )
             ]
         result = ast.BinOp(left=nodes.load(name), op=node.op, right=value)
-        wrapped = nodes.call("_pl_f32" if kind in FLOATS else "_pl_int", result)
+        wrapped = value if fused else nodes.call("_pl_f32" if kind in FLOATS else "_pl_int", result)
         return nodes.stored(ast.Name(id=name, ctx=ast.Store()), wrapped, node, kind in (INT, BOOL))
 
     def _multiply_adds(self, node: ast.stmt) -> int:
@@ -440,6 +441,8 @@ class KernelRewriter(CallRewrites):
         if isinstance(node, ast.Name):
             return ast.Name(id=node.id, ctx=ast.Load())
         if isinstance(node, ast.BinOp):
+            if fused := self.types.contracted(node):  # x*y + z: one fma.rn.f32, rounded once (numba_types)
+                return fused.call(self.expr)
             if isinstance(node.op, (ast.Pow, ast.LShift)):  # guarded: 10 ** 10 ** 9 would freeze the page
                 name = "_pl_pow" if isinstance(node.op, ast.Pow) else "_pl_lshift"
                 new: ast.expr = nodes.call(name, self.expr(node.left), self.expr(node.right))

@@ -3,8 +3,10 @@
 Every SM-local unit is charged on the *busiest* SM, which runs ceil(blocks / SMs) blocks
 (that is where the wave tail enters). Rates per SM per clock at the rated boost clock:
 fp32 = FFMA warp instructions at lanes/32; issue = all warp instructions at
-schedulers · issue_efficiency; shared and l1 = one wavefront each (L1/shared return
-128 B/clk, sourced for cc 7.x and assumed later). Device-wide: l2 = L1-miss bytes / L2
+schedulers · issue_efficiency; shared and l1 = one wavefront each per clock, the two parts of
+one L1TEX unit (L1 and shared memory are one data path on Volta and later: the estimate charges
+their sum; return 128 B/clk, sourced for cc 7.x and assumed later). Clocks are the *sustained*
+clock a card holds under a long SGEMM (speed_figures), not the rated boost the bounds use. Device-wide: l2 = L1-miss bytes / L2
 bandwidth (*modelled*), dram = bytes a wave-level L2 reuse model leaves / DRAM bandwidth.
 latency = Little's law over resident blocks: ceil(blocks_on_SM / B) · rounds · (L + work
 between rounds). The estimate is launch overhead + the p-norm of the unit times; p → ∞
@@ -29,6 +31,7 @@ from .bounds import compulsory_bytes
 REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy calculator, cc >= 6)
 SMEM_ALLOC_UNIT = 128  # bytes; modelled
 FP32_ISSUE_WIDTH = 32  # lanes one FFMA warp instruction occupies
+L1TEX_PARTS = ("shared", "l1")  # the two kinds of wavefront one L1TEX data path serves
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,7 @@ class Machine:
         s = device.speed
         return cls(
             sms=int(s.sm_count.value),
-            clock_hz=s.boost_clock_mhz.value * 1e6,
+            clock_hz=s.sustained_clock_mhz.value * 1e6,
             fp32_per_clock=s.fp32_lanes_per_sm.value / FP32_ISSUE_WIDTH,
             issue_per_clock=s.schedulers_per_sm.value * s.issue_efficiency.value,
             warp_issue_per_clock=s.issue_efficiency.value,
@@ -206,10 +209,13 @@ def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     ab = min(_wave_dram_bytes(m, prof, resident), l1_miss)
     t["dram"] = max(compulsory_bytes(prof.M, prof.N, prof.K), ab + c_dram) / m.dram_bytes_per_s
     t["latency"] = _latency(m, prof, resident, on_sm)
-    top = max(t.values())
+    # Shared-memory and global wavefronts queue for one L1TEX data path on Volta and later (Nsight Compute's
+    # one "L1/TEX Cache Throughput"): the model charges their sum as one unit; "shared" and "l1" are its parts.
+    units = [v for name, v in t.items() if name not in L1TEX_PARTS] + [sum(t[name] for name in L1TEX_PARTS)]
+    top = max(units)
     # Imperfect overlap: units nearly as busy as the limiter still cost time (MIO back-pressure,
     # barrier drains, latency not fully hidden). The p-norm is phenomenological and fitted.
-    combined = top * sum((v / top) ** m.overlap_p for v in t.values()) ** (1 / m.overlap_p) if top > 0 else 0.0
+    combined = top * sum((v / top) ** m.overlap_p for v in units) ** (1 / m.overlap_p) if top > 0 else 0.0
     return UnitTimes(t, resident, m.launch_s + combined)
 
 
@@ -222,8 +228,7 @@ def _latency(m: Machine, prof: KernelProfile, resident: int, on_sm: int) -> floa
         between = max(
             prof.instructions / per_block / m.issue_per_clock,
             prof.round_work / m.warp_issue_per_clock,
-            prof.shared_wavefronts / per_block,
-            prof.global_wavefronts / per_block,
+            (prof.shared_wavefronts + prof.global_wavefronts) / per_block,  # one L1TEX data path
             prof.ffma / per_block / m.fp32_per_clock,
         )
     else:

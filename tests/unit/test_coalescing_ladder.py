@@ -255,7 +255,12 @@ def test_ladder_estimate_bound_and_measured_on_the_a6000():
             assert found is None and shown["measured"] == cells(rung)["measured"] and shown["measured"].text == ""
             continue
         gflops, note = found
-        assert note.endswith("measured on RTX A6000, N=4096") and "another" not in note
+        assert (
+            note.endswith(
+                "measured on RTX A6000, N=4096; calibration; source: github.com/siboehm/SGEMM_CUDA at 60cba6f"
+            )
+            and "another" not in note
+        )
         assert shown["measured"].value == repr(gflops)
         assert seconds <= measured_seconds(gflops)  # a true bound: siboehm's runs are not faster
 
@@ -304,12 +309,13 @@ def test_why_faster_one_sentence_per_pair_from_the_reports():
 
 
 @pytest.mark.parametrize(
-    "N,T,device", [(4096, 32, "rtxa6000"), (4096, 16, "rtxa6000"), (4096, 32, "t4"), (1000, 32, "h100")]
+    "N,T,device",
+    [(4096, 32, "rtxa6000"), (4096, 16, "rtxa6000"), (4096, 32, "t4"), (1000, 32, "h100"), (4096, 32, "a100")],
 )
 def test_roofline_points_are_the_models_intensity_and_estimate_on_or_below_the_roof(N, T, device):
     from pysim.hardware.devices import DEVICES
+    from pysim.hardware.measurements import runs_on
     from pysim.lessons.ladder import format_flops, format_intensity
-    from pysim.speed.measured import TABLE
 
     d, p = DEVICES[device], LadderParams(N=N, T=T, device=device)
     refused = Rung("t", "t", "", "transpose", TransposeParams())  # cannot launch: no point, but it keeps its number
@@ -319,7 +325,7 @@ def test_roofline_points_are_the_models_intensity_and_estimate_on_or_below_the_r
     running = [(number, r) for number, r in enumerate(rungs[1:], 2) if r.runs]
     assert [pt.key for pt in chart.points] == [r.key for _, r in running]
     assert (device == "t4") == ("pipelined" not in {pt.key for pt in chart.points})
-    siboehms_run = device == "rtxa6000" and N == 4096
+    runs = runs_on(device, N)  # published runs on this card at this N (the A6000's is the calibration run)
     for (number, rung), pt in zip(running, chart.points):
         report = estimate(rung.kernel, rung.params, device)
         flops = 2 * N * N * N
@@ -330,12 +336,13 @@ def test_roofline_points_are_the_models_intensity_and_estimate_on_or_below_the_r
         roof = min(d.fp32_peak.value * 1e12, d.dram_bandwidth.value * 1e9 * pt.intensity)
         assert pt.estimate <= roof * (1 + 1e-12), rung.key  # on or below the roof
         applies = (
-            siboehms_run
+            bool(runs)
             and rung.key in SIBOEHM_NUMBER
             and (T == 32 or rung.key not in ("naive-row", "naive-col", "smem"))
         )
         if applies:
-            assert pt.measured == TABLE[SIBOEHM_NUMBER[rung.key]] * 1e9
+            assert pt.measured == runs[0].of(SIBOEHM_NUMBER[rung.key]) * 1e9
+            assert pt.calibration == runs[0].calibration and runs[0].role in pt.describe()
         else:
             assert pt.measured is None, rung.key
         text = pt.describe()

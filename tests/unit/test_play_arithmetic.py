@@ -4,6 +4,7 @@ types float64, each checked against NumPy float32 or Numba's own compiler; multi
 
 import ast
 import importlib.util
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -37,16 +38,38 @@ def rounding_operands(M=5, N=6, K=96):
     return A, B
 
 
-def float32_dots(A, B):
-    """C by NumPy float32 scalars, one rounding after each multiply and each add (no fused multiply-add)."""
+def float32_accumulated(A, B, step):
+    """C by NumPy float32 scalars, `acc = step(a, b, acc)` for each k."""
     C = np.zeros((A.shape[0], B.shape[1]), dtype=np.float32)
     for r in range(A.shape[0]):
         for c in range(B.shape[1]):
             acc = np.float32(0)
             for k in range(A.shape[1]):
-                acc = np.float32(acc + np.float32(A[r, k] * B[k, c]))
+                acc = step(A[r, k], B[k, c], acc)
             C[r, c] = acc
     return C
+
+
+def float32_dots(A, B):
+    """C by NumPy float32 scalars, one rounding after each multiply and each add (no fused multiply-add)."""
+    return float32_accumulated(A, B, lambda a, b, acc: np.float32(acc + np.float32(a * b)))
+
+
+def rounded_to_float32(exact):
+    """The float32 nearest a Fraction, ties to even: the neighbours of NumPy's guess, compared exactly."""
+    guess = np.float32(float(exact))
+    candidates = [guess, np.nextafter(guess, np.float32(np.inf)), np.nextafter(guess, np.float32(-np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact), int(np.array(c).view(np.uint32)) & 1))
+
+
+def fma_emulated(x, y, z):
+    """fma.rn.f32 by exact rational arithmetic: x·y + z rounded once (an emulation independent of pysim's)."""
+    return rounded_to_float32(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)))
+
+
+def fused_dots(A, B):
+    """C as NVVM compiles `acc += A[row, k] * B[k, col]`: one fma.rn.f32 per step (its default `-fma=1`)."""
+    return float32_accumulated(A, B, fma_emulated)
 
 
 def float64_dots(A, B):
@@ -61,13 +84,65 @@ def float64_dots(A, B):
     return C
 
 
-def test_a_float32_accumulator_rounds_every_operation_like_numpy_float32():
+def test_a_float32_accumulator_fuses_each_multiply_add_as_nvvm_does():
+    """Issue 42 item 8: NVVM contracts `acc += x*y` into fma.rn.f32 whatever fastmath says, so the playground
+    rounds each multiply-add once, bit for bit with the exact emulation (and unlike rounding twice)."""
     A, B = rounding_operands()
-    expected, wide = float32_dots(A, B), float64_dots(A, B)
+    expected, twice, wide = fused_dots(A, B), float32_dots(A, B), float64_dots(A, B)
     assert np.count_nonzero(expected != wide) > 5  # the kernel's result depends on float32 rounding
+    assert np.count_nonzero(expected != twice) > 5  # and on the fusion
     result = run(dot_kernel("float32(0.0)"), 5, 6, 96, A=A, B=B, expected=lambda a, b: expected)
     np.testing.assert_array_equal(result.C, expected)
     assert result.c_matches
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "acc = float32(0.5)\n    acc += x * y",
+        "acc = float32(0.5)\n    acc -= x * y",
+        "acc = x * y + z",
+        "acc = z - x * y",
+        "acc = x * y - z",
+        "C[0, 0] = z\n    C[0, 0] += x * y",
+    ],
+)
+def test_every_form_of_a_multiply_add_is_one_fma(body):
+    """`+=`, `-=`, a product on either side, and an element updated in place: one rounding each."""
+    generator = np.random.default_rng(3)
+    A = generator.standard_normal((1, 3)).astype(np.float32)
+    assign = "" if body.startswith("C[") else "\n    C[0, 0] = acc"
+    text = f"{HEAD}    x = A[0, 0]\n    y = A[0, 1]\n    z = A[0, 2]\n    {body}{assign}\n\n\ndef launch(M, N, K):\n    return 1, 1\n"
+    x, y, z = (np.float32(v) for v in A[0])
+    half = np.float32(0.5)
+    want = {
+        "acc += x * y": fma_emulated(x, y, half),
+        "acc -= x * y": fma_emulated(-x, y, half),
+        "acc = x * y + z": fma_emulated(x, y, z),
+        "acc = z - x * y": fma_emulated(-x, y, z),
+        "acc = x * y - z": fma_emulated(x, y, -z),
+        "C[0, 0] += x * y": fma_emulated(x, y, z),
+    }[body.split("\n    ")[-1]]
+    B = np.zeros((3, 1), dtype=np.float32)
+    assert run(text, 1, 1, 3, A=A, B=B).C[0, 0] == want
+
+
+def test_fma32_is_the_exactly_rounded_multiply_add():
+    """pysim's TwoSum-and-round-to-odd fma against exact rationals, on random operands and on sums that land
+    near a float32 halfway point (where rounding the float64 sum to float32 would round twice)."""
+    from pysim.play.numba_types import fma32
+
+    generator = np.random.default_rng(11)
+    triples = generator.standard_normal((3000, 3)).astype(np.float32)
+    triples[:1000, 2] *= np.float32(2.0**-30)  # a tiny addend: the sum sits just off the product's halfway points
+    for x, y, z in triples:
+        assert np.float32(fma32(float(x), float(y), float(z))) == fma_emulated(x, y, z), (x, y, z)
+    # x·y = 1 + 2^-11 + 2^-24, a float32 halfway point; + 2^-80 puts the exact sum just above it, so it rounds
+    # up, while the float64 sum is the halfway point itself and would round to even, down.
+    x = y = 1 + 2.0**-12
+    above = fma_emulated(np.float32(x), np.float32(y), np.float32(2.0**-80))
+    assert above == np.float32(1 + 2.0**-11 + 2.0**-23) != np.float32(x * y + 2.0**-80)
+    assert np.float32(fma32(x, y, 2.0**-80)) == above
 
 
 def test_a_float64_accumulator_is_float64_as_numba_types_it():

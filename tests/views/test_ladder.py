@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pysim.hardware.measurements import runs_on
 from pysim.lessons.ladder import (
     SIBOEHM_NUMBER,
     LadderParams,
@@ -62,7 +63,14 @@ def test_invalid_size_names_the_parameter(page):
 
 
 @pytest.mark.parametrize(
-    "query", ["N=4096&device=rtxa6000", "N=4096&T=16&device=rtxa6000", "N=4096&device=t4", "N=16384&device=h100"]
+    "query",
+    [
+        "N=4096&device=rtxa6000",
+        "N=4096&T=16&device=rtxa6000",
+        "N=4096&device=t4",
+        "N=16384&device=h100",
+        "N=4096&device=a100",
+    ],
 )
 def test_roofline_has_the_roof_and_a_point_per_kernel(page, query):
     page.go(f"#/ladder?{query}")
@@ -78,7 +86,7 @@ def test_roofline_has_the_roof_and_a_point_per_kernel(page, query):
         point = points[rung.key]
         assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(point.intensity, rel=1e-12)
         assert float(str(mark.getAttribute("data-estimate"))) == pytest.approx(point.estimate, rel=1e-12)
-    mine = params.device == "rtxa6000" and params.N == 4096
+    mine = bool(runs_on(params.device, params.N))  # a published run on this card at this N
     tile_ok = params.T == 32
     expected = [
         r.key for r in runnable if mine and r.key in SIBOEHM_NUMBER and (tile_ok or r.kernel not in ("naive", "smem"))
@@ -103,7 +111,9 @@ def test_estimate_bound_and_measured_on_the_a6000(page):
             assert cell.getAttribute("data-value") == expected[column].value, (rung.key, column)
             assert page.inner_text(cell) == expected[column].text, (rung.key, column)
         if rung.key in SIBOEHM_NUMBER:
-            assert "measured on RTX A6000, N=4096" in page.inner_text(shown["measured"])
+            assert "measured on RTX A6000, N=4096; calibration; source: github.com/siboehm" in page.inner_text(
+                shown["measured"]
+            )
             assert "another" not in page.inner_text(shown["measured"])
             assert number(shown["bound"]) <= measured_seconds(number(shown["measured"])), rung.key
             assert number(shown["estimate"]) > 0
@@ -136,3 +146,27 @@ def test_home_has_cards_for_the_new_views(page):
     for route in ("naive", "transpose", "ladder"):
         assert len(page.document.querySelectorAll(f'#view-landing .cards a[href="#/{route}"]')) == 1
         assert len(page.document.querySelectorAll(f'.site-header nav a[data-nav="/{route}"]')) == 1
+
+
+def test_the_default_a100_shows_out_of_sample_points_and_calibration_is_marked(page):
+    """Issue 42 item 6: the default device shows measured points nothing was fitted to, each with its card,
+    size and source, and the A6000's points say they are the calibration."""
+    page.go("#/ladder")
+    assert page.testid("input-device").value == "a100"
+    chart = page.find('[data-testid="roofline"] svg')
+    marks = page.all("path.measured-mark", chart)
+    keys = [mark.getAttribute("data-key") for mark in marks]
+    assert keys == [key for key in SIBOEHM_NUMBER if key in keys] and len(keys) == 7
+    assert {mark.getAttribute("data-role") for mark in marks} == {"out-of-sample"}
+    (run,) = runs_on("a100", 4096)
+    for key in keys:
+        cell = page.inner_text(f"ladder-{key}-measured")
+        assert "A100-PCIE-40GB, N=4096; out-of-sample" in cell and "250 W" in cell, cell
+        assert f"{run.of(SIBOEHM_NUMBER[key]):,.1f} GFLOP/s" in cell
+        assert "source: github.com/vlejd/MASK_SGEMM_CUDA at 2c06681" in cell
+    assert run.source.startswith("https://github.com/vlejd/MASK_SGEMM_CUDA/blob/")
+    described = [page.inner_text(item) for item in page.all("li", page.testid("roofline-key"))]
+    assert sum("A100-PCIE-40GB, N=4096, out-of-sample" in line for line in described) == 7
+    page.go("#/ladder?N=4096&device=rtxa6000")
+    chart = page.find('[data-testid="roofline"] svg')
+    assert {mark.getAttribute("data-role") for mark in page.all("path.measured-mark", chart)} == {"calibration"}

@@ -198,7 +198,7 @@ def test_the_default_times_are_the_bound_and_the_speed_models_estimates():
     naive, tiled = (report_for(k, p) for k, p in zip(("naive", "smem"), w.kernel_params()))
     assert (timing.naive_s, timing.tiled_s) == (naive.estimate_s, tiled.estimate_s)
     assert min(timing.naive_s, timing.tiled_s) >= timing.bound_s
-    assert timing.estimate.startswith("Estimate (speed model, not a measurement): the naive kernel about 768 µs")
+    assert timing.estimate.startswith("Estimate (speed model, not a measurement): the naive kernel about 766 µs")
     assert "16.00× fewer global loads" in timing.estimate and "bound" not in timing.estimate
     # The bound's sentences print only the bound itself.
     assert durations(timing.bound) == [pytest.approx(110e-6, rel=1e-3)]

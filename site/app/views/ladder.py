@@ -206,8 +206,10 @@ class LadderView:
         sy = lambda y: CHART_H - BOTTOM - (log10(y) - log10(y0)) / (log10(y1) - log10(y0)) * (CHART_H - TOP - BOTTOM)  # noqa: E731
         roof = lambda x: attainable(chart.device, x)  # noqa: E731 - pysim's roofline
         title = (
-            f"Roofline of the {chart.device.name}: each kernel's estimated FLOP/s (circles) and siboehm's measured "
-            "FLOP/s (diamonds) against FLOP per DRAM byte under the speed model's cache model, log scales"
+            f"Roofline of the {chart.device.name}: each kernel's estimated FLOP/s (circles) and a published "
+            "measurement of it on this card where one exists (diamonds: hollow for a calibration point the model was "
+            "fitted to, crossed for an out-of-sample one) against FLOP per DRAM byte under the speed model's cache "
+            "model, log scales"
         )
         drawing = picture(CHART_W, CHART_H, title)
         base = CHART_H - BOTTOM
@@ -258,12 +260,17 @@ class LadderView:
                 drawing.appendChild(
                     svg("line", f"estimate-gap {colour}", x1=f"{x:.1f}", y1=f"{y:.1f}", x2=f"{x:.1f}", y2=f"{my:.1f}")
                 )
+                # Calibration or out-of-sample: a class for the colour and a second cue in the shape (a cross
+                # through an out-of-sample diamond), and the key's words say which.
+                role = "calibration" if point.calibration else "out-of-sample"
+                cross = "" if point.calibration else f" M{x - 8:.1f},{my:.1f} h16 M{x:.1f},{my - 8:.1f} v16"
                 drawing.appendChild(
                     svg(
                         "path",
-                        f"measured-mark {colour}",
-                        d=f"M{x:.1f},{my - 8:.1f} l8,8 l-8,8 l-8,-8 z",
+                        f"measured-mark {role} {colour}",
+                        d=f"M{x:.1f},{my - 8:.1f} l8,8 l-8,8 l-8,-8 z{cross}",
                         data_measured=repr(point.measured),
+                        data_role=role,
                         **data,
                     )
                 )
@@ -295,7 +302,9 @@ class LadderView:
         self.chart.appendChild(drawing)
         self.chart_note.textContent = (
             "Numbers on the chart match the list and the table's rows: 1 is the first row. A circle is the model's "
-            "estimate; a diamond, joined to it by a line, is siboehm's measurement, drawn at the model's intensity."
+            "estimate; a diamond, joined to it by a line, is a published measurement of that kernel on this card at "
+            "this N, drawn at the model's intensity: hollow where the model was fitted to it (calibration), crossed "
+            "where nothing was fitted to it (out-of-sample: the model's real error)."
         )
 
 
