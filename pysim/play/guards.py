@@ -20,10 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .columns import FIRST_ALLOCATION
-from .intrinsics import math_namespace, to_int32, to_int64
+from .intrinsics import fma32, fma32_addend_first, math_namespace, to_int32, to_int64
 from .launch import launch_int
 from .limits import INT_LIMIT, past_64_bits
-from .numba_types import fma32, fma32_addend_first
 from .runtime import Array, KernelError, Runtime, StepBudgetError
 
 ATOMIC_OPERATIONS = ("add", "max", "min", "exch", "cas")  # cuda.atomic.<name>, numbered as the runtime's `how`
@@ -50,8 +49,8 @@ def namespace(rt: Runtime) -> dict[str, Any]:
         "int": int,
         "float": float,
         "_pl_f32": f32,
-        "_pl_fma": fma32,  # NVVM's contraction of a float32 multiply-add (pysim.play.numba_types)
-        "_pl_fma_z": fma32_addend_first,
+        "_pl_mad": fma32,  # NVVM's contraction of a float32 multiply-add (pysim.play.numba_types)
+        "_pl_mad_z": fma32_addend_first,
         "_pl_F": F32_BUFFER,  # the buffer `_pl_f32` rounds through, which the rewritten kernel also uses inline
         "_pl_pow": pow_,
         "_pl_lshift": lshift,

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import math
+import struct
+from array import array
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -129,28 +131,40 @@ def _safe(name: str) -> Callable[..., Any]:
     return computed
 
 
+_F32 = array("f", [0.0])  # rounds what is stored in it to float32 (round to nearest even)
+
+
+def fma32(x: float, y: float, z: float) -> float:
+    """`fma.rn.f32(x, y, z)` bit for bit: x·y + z, rounded once to float32 (x, y, z hold float32 values).
+
+    x·y is exact in float64 (two 24-bit significands need 48 of its 53 bits) and TwoSum gives the exact error
+    of s = x·y + z in float64; rounding s *to odd* (one ulp toward the error when s is even) keeps the sticky
+    bit, and a float64 rounded to odd then to float32 is the exact sum rounded to float32, as 53 ≥ 24 + 2
+    (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
+    odd", IEEE Trans. Computers 57(4), 2008). Rounding s to float32 directly could round twice."""
+    p = x * y
+    s = p + z
+    if math.isfinite(s):
+        b = s - p
+        error = (p - (s - b)) + (z - b)
+        if error and not struct.unpack("<Q", struct.pack("<d", s))[0] & 1:
+            s = math.nextafter(s, math.inf if error > 0 else -math.inf)
+    _F32[0] = s
+    return _F32[0]
+
+
+def fma32_addend_first(z: float, x: float, y: float) -> float:
+    """`fma32(x, y, z)` for `z + x*y` and `acc += x*y`, whose addend Python evaluates before the factors."""
+    return fma32(x, y, z)
+
+
 def fma(a: float, b: float, c: float, single: bool) -> float:
-    """a·b + c rounded once: to float32 when `single` (every operand float32), else to float64."""
+    """`cuda.fma`: a·b + c rounded once: to float32 when `single` (every operand float32), else to float64."""
+    if single:
+        return fma32(a, b, c)
     if not all(math.isfinite(x) for x in (a, b, c)):
         return a * b + c  # inf and NaN propagate as the hardware's fma does
-    exact = Fraction(a) * Fraction(b) + Fraction(c)
-    if not single:
-        return float(exact)  # Fraction -> float rounds once, to nearest even
-    return _round_to_float32(exact, a * b + c)
-
-
-def _round_to_float32(exact: Fraction, near: float) -> float:
-    """The float32 nearest `exact` (ties to even), found among the neighbours of `near`'s float32 rounding."""
-    import numpy as np  # only here: the page's first import of this module stays NumPy-free
-
-    guess = np.float32(near)
-    if not np.isfinite(guess):
-        return float(guess)
-    candidates = [np.nextafter(guess, np.float32(-np.inf)), guess, np.nextafter(guess, np.float32(np.inf))]
-    finite = [c for c in candidates if np.isfinite(c)]
-    if exact == 0:
-        return math.copysign(0.0, near)
-    return float(min(finite, key=lambda c: (abs(Fraction(float(c)) - exact), int(c.view(np.int32)) & 1)))
+    return float(Fraction(a) * Fraction(b) + Fraction(c))  # Fraction -> float rounds once, to nearest even
 
 
 def to_int32(x: Any) -> int:

@@ -29,9 +29,6 @@ float product that is an operand of a float addition or subtraction, so
 from __future__ import annotations
 
 import ast
-import math
-import struct
-from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
@@ -81,31 +78,6 @@ def arithmetic(left: str, op: ast.operator, right: str) -> str:
 
 
 Env = dict[str, str]
-_F32 = array("f", [0.0])  # rounds what is stored in it to float32 (round to nearest even)
-
-
-def fma32(x: float, y: float, z: float) -> float:
-    """`fma.rn.f32(x, y, z)` bit for bit: x·y + z, rounded once to float32 (x, y, z hold float32 values).
-
-    x·y is exact in float64 (two 24-bit significands need 48 of its 53 bits) and TwoSum gives the exact error
-    of s = x·y + z in float64; rounding s *to odd* (one ulp toward the error when s is even) keeps the sticky
-    bit, and a float64 rounded to odd then to float32 is the exact sum rounded to float32, as 53 ≥ 24 + 2
-    (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
-    odd", IEEE Trans. Computers 57(4), 2008). Rounding s to float32 directly could round twice."""
-    p = x * y
-    s = p + z
-    if math.isfinite(s):
-        b = s - p
-        error = (p - (s - b)) + (z - b)
-        if error and not struct.unpack("<Q", struct.pack("<d", s))[0] & 1:
-            s = math.nextafter(s, math.inf if error > 0 else -math.inf)
-    _F32[0] = s
-    return _F32[0]
-
-
-def fma32_addend_first(z: float, x: float, y: float) -> float:
-    """`fma32(x, y, z)` for `z + x*y` and `acc += x*y`, whose addend Python evaluates before the factors."""
-    return fma32(x, y, z)
 
 
 @dataclass(frozen=True)
@@ -120,14 +92,14 @@ class Contraction:
     addend_first: bool  # `z + x*y`, `acc += x*y`: the addend is evaluated first
 
     def call(self, expr: Callable[[ast.expr], ast.expr], addend: ast.expr | None = None) -> ast.expr:
-        """The runtime's call (`_pl_fma` / `_pl_fma_z`, pysim.play.guards), its operands built by `expr` in the
+        """The runtime's call (`_pl_mad` / `_pl_mad_z`, pysim.play.guards), its operands built by `expr` in the
         source's order; `addend` replaces `expr(z)` where the caller has built it (an element's load)."""
         operands: list[ast.expr] = []
         for part in ("z", "x", "y") if self.addend_first else ("x", "y", "z"):
             built = addend if part == "z" and addend is not None else expr(getattr(self, part))
             negate = self.negate_addend if part == "z" else part == "x" and self.negate_product
             operands.append(ast.UnaryOp(op=ast.USub(), operand=built) if negate else built)
-        name = "_pl_fma_z" if self.addend_first else "_pl_fma"
+        name = "_pl_mad_z" if self.addend_first else "_pl_mad"
         return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=operands, keywords=[])
 
 

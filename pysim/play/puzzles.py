@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import ceil
 from pathlib import Path
 
 import numpy as np
@@ -403,6 +404,7 @@ PUZZLES: tuple[Puzzle, ...] = (
             "Every lane named in the mask must run the shuffle: keep it outside `if lane == 0`.",
         ),
         sizes=((64, 1, 256), (37, 1, 100)),
+        unnamed=((29, 1, 77), (45, 1, 200), (19, 1, 33)),
         budgets=(
             Budget(
                 "global sectors ≤ M·(⌈K/8⌉ + ⌈K/32⌉) (32 lanes read 32 neighbours: 4 sectors, 5 when unaligned)",

@@ -130,7 +130,7 @@ def test_every_form_of_a_multiply_add_is_one_fma(body):
 def test_fma32_is_the_exactly_rounded_multiply_add():
     """pysim's TwoSum-and-round-to-odd fma against exact rationals, on random operands and on sums that land
     near a float32 halfway point (where rounding the float64 sum to float32 would round twice)."""
-    from pysim.play.numba_types import fma32
+    from pysim.play.intrinsics import fma32
 
     generator = np.random.default_rng(11)
     triples = generator.standard_normal((3000, 3)).astype(np.float32)
