@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pysim.kernels import Kernel
+from pysim.kernels import KERNELS, ORDER, Kernel
 from pysim.speed import estimate
 from pysim.speed.profiles import BUILDERS
 from tools.sass import render, toolchain
@@ -42,28 +42,24 @@ METRICS: dict[str, tuple[str, ...]] = {
     "dram_bytes": ("dram__bytes_read.sum", "dram__bytes_write.sum"),
     "fma": ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",),
 }
-# The runner sizes (siboehm's README runs 4096³); per kernel the parameters of its runner preset.
-RUNNER_PARAMS: dict[str, dict[str, int]] = {
+# Each kernel runs at its view's runner preset ("siboehm's A6000 runner", the pipelined "production"), sizes
+# from --size; the kernels without one, at these (siboehm's kernels 1, 3 and 5; the transpose padded).
+WITHOUT_RUNNER_PRESET: dict[str, dict[str, int]] = {
     "naive": {"T": 32},
     "smem": {"T": 32},
-    "blocktile1d": {"BM": 64, "BN": 64, "BK": 8, "TM": 8},
     "register": {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
-    "vectorized": {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
-    "warptile": {"BM": 128, "BN": 128, "BK": 16, "WM": 64, "WN": 64, "WNITER": 4, "TM": 8, "TN": 4, "threads": 128},
-    "pipelined": {
-        "BM": 128,
-        "BN": 128,
-        "BK": 16,
-        "WM": 64,
-        "WN": 64,
-        "WNITER": 4,
-        "TM": 8,
-        "TN": 4,
-        "threads": 128,
-        "stages": 3,
-    },
     "transpose": {"TILE": 32, "pad": 1},
 }
+
+
+def runner_values(name: str) -> dict[str, Any]:
+    """The kernel's tile parameters at its runner preset (sizes left to the caller)."""
+    presets = KERNELS[name].PARAMS.PRESETS
+    label = next((label for label in presets if "runner" in label or label.startswith("production")), None)
+    if label is None:
+        return dict(WITHOUT_RUNNER_PRESET[name])
+    return {key: value for key, value in presets[label].items() if key not in ("M", "N", "K", "n")}
+
 
 MAIN = """
 #include <cstdio>
@@ -189,7 +185,7 @@ def gpu_arch() -> str:
 
 def compare(name: str, size: int, arch: str, device: str, reps: int, folder: Path) -> list[str]:
     """The table's lines for one kernel: time, then each counter, model vs hardware."""
-    values = {**RUNNER_PARAMS[name], **({"n": size} if name == "transpose" else {"M": size, "N": size, "K": size})}
+    values = {**runner_values(name), **({"n": size} if name == "transpose" else {"M": size, "N": size, "K": size})}
     kernel, params = render.kernel_params(name, {**values, "device": device})
     program = build(kernel, params, arch, folder)
     seconds = time_it(program, reps)
@@ -212,17 +208,17 @@ def _model_seconds(name: str, params: Any, device: str) -> float:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.gpu.run", description=__doc__.splitlines()[0])
-    parser.add_argument("--kernel", choices=sorted(RUNNER_PARAMS), action="append")
+    parser.add_argument("--kernel", choices=[kernel.NAME for kernel in ORDER], action="append")
     parser.add_argument("--size", type=int, default=4096)
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--device", default="a100", help="pysim's device preset the model uses (a100, h100, ...)")
     parser.add_argument("--build-only", metavar="DIR", help="write and compile the runners into DIR, run nothing")
     parser.add_argument("--arch", help="sm_XX (default: the GPU's, from nvidia-smi)")
     args = parser.parse_args(argv)
-    names = args.kernel or list(RUNNER_PARAMS)
+    names = args.kernel or [kernel.NAME for kernel in ORDER]
     if args.build_only:
         for name in names:
-            kernel, params = render.kernel_params(name, RUNNER_PARAMS[name])
+            kernel, params = render.kernel_params(name, runner_values(name))
             print(build(kernel, params, args.arch or "sm_80", Path(args.build_only)))
         return 0
     arch = args.arch or gpu_arch()

@@ -18,7 +18,7 @@ def test_the_runner_builds_with_the_listings_launch(name: str, tmp_path: Path) -
         toolchain.tool("nvcc")
     except toolchain.MissingToolchainError as error:
         pytest.fail(str(error))
-    kernel, params = render.kernel_params(name, run.RUNNER_PARAMS[name])
+    kernel, params = render.kernel_params(name, run.runner_values(name))
     source = run.runner_source(kernel, params)
     grid = kernel.grid(params)
     assert f"dim3 grid({grid[0]}, {grid[1]})" in source
@@ -31,3 +31,8 @@ def test_the_runner_builds_with_the_listings_launch(name: str, tmp_path: Path) -
 def test_without_ncu_there_are_no_counters(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "")
     assert run.counters(Path("/nonexistent")) is None
+
+
+def test_every_kernel_has_runner_values_the_form_accepts() -> None:
+    for kernel in run.ORDER:
+        render.kernel_params(kernel.NAME, run.runner_values(kernel.NAME))
