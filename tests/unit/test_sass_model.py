@@ -1,7 +1,7 @@
 """pysim's instruction model (pysim/core/instructions.py) against what nvcc emits (tools/sass), issue 40.
 
 Every kernel at every preset and at SAMPLES sampled parameter sets per kernel (tools/sass/samples.py), on
-the five device architectures: the instruction mix of one main-loop iteration (FFMA, LDS/STS/LDG/STG by width) and the
+the five device architectures (the pipelined kernel's cp.async from sm_80 on): the instruction mix of one main-loop iteration (FFMA, LDS/STS/LDG/STG by width) and the
 stores after the loop equal nvcc's. A missing compiler FAILS these tests with the install command: a
 test that cannot ask the compiler must not pass. Each compile is cached (~/.cache/tilelab-sass), so a warm
 run compiles nothing. The first test compiles every case, many listings per nvcc run (toolchain.BATCH), two
@@ -46,27 +46,25 @@ UNMODELLED: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {
     ("warptile", 12): (ALL, "TM=1, WM=WN=32: 1 LDS.128 + 30 LDS.64, not 16 LDS.128 (for the Bs reads)"),
     ("warptile", 10): (ALL, "TM=1, WM=32, WN=64: 16 LDS.64, not 8 LDS.128"),
     ("warptile", 13): (ALL, "TM=1, WM=32, WN=64: 16 LDS.64, not 8 LDS.128"),
+    ("pipelined", 15): (ALL[1:], "TM=1, TN=8, WNITER=4: 208 LDS + 16 LDS.128, not 16 LDS + 64 LDS.128"),
 }
 
 
-# Kernels pysim's instruction model does not cover yet, each with why; their listings are compiled and their
-# named instructions checked elsewhere.
-NOT_MODELLED = {
-    "pipelined": "cp.async (LDGSTS) is not in pysim/core/instructions.py yet; tests/unit/test_pipelined_sass.py "
-    "checks that the listing compiles for sm_80 and emits LDGSTS and DEPBAR",
-}
+# Kernels that compile only from sm_80 on, each with why; sm_75's refusal is tested below.
+FROM_SM_80 = {"pipelined": "cp.async (LDGSTS, cp.async.wait_group) needs sm_80 or later"}
 
 
 def _cases() -> list:
     found = []
-    for kernel in (kernel for kernel in ORDER if kernel.NAME not in NOT_MODELLED):
+    for kernel in ORDER:
+        archs = toolchain.ARCHS[1:] if kernel.NAME in FROM_SM_80 else toolchain.ARCHS
         for label, preset in kernel.PARAMS.PRESETS.items():
-            for arch in toolchain.ARCHS:
+            for arch in archs:
                 found.append(pytest.param(kernel.NAME, preset, arch, id=f"{kernel.NAME}-{arch}-{label[:24]}"))
         for number, values in enumerate(samples(kernel.NAME, SAMPLES)):
-            for arch in toolchain.ARCHS:
-                archs, reason = UNMODELLED.get((kernel.NAME, number), ((), ""))
-                marks = [pytest.mark.xfail(strict=True, reason=reason)] if arch in archs else []
+            for arch in archs:
+                differs, reason = UNMODELLED.get((kernel.NAME, number), ((), ""))
+                marks = [pytest.mark.xfail(strict=True, reason=reason)] if arch in differs else []
                 case_id = f"{kernel.NAME}-{arch}-sample{number}"
                 found.append(pytest.param(kernel.NAME, values, arch, id=case_id, marks=marks))
     return found
@@ -126,6 +124,12 @@ def test_a_refused_kernel_is_reported_with_nvccs_line(compiler: None, tmp_path, 
         toolchain.disassemble(toolchain.Job(source, "sm_80"))
     with pytest.raises(toolchain.CompileError, match="ptxas error.*shared"):  # the refusal is cached too
         toolchain.disassemble(toolchain.Job(source, "sm_80"))
+
+
+def test_the_pipelined_kernel_is_refused_on_sm_75_with_ptxas_line(compiler: None) -> None:
+    kernel, params = render.kernel_params("pipelined", {})
+    with pytest.raises(toolchain.CompileError, match="ptxas.*requires .target sm_80 or higher"):
+        toolchain.disassemble(report.job(kernel, params, "sm_75"))
 
 
 def test_a_missing_compiler_names_the_install_command(monkeypatch) -> None:
