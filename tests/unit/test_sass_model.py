@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from pysim.kernels import ORDER
-from tools.sass import render, report, toolchain
+from tools.sass import disasm, render, report, toolchain
 from tools.sass.samples import samples
 
 SAMPLES = 20
@@ -130,6 +130,18 @@ def test_the_pipelined_kernel_is_refused_on_sm_75_with_ptxas_line(compiler: None
     kernel, params = render.kernel_params("pipelined", {})
     with pytest.raises(toolchain.CompileError, match="ptxas.*requires .target sm_80 or higher"):
         toolchain.disassemble(report.job(kernel, params, "sm_75"))
+
+
+def test_a_batch_compiles_each_listing_as_a_lone_compile_does(compiler: None) -> None:
+    """The sweep's batches (many listings per nvcc run) give each listing the instructions a lone compile gives,
+    branch labels and listing lines included (the kernel's mangled name differs); not through the cache."""
+    jobs = [report.job(*render.kernel_params(name, {}), "sm_86") for name in ("register", "pipelined")]
+
+    def read(text: str | toolchain.CompileError) -> list[tuple[str, int]]:
+        assert isinstance(text, str)
+        return [(instruction.text, instruction.line) for instruction in disasm.parse(text)]
+
+    assert [read(text) for text in toolchain._compile_batch(jobs)] == [read(toolchain._compile(job)) for job in jobs]
 
 
 def test_a_missing_compiler_names_the_install_command(monkeypatch) -> None:
