@@ -48,6 +48,11 @@ def add_run_parser(commands: argparse._SubParsersAction) -> None:
     )
     sub.add_argument("--puzzle", metavar="NAME", help="also grade the file against a playground puzzle")
     sub.add_argument("--json", action="store_true", help="one JSON object: counters, c_matches, diagnostics")
+    sub.add_argument(
+        "--sass",
+        action="store_true",
+        help="also compile the kernel (Numba-CUDA's PTX, ptxas; no GPU needed) and report its instructions",
+    )
 
 
 @contextmanager
@@ -118,12 +123,15 @@ def run_file(args: argparse.Namespace) -> int:
         graded = " and its grading" if puzzle is not None else ""
         return refuse(args, "timeout", f"the run{graded} took longer than --timeout {timeout} s; stopped")
     ended = run_ending(result.diagnostics)
+    compiled, failed = compiled_sass(source, args.file) if args.sass else (None, None)
     if args.json:
         found = {"file": args.file, "ended": ended, **result.as_dict()}
         if grade is not None:
             found["puzzle"] = grade.as_dict()
+        if args.sass:
+            found["sass"] = compiled if compiled is not None else {"error": failed}
         print(json.dumps(found))
-        return 0
+        return 2 if failed else 0
     print(f"{one_line(args.file)}: M={M}, N={N}, K={K}, grid={result.launch.grid}, block={result.launch.block}")
     for name, value in result.counters.as_dict().items():
         print(f"  {COUNTER_LABELS[name]:<22}{value:>24,}")
@@ -138,4 +146,26 @@ def run_file(args: argparse.Namespace) -> int:
             print(f"  {mark} {check.size}: {check.label} ({check.value} vs {check.relation} {check.limit})")
             if check.detail and not check.passed:
                 print(f"       {one_line(check.detail)}")
-    return 0
+    if compiled is not None:
+        from tools.sass.playground import sentences
+
+        print("compiled (what the GPU would run):")
+        for sentence in sentences(compiled):
+            print(f"  {sentence}")
+    return 2 if failed else 0
+
+
+def compiled_sass(source: str, name: str) -> tuple[dict | None, str | None]:
+    """tools/sass/playground.py's report of the file, or the one-line reason there is none (printed on stderr):
+    the compiler is a test dependency of a TileLab checkout, imported only here."""
+    try:
+        from tools.sass import playground, toolchain
+    except ImportError:
+        failed = "--sass runs from a TileLab checkout (it needs tools/sass)"
+    else:
+        try:
+            return playground.report(source, name), None
+        except (toolchain.MissingToolchainError, toolchain.CompileError) as error:
+            failed = str(error)
+    print(f"error: --sass: {one_line(failed)}", file=sys.stderr)
+    return None, failed

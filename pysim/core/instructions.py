@@ -19,6 +19,9 @@ RULES, in the order they apply:
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
+- `async-copy`: a cp.async (a shared store marked `asynchronous`, and the global load it copies from) is one
+  LDGSTS at the copy's width (4 bytes: LDGSTS.E; 16 bytes: LDGSTS.E.128, nvcc's LDGSTS.E.BYPASS.128), no LDG
+  or STS: the copy goes from global to shared memory without a register in between.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from .warps import INACTIVE
 WIDTH_SUFFIX = {1: "", 2: ".64", 4: ".128"}
 SHARED = {"load": "LDS", "store": "STS"}
 GLOBAL = {"load": "LDG.E", "store": "STG.E"}
+ASYNC_COPY = "LDGSTS.E"
 
 
 def instruction_class(op: str, width: int) -> str:
@@ -129,6 +133,9 @@ def shared_mix(accesses: Sequence[Access]) -> Counter[str]:
             live = words != INACTIVE
             if not live[0]:
                 continue
+            if access.asynchronous:  # async-copy: one LDGSTS per row, at its width
+                found[instruction_class(ASYNC_COPY, access.width)] += 1
+                continue
             if access.width > 1:  # vector-type: written as float4, issued as one 128-bit access
                 found[instruction_class(SHARED[access.op], access.width)] += _select_stores(access)
                 continue
@@ -191,9 +198,14 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     accesses = [access for step in kept for access in step.accesses]
     mix = Counter({"FFMA": _fma_per_thread(kept, kernel.threads(params))})
     mix += shared_mix([a for a in accesses if a.space == "shared"])
-    mix += global_mix([a for a in accesses if a.space == "global"])
+    mix += global_mix([a for step in kept if not _copies(step) for a in step.accesses if a.space == "global"])
     stores = global_mix([a for step in after for a in step.accesses if a.space == "global"])
     return Mix(_plain(mix), _plain(stores), tuple(sorted(skipped)))
+
+
+def _copies(step: Step) -> bool:
+    """A step of cp.async copies: its global loads are the LDGSTS's (`async-copy`), no LDG of their own."""
+    return any(access.asynchronous for access in step.accesses)
 
 
 def _plain(counts: Counter[str]) -> dict[str, int]:

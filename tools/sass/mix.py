@@ -17,7 +17,13 @@ from fractions import Fraction
 
 from .disasm import Instruction
 
-COUNTED = ("FFMA", "LDS", "STS", "LDG", "STG", "DFMA", "DADD", "DMUL", "FMUL", "FADD")
+COUNTED = ("FFMA", "LDS", "STS", "LDG", "STG", "LDGSTS", "DFMA", "DADD", "DMUL", "FMUL", "FADD")
+GLOBAL_FAMILIES = (
+    "LDG",
+    "STG",
+    "LDGSTS",
+)  # named with .E, as the model names them: LDGSTS.E.BYPASS.128 -> LDGSTS.E.128
+NEVER = "@!PT"  # the predicate that is never true: nvcc's padding (`@!PT LDS RZ, [RZ]` before an LDGSTS) never runs
 WIDTHS = (".64", ".128")
 
 
@@ -27,7 +33,7 @@ def instruction_class(opcode: str) -> str | None:
     if family not in COUNTED:
         return None
     width = next((w for w in WIDTHS if f"{w}." in f"{opcode}."), "")
-    if family in ("LDG", "STG"):
+    if family in GLOBAL_FAMILIES:
         return f"{family}.E{width}"
     return family + width
 
@@ -48,6 +54,8 @@ def loops(instructions: Sequence[Instruction]) -> list[Loop]:
 def count(instructions: Sequence[Instruction]) -> Counter[str]:
     found: Counter[str] = Counter()
     for instruction in instructions:
+        if instruction.text.startswith(NEVER):
+            continue
         name = instruction_class(instruction.opcode)
         if name:
             found[name] += 1

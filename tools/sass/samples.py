@@ -44,7 +44,8 @@ TILES: dict[str, dict[str, tuple[object, ...]]] = {
         "threads": (32, 64, 128, 256),
     },
 }
-ALIGNED = {"vectorized": ("K", "N"), "warptile": ("K", "N")}  # float4 rows: multiples of 4
+TILES["pipelined"] = {**TILES["warptile"], "stages": (2, 3, 4)}
+ALIGNED = {"vectorized": ("K", "N"), "warptile": ("K", "N"), "pipelined": ("K", "N")}  # float4 rows: multiples of 4
 
 
 def samples(kernel: str, count: int, seed: int = 40) -> list[dict[str, object]]:

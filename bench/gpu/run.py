@@ -1,0 +1,235 @@
+"""Ground truth on a GPU (issue 40 item 7): each listing compiled with nvcc into a small runner, timed with CUDA
+events, its counters read with Nsight Compute where `ncu` is installed, printed beside pysim's model.
+
+    python -m bench.gpu.run                      (every kernel at siboehm's runner sizes, on the GPU found)
+    python -m bench.gpu.run --kernel smem --size 2048 --reps 20
+    python -m bench.gpu.run --build-only DIR     (write and compile the runners; no GPU needed)
+
+The runner is the listing itself (tools/sass/render.py: the page's lines, `@@` markers stripped) and a main()
+that fills A and B, launches the kernel once to warm up, then `reps` times between two events, and prints one
+JSON line: {"ms": per launch}. The launch is the listing's: its grid (pysim's), its block (the first line's
+`blockDim = (x, y)` or pysim's thread count) and, for the pipelined kernel, its dynamic shared memory.
+See bench/gpu/README.md for the counters and what each is compared with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pysim.kernels import KERNELS, ORDER, Kernel
+from pysim.speed import estimate
+from pysim.speed.profiles import BUILDERS
+from tools.sass import render, toolchain
+
+BLOCK_DIM = re.compile(r"blockDim = \((\d+), (\d+)\)")
+SIGNATURE = re.compile(r"__global__ void (\w+)\(([^)]*)\)")
+# KernelProfile's field (pysim's count, warp-level instructions as the model counts them; fma per thread) -> the
+# Nsight Compute metrics whose sum measures it. DRAM bytes have no field: the model prices them, it does not count.
+METRICS: dict[str, tuple[str, ...]] = {
+    "shared_instructions": ("smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum"),
+    "shared_wavefronts": ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",),
+    "global_loads": ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",),
+    "global_load_sectors": ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",),
+    "dram_bytes": ("dram__bytes_read.sum", "dram__bytes_write.sum"),
+    "fma": ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",),
+}
+# Each kernel runs at its view's runner preset ("siboehm's A6000 runner", the pipelined "production"), sizes
+# from --size; the kernels without one, at these (siboehm's kernels 1, 3 and 5; the transpose padded).
+WITHOUT_RUNNER_PRESET: dict[str, dict[str, int]] = {
+    "naive": {"T": 32},
+    "smem": {"T": 32},
+    "register": {"BM": 128, "BN": 128, "BK": 8, "TM": 8, "TN": 8},
+    "transpose": {"TILE": 32, "pad": 1},
+}
+
+
+def runner_values(name: str) -> dict[str, Any]:
+    """The kernel's tile parameters at its runner preset (sizes left to the caller)."""
+    presets = KERNELS[name].PARAMS.PRESETS
+    label = next((label for label in presets if "runner" in label or label.startswith("production")), None)
+    if label is None:
+        return dict(WITHOUT_RUNNER_PRESET[name])
+    return {key: value for key, value in presets[label].items() if key not in ("M", "N", "K", "n")}
+
+
+MAIN = """
+#include <cstdio>
+#include <cstdlib>
+int main(int argc, char **argv) {{
+  const int reps = argc > 1 ? atoi(argv[1]) : 10;
+  const size_t a = {a_size}, b = {b_size}, c = {c_size};
+  float *hA = (float *)malloc(a * sizeof(float)), *hB = (float *)malloc(b * sizeof(float));
+  for (size_t i = 0; i < a; ++i) hA[i] = (float)(i % 7) - 3.0f;
+  for (size_t i = 0; i < b; ++i) hB[i] = (float)(i % 5) - 2.0f;
+  float *A, *B, *C;
+  cudaMalloc(&A, a * sizeof(float)); cudaMalloc(&B, b * sizeof(float)); cudaMalloc(&C, c * sizeof(float));
+  cudaMemcpy(A, hA, a * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(B, hB, b * sizeof(float), cudaMemcpyHostToDevice);
+  {prelaunch}
+  dim3 grid({grid_x}, {grid_y}), block({block_x}, {block_y});
+  {name}<<<grid, block, {dynamic}>>>({arguments});
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start); cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  for (int r = 0; r < reps; ++r) {name}<<<grid, block, {dynamic}>>>({arguments});
+  cudaEventRecord(stop);
+  cudaEventSynchronize(stop);
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  cudaError_t failed = cudaGetLastError();
+  if (failed != cudaSuccess) {{ fprintf(stderr, "%s\\n", cudaGetErrorString(failed)); return 1; }}
+  printf("{{\\"ms\\": %g}}\\n", ms / reps);
+  return 0;
+}}
+"""
+
+
+def runner_source(kernel: Kernel, params: Any) -> str:
+    """The listing and a main() that times it (see the module's docstring)."""
+    listing = kernel.source(params)
+    match = SIGNATURE.search("\n".join(listing))
+    if match is None:
+        raise ValueError(f"{kernel.NAME}: no __global__ function in the listing")
+    name, declared = match.groups()
+    shape = BLOCK_DIM.search(listing[0])
+    block = (int(shape.group(1)), int(shape.group(2))) if shape else (kernel.threads(params), 1)
+    grid = kernel.grid(params)
+    dynamic = getattr(params, "shared_bytes", 0) if "extern __shared__" in "\n".join(listing) else 0
+    if declared.startswith("int n,"):  # the transpose: C = A^T, n×n
+        sizes, arguments = (f"{params.n * params.n}",) * 3, f"{params.n}, A, C"
+    else:
+        M, N, K = params.M, params.N, params.K
+        sizes, arguments = (f"{M * K}", f"{K * N}", f"{M * N}"), f"{M}, {N}, {K}, A, B, C"
+    prelaunch = (
+        f"cudaFuncSetAttribute({name}, cudaFuncAttributeMaxDynamicSharedMemorySize, {dynamic});" if dynamic else ""
+    )
+    return "\n".join(listing) + MAIN.format(
+        a_size=sizes[0],
+        b_size=sizes[1],
+        c_size=sizes[2],
+        prelaunch=prelaunch,
+        grid_x=grid[0],
+        grid_y=grid[1],
+        block_x=block[0],
+        block_y=block[1],
+        name=name,
+        dynamic=dynamic,
+        arguments=arguments,
+    )
+
+
+def build(kernel: Kernel, params: Any, arch: str, folder: Path) -> Path:
+    """nvcc -O3 of the runner into folder/<kernel>; CompileError with nvcc's lines if it refuses."""
+    folder.mkdir(parents=True, exist_ok=True)
+    source, program = folder / f"{kernel.NAME}.cu", folder / kernel.NAME
+    source.write_text(runner_source(kernel, params))
+    done = subprocess.run(
+        [toolchain.tool("nvcc"), "-O3", f"-arch={arch}", "-o", str(program), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        raise toolchain.CompileError(f"nvcc -arch={arch} {source.name}: {done.stderr.strip()}")
+    return program
+
+
+def time_it(program: Path, reps: int) -> float:
+    """Seconds per launch, from the runner's events."""
+    done = subprocess.run([str(program), str(reps)], capture_output=True, text=True, check=True, timeout=600)
+    return float(json.loads(done.stdout)["ms"]) / 1e3
+
+
+def counters(program: Path) -> dict[str, float] | None:
+    """Nsight Compute's METRICS for the first timed launch (the warm-up is launch 0), or None without ncu."""
+    ncu = shutil.which("ncu")
+    if ncu is None:
+        return None
+    done = subprocess.run(
+        [
+            ncu,
+            "--csv",
+            "--launch-skip",
+            "1",
+            "--launch-count",
+            "1",
+            "--metrics",
+            ",".join(sum(METRICS.values(), ())),
+            str(program),
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    rows = [row for row in csv.DictReader(io.StringIO(done.stdout[done.stdout.find('"ID"') :]))]
+    return {row["Metric Name"]: float(row["Metric Value"].replace(",", "")) for row in rows}
+
+
+def gpu_arch() -> str:
+    """sm_XX of GPU 0, from nvidia-smi."""
+    done = subprocess.run(
+        ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True, text=True, check=True
+    )
+    major, minor = done.stdout.split()[0].split(".")
+    return f"sm_{major}{minor}"
+
+
+def compare(name: str, size: int, arch: str, device: str, reps: int, folder: Path) -> list[str]:
+    """The table's lines for one kernel: time, then each counter, model vs hardware."""
+    values = {**runner_values(name), **({"n": size} if name == "transpose" else {"M": size, "N": size, "K": size})}
+    kernel, params = render.kernel_params(name, {**values, "device": device})
+    program = build(kernel, params, arch, folder)
+    seconds = time_it(program, reps)
+    lines = [f"{name:<12}{'seconds per launch':<30}{_model_seconds(name, params, device):>14.4g}{seconds:>14.4g}"]
+    if name in BUILDERS:
+        profile = BUILDERS[name](params)
+        found = counters(program) or {}
+        for field, metrics in METRICS.items():
+            modelled = getattr(profile, field, None)
+            parts = [found.get(metric) for metric in metrics]
+            measured = None if None in parts else sum(part for part in parts if part is not None)
+            shown = "(no ncu)" if measured is None else f"{measured:.4g}"
+            lines.append(f"{'':<12}{field:<30}{'-' if modelled is None else f'{modelled:.4g}':>14}{shown:>14}")
+    return lines
+
+
+def _model_seconds(name: str, params: Any, device: str) -> float:
+    """The speed model's estimate; NaN for the transpose, which it does not model."""
+    return float("nan") if name == "transpose" else estimate(name, params, device).estimate_s
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.gpu.run", description=__doc__.splitlines()[0])
+    parser.add_argument("--kernel", choices=[kernel.NAME for kernel in ORDER], action="append")
+    parser.add_argument("--size", type=int, default=4096)
+    parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--device", default="a100", help="pysim's device preset the model uses (a100, h100, ...)")
+    parser.add_argument("--build-only", metavar="DIR", help="write and compile the runners into DIR, run nothing")
+    parser.add_argument("--arch", help="sm_XX (default: the GPU's, from nvidia-smi)")
+    args = parser.parse_args(argv)
+    names = args.kernel or [kernel.NAME for kernel in ORDER]
+    if args.build_only:
+        for name in names:
+            kernel, params = render.kernel_params(name, runner_values(name))
+            print(build(kernel, params, args.arch or "sm_80", Path(args.build_only)))
+        return 0
+    arch = args.arch or gpu_arch()
+    folder = Path(toolchain.cache_dir()) / "gpu-runners"
+    print(f"{'kernel':<12}{'quantity':<30}{'model':>14}{'hardware':>14}   ({arch}, model device {args.device})")
+    for name in names:
+        for line in compare(name, args.size, arch, args.device, args.reps, folder):
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
