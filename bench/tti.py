@@ -22,6 +22,14 @@ Then it checks that an offline reload of the site reaches ready.
     python bench/tti.py                       # build dist/, 5 samples of each
     python bench/tti.py --runs 1 --route '#/'  # quick
     python bench/tti.py --dist /tmp/old/dist  # time an existing build (before/after)
+    python bench/tti.py --routes-only --route '#/ladder' --route '#/tiling'  # ready side by side
+    python bench/tti.py --routes-only --all-routes --runs 1   # every route's picture on the first screen
+    python bench/tti.py --warm-only --runs 5  # warm/cold alone, the two interleaved
+
+With several routes (--route given more than once, or --all-routes), a sixth figure: each route's
+throttled cold start, the routes interleaved in each round, its ready and picture medians side by
+side and its ready against #/tiling's (target for #/ladder: <= 1.3). The other figures time the
+first route.
 """
 
 from __future__ import annotations
@@ -39,11 +47,15 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tools.harness import SW_ACTIVE, Server, launch, wait_ready  # noqa: E402
+from tools.harness import SW_ACTIVE, Server, launch, launch_persistent, wait_ready  # noqa: E402
 from tools.sitebuild import paths, runtime  # noqa: E402
 from tools.sitebuild.site import build  # noqa: E402
 
-TARGETS = {"localhost": 1.05, "throttled": 0.85, "warm": 0.6, "picture": 1.5}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
+
+from app.core.urlstate import ROUTES  # noqa: E402
+
+TARGETS = {"localhost": 1.05, "throttled": 0.85, "warm": 0.6, "picture": 1.5, "ladder": 1.3}
 # Chromium's network emulation: a school or home connection.
 THROTTLE = {"offline": False, "latency": 40, "downloadThroughput": 20e6 / 8, "uploadThroughput": 5e6 / 8}
 READY_TIMEOUT_MS = 180_000
@@ -106,8 +118,10 @@ def time_to_ready(page, url: str) -> float:
     return elapsed
 
 
-# The first frame whose first screen shows the view's picture (a grid, or the walkthrough's
-# picture), in seconds since navigation; null while none has shown (the floor never shows one).
+# The first frame whose first screen shows the view's picture (a grid, or the walkthrough's, the
+# hierarchy's or the ladder's picture), in seconds since navigation; null while none has shown (the
+# floor never shows one, nor do the routes without a picture: the landing, the playground, the
+# teachers' index).
 PICTURE_SHOWN = """
 window.__picture = null;
 (function look() {
@@ -135,32 +149,40 @@ def cold_start(playwright, url: str, throttled: bool = False) -> tuple[float, in
         browser.close()
 
 
-def warm_start(playwright, server: Server, url: str) -> tuple[float, list[str], bool]:
-    """A first visit, then, once the service worker controls the page, a second visit in a
-    new tab (throttled, cache enabled), then an offline reload of it.
+def warm_start(playwright, server: Server, url: str) -> tuple[float, float, list[str], bool]:
+    """A first visit, then, once the service worker controls the page, a second and a third
+    visit in new tabs (throttled, cache enabled), then an offline reload. A profile on disk, as a
+    student's browser has: an incognito context keeps no compiled WebAssembly between visits.
 
-    Returns (second visit seconds, paths it asked the server for besides the worker's
-    update check, whether the offline reload reached ready)."""
-    browser = launch(playwright)
+    Returns (second visit seconds, third visit seconds (the first that can reuse the code V8
+    compiled for the service worker's copy of the WebAssembly: docs/perf/second-visit.md),
+    paths the second visit asked the server for besides the worker's update check, whether
+    the offline reload reached ready)."""
+    profile = Path(tempfile.mkdtemp(prefix="tilelab-profile-"))
+    context = launch_persistent(playwright.chromium, profile)
     try:
-        context = browser.new_context()
         first = context.new_page()
         time_to_ready(first, url)
         first.evaluate(SW_ACTIVE, SW_TIMEOUT_MS)
         first.close()
-        second = context.new_page()
-        cdp = context.new_cdp_session(second)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", THROTTLE)
-        asked_before = len(server.log)
-        elapsed = time_to_ready(second, url)
-        asked = [path for path in server.log[asked_before:] if path != paths.SERVICE_WORKER]
+        visits, asked = [], []
+        for _ in range(2):
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", THROTTLE)
+            asked_before = len(server.log)
+            visits.append(time_to_ready(page, url))
+            asked = asked or [path for path in server.log[asked_before:] if path != paths.SERVICE_WORKER]
+            page.close()
         context.set_offline(True)
-        second.reload()
-        offline_ok = wait_ready(second, READY_TIMEOUT_MS) == "ready"
-        return elapsed, asked, offline_ok
+        offline = context.new_page()
+        offline.goto(url)
+        offline_ok = wait_ready(offline, READY_TIMEOUT_MS) == "ready"
+        return visits[0], visits[1], asked, offline_ok
     finally:
-        browser.close()
+        context.close()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 def median(samples: list[float]) -> float:
@@ -175,16 +197,62 @@ def report(label: str, site: list[float], floor: list[float], target: float) -> 
     return ratio
 
 
+def compare_routes(playwright, base_url: str, routes: list[str], runs: int) -> None:
+    """Each route's throttled cold start, interleaved round by round: ready and picture side by side."""
+    ready: dict[str, list[float]] = {route: [] for route in routes}
+    pictures: dict[str, list[float]] = {route: [] for route in routes}  # empty: the route has no picture
+    for _ in range(runs):
+        for route in routes:
+            seconds, _, picture = cold_start(playwright, base_url + route, throttled=True)
+            ready[route].append(seconds)
+            if picture is not None:
+                pictures[route].append(picture)
+    reference = "#/tiling" if "#/tiling" in routes else routes[0]
+    print(f"routes, throttled 20/5 Mbit/s 40 ms, {runs} interleaved round(s); ready against {reference}:")
+    for route in routes:
+        ratio = median(ready[route]) / median(ready[reference])
+        target = f" (target <= {TARGETS['ladder']})" if route == "#/ladder" else ""
+        shown = pictures[route]
+        picture = f"picture {median(shown):5.2f} s" if len(shown) == runs else f"picture in {len(shown)}/{runs} runs"
+        print(
+            f"    {route:<14} ready {median(ready[route]):6.2f} s  {picture} (target <= {TARGETS['picture']})  "
+            f"ready/{reference} {ratio:.2f}{target}"
+        )
+
+
+def second_visit(playwright, server: Server, url: str, runs: int) -> None:
+    """The site's throttled cold start and its second visit, interleaved round by round (no floor)."""
+    cold, warm, later = [], [], []
+    for _ in range(runs):
+        cold.append(cold_start(playwright, url, throttled=True)[0])
+        second, third, _, _ = warm_start(playwright, server, url)
+        warm.append(second)
+        later.append(third)
+    print(f"cold (throttled): median {median(cold):.2f} s ({', '.join(f'{s:.2f}' for s in cold)})")
+    print(f"warm (second visit): median {median(warm):.2f} s ({', '.join(f'{s:.2f}' for s in warm)})")
+    print(f"    warm/cold {median(warm) / median(cold):.3f} (target <= {TARGETS['warm']})")
+    print(f"third visit: median {median(later):.2f} s ({', '.join(f'{s:.2f}' for s in later)})")
+    print(f"    third/cold {median(later) / median(cold):.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="samples of each page per figure (default 5)")
-    parser.add_argument("--route", default="#/tiling", help="the site route to time (default #/tiling)")
+    parser.add_argument(
+        "--route", action="append", help="a site route to time (default #/tiling); more than once: side by side"
+    )
+    parser.add_argument("--all-routes", action="store_true", help="every route of the route table, side by side")
+    parser.add_argument("--routes-only", action="store_true", help="only the routes figure")
+    parser.add_argument(
+        "--warm-only", action="store_true", help="only warm/cold: the site's cold and second visits interleaved"
+    )
     parser.add_argument("--dist", type=Path, help="time this existing build instead of building dist/")
     parser.add_argument("--skip-localhost", action="store_true", help="only the throttled and warm figures")
     parser.add_argument(
         "--floor-on-dist", action="store_true", help="serve the floor page with dist/'s runtime (precompiled stdlib)"
     )
     args = parser.parse_args(argv)
+    routes = ["#" + path for path in ROUTES] if args.all_routes else (args.route or ["#/tiling"])
 
     dist = args.dist or build()
     files = sorted(
@@ -198,14 +266,20 @@ def main(argv: list[str] | None = None) -> int:
     plain, pages = Server(dist), Server(dist, gzip=True)  # localhost as today; gzip as GitHub Pages
     floor_dir = floor_root(dist, scratch, args.floor_on_dist)
     floor_plain, floor_pages = floor_server(floor_dir, gzip=False), floor_server(floor_dir)
-    site_url, floor_url = pages.url + args.route, floor_pages.url + "floor.html"
+    site_url, floor_url = pages.url + routes[0], floor_pages.url + "floor.html"
     print(f"floor runtime: {'dist/' if args.floor_on_dist else 'Pyodide as released (node_modules/pyodide)'}")
     try:
         with sync_playwright() as playwright:
+            if len(routes) > 1:
+                compare_routes(playwright, pages.url, routes, args.runs)
+            if args.warm_only:
+                second_visit(playwright, pages, site_url, args.runs)
+            if args.routes_only or args.warm_only:
+                return 0
             if not args.skip_localhost:
                 site, floor = [], []
                 for _ in range(args.runs):
-                    site.append(cold_start(playwright, plain.url + args.route)[0])
+                    site.append(cold_start(playwright, plain.url + routes[0])[0])
                     floor.append(cold_start(playwright, floor_plain.url + "floor.html")[0])
                 report("localhost", site, floor, TARGETS["localhost"])
 
@@ -232,10 +306,11 @@ def main(argv: list[str] | None = None) -> int:
             )
 
             if (dist / "sw.js").is_file():
-                warm, fetched, offline = [], [], []
+                warm, later, fetched, offline = [], [], [], []
                 for _ in range(args.runs):
-                    seconds, from_network, offline_ok = warm_start(playwright, pages, site_url)
+                    seconds, third, from_network, offline_ok = warm_start(playwright, pages, site_url)
                     warm.append(seconds)
+                    later.append(third)
                     fetched.append(from_network)
                     offline.append(offline_ok)
                 print(
@@ -243,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"({', '.join(f'{s:.2f}' for s in warm)}); files from the network: {max(fetched, key=len) or 'none'}"
                 )
                 print(f"    warm/cold {median(warm) / cold:.3f} (target <= {TARGETS['warm']})")
+                print(f"third visit: median {median(later):.2f} s; third/cold {median(later) / cold:.3f}")
                 print(f"offline reload reaches ready: {'yes' if all(offline) else 'NO'}")
             else:
                 print("warm: no service worker in this build (sw.js missing)")

@@ -50,3 +50,9 @@ def test_screenshot_script_writes_both_schemes(tmp_path):
     assert out.count("wrote") == 2
     assert (tmp_path / "screenshot-tiling-light.png").stat().st_size > 10_000
     assert (tmp_path / "screenshot-tiling-dark.png").stat().st_size > 10_000
+
+
+def test_wasm_cache_bench_prints_each_visit():
+    out = run("bench/wasm_cache.py", "--visits", "2")
+    assert "visit 1 (the network)" in out and "visit 2 (the service worker)" in out
+    assert "cachedModule" in out and "functions compiled lazily" in out

@@ -111,6 +111,8 @@ def test_the_page_names_the_runtime_downloads(built):
         assert f'<meta name="tilelab-preload" content="fetch {path}">' in head
     for path in site.PRELOAD_MODULES:
         assert f'<meta name="tilelab-preload" content="module {path}">' in head
+    # Pyodide's own fetch of the WebAssembly is what reads V8's code cache: never a preload's.
+    assert site.WEBASSEMBLY not in head
     wheel = "pyodide/numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
     # NumPy: preloaded by the boot guard once the standard library is in, with the lock's hash.
     lock = json.loads((built / "pyodide" / "pyodide-lock.json").read_text())

@@ -43,8 +43,13 @@ PYTHON_PACKAGES = ("pysim", "app")
 # naming what the boot guard (site/boot/runtime.js) preloads: the runtime's large files side by side
 # (instead of one after another as PyScript and Pyodide discover them), then PyScript.
 PRELOADS_MARK = "<!-- build: preloads -->"
-# Fetched by Pyodide or PyScript with fetch(), so preloaded as such.
-PRELOAD_FETCHED = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", PYTHON_ARCHIVE)
+# Fetched by Pyodide or PyScript with fetch(), so preloaded as such. Not the WebAssembly
+# (docs/perf/second-visit.md): Pyodide's fetch() of it then takes the preload's response, which
+# Chromium loads without the compiled code kept beside the service worker's copy, so every visit
+# compiled it afresh (no v8.wasm.moduleCacheHit in any trace); fetched by Pyodide itself, visits
+# served from that copy reuse the code V8 compiled the visit before.
+WEBASSEMBLY = "pyodide/pyodide.asm.wasm"
+PRELOAD_FETCHED = ("pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json", PYTHON_ARCHIVE)
 # Imported as ES modules by PyScript and Pyodide.
 PRELOAD_MODULES = ("pyodide/pyodide.mjs", "pyodide/pyodide.asm.js")
 
