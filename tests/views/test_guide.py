@@ -174,11 +174,15 @@ def test_explore_freely_and_back_to_where_it_was_left(guided_page):
     at = page.params()["step"]
     page.click("guide-off")
     assert not page.visible("guide") and page.visible("guide-on")
+    assert "guide=0" in page.address, "a reload or a shared link keeps the free view"
     assert page.attribute("counter-global_loads", "data-value") is not None
     page.click("run-to-end")
     assert page.params()["step"] != at
+    page.go(page.address)  # the free address, opened again: still free
+    assert not page.visible("guide") and page.visible("guide-on")
     page.click("guide-on")
     assert page.visible("guide") and page.params()["step"] == at
+    assert "guide=" not in page.address
 
 
 def test_guide_0_is_the_full_view(page):

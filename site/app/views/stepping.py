@@ -41,6 +41,7 @@ CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the 
 
 class SteppingView(MotionHooks):
     kernel = None
+    OWNED_KEYS = ("guide",)  # written by the view (guide=0 while exploring freely), not kept by the shell
     counter_names: tuple[str, ...] = ()
     operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
 
@@ -464,6 +465,8 @@ class SteppingView(MotionHooks):
         if self.params is None:
             return
         values = self.params.as_strings()
+        if not self.guide.active:  # exploring freely: a reload or a shared link keeps the free view
+            values["guide"] = "0"
         if self.counts_only:
             values["mode"] = "counts"
         else:

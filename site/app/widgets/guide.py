@@ -339,8 +339,10 @@ class GuidePanel:
     def switch(self, active: bool) -> None:
         """Explore freely (the full view, nothing hidden), or back to the guide where it was left."""
         sitting = self.sitting
+        self.flag = None if active else "0"  # as the view now writes it into the address
         self.place(active)
         if sitting is None:
+            self.host.write_address()
             return
         if active:
             params = (
