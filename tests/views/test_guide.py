@@ -38,14 +38,17 @@ def cell(page, array: str, row: int, col: int):
 
 def assert_answer_absent(page, moment: Moment) -> None:
     """Nothing of the answer is in the page while the question is open: not the guide's text, not a
-    hidden counter's value (they show "?" and carry no data-value)."""
+    hidden counter's value (they show "?" and carry no data-value; the walkthrough's number slots are in a step
+    not shown yet)."""
     guide = page.testid("guide")
     assert "answer is" not in page.text(guide) and moment.why not in guide.outerHTML
     assert page.text("guide-why") == "" and moment.answer_text not in page.text("guide-result")
     for testid in moment.hidden:
         counter = page.view.querySelector(f'[data-testid="{testid}"]')
-        assert counter is None or page.text(counter) == "?" and counter.getAttribute("data-value") is None
-    if isinstance(moment.answer, int) and moment.answer >= 1000:  # distinct enough to look for on the board
+        shown = counter is not None and page.visible(counter)
+        assert not shown or page.text(counter) == "?" and counter.getAttribute("data-value") is None
+    board = page.view.querySelector('[data-testid="counters"]')  # a stepping view's
+    if board is not None and isinstance(moment.answer, int) and moment.answer >= 1000:  # distinct enough to look for
         assert moment.answer_text not in page.text("counters")
 
 
@@ -235,3 +238,64 @@ def test_each_answered_moment_is_one_interaction_and_a_refusal_none(guided_page)
         page.press("Enter", "guide-answer")
     ((key, kind, response, result, latency),) = recorder.interactions
     assert (key, kind, response, result) == (moment.key, "numeric", str(moment.answer + 1), "wrong") and latency >= 0
+
+
+def assert_slots_absent(page, moment: Moment) -> None:
+    """The walkthrough prints its answers in number slots: none of the moment's is on screen while it is open."""
+    guide = page.testid("guide")
+    assert "answer is" not in page.text(guide) and moment.why not in guide.outerHTML
+    for name in moment.hidden:
+        assert not [slot for slot in page.all(f'[data-slot="{name}"]') if page.visible(slot)], name
+
+
+@pytest.mark.parametrize("sizes", ["", "?N=1000&T=16", "?N=24&T=32"])
+def test_the_walkthrough_is_guided_to_its_task(guided_page, sizes):
+    page = guided_page
+    page.go(f"#/hierarchy{sizes}")
+    guide = guide_for("hierarchy", {k: v for k, v in page.params().items() if k != "step"})
+    assert 6 <= len(guide.entries) <= 10 and page.visible("guide")
+    assert not page.visible("walk-step-1") and not page.visible("summary"), "no step after the one on screen"
+    page.sitting_moments = guide.moments
+    asked = []
+    for _ in range(3 * len(guide.moments)):
+        moment = open_moment(page)
+        if moment is None:
+            if not page.visible("guide-next"):
+                break
+            page.click("guide-next")
+            continue
+        assert int(page.params()["step"]) == moment.step
+        assert_slots_absent(page, moment)
+        page.click("step")  # Next ▶ does not pass an open question
+        assert int(page.params()["step"]) == moment.step
+        asked.append(moment.key)
+        answer_wrong_then_right(page, moment)
+        waiting = [m for m in guide.moments if m.key not in asked and m.step < moment.reveal]  # asked on the way
+        assert page.visible(f"walk-step-{moment.reveal}") != bool(waiting), "the answer is shown in the step after"
+        page.click("guide-next")
+    assert asked == [m.key for m in guide.moments]
+    skipped = {line.getAttribute("data-key") for line in page.all('[data-testid="guide-skipped"] li')}
+    assert skipped == {s.key for s in guide.skipped}
+    assert page.visible("summary")
+    task = guide.task
+    assert isinstance(task, Task) and page.visible("guide-change")
+    page.click("guide-change")
+    assert page.params()["T"] == str(task.change["T"])
+    page.sitting_moments = (task.moment,)
+    assert open_moment(page) == task.moment and int(page.params()["step"]) == task.moment.step
+    assert_slots_absent(page, task.moment)
+    answer_wrong_then_right(page, task.moment)
+    page.click("guide-next")
+    assert "every question" in page.text("guide")
+
+
+def test_the_walkthrough_explored_freely_keeps_guide_0_and_goes_back(guided_page):
+    page = guided_page
+    page.go("#/hierarchy")
+    page.click("guide-reveal")
+    page.click("guide-next")
+    page.click("guide-off")
+    assert "guide=0" in page.address and page.visible("walk-step-7") and not page.visible("guide")
+    page.click("guide-on")
+    assert "guide=" not in page.address and not page.visible("walk-step-7")
+    assert page.params()["step"] == "1"

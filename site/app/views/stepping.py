@@ -75,7 +75,7 @@ class SteppingView(MotionHooks):
         self.listeners.on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
-        self.guide = GuidePanel(self)  # the guided lesson: asks at its moments, gates the player
+        self.guide = GuidePanel(self, self.kernel.NAME)  # the guided lesson: asks at its moments, gates the player
         self.device_panel = DevicePanel()
         self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
@@ -88,10 +88,10 @@ class SteppingView(MotionHooks):
             "dashboard",
             data_testid="dashboard",
             children=[
+                self.guide.element,  # first: an open question is what the student reads before the counters
                 self.counters.scope,
                 self.counters.board,
                 self.player.element,
-                self.guide.element,
                 self.checkpoints.element,
                 self.focus,
                 self.narration,  # in the sticky bar: what this step did stays beside the button that did it

@@ -2,7 +2,8 @@
 
 pysim.lessons.guides computes the moments and their answers for the sizes on screen and marks an
 answer; app.core.guiding keeps where the student is and where the picture may go. This widget owns
-the question box and tells its view (the `host`: a SteppingView) what to do: which step to show,
+the question box and tells its view (the `host`: a SteppingView, or the walkthrough, which steps the same
+way: `player.go`, `player.index`, `show_step`, `apply`, `apply_at`, `stage`) what to do: which step to show,
 which counters to hide, which cells to mark, which thread to follow. The answer is written into the
 page only once it is given or shown, never earlier, hidden or not.
 """
@@ -41,9 +42,9 @@ def show(element, visible: bool) -> None:
 class GuidePanel:
     """The question box of one stepping view, and its gate on the view's player."""
 
-    def __init__(self, host) -> None:
+    def __init__(self, host, view: str) -> None:
         self.host = host
-        self.view = view_name(host.kernel.NAME)
+        self.view = view_name(view)
         self.listeners = Listeners()
         self.active = True
         self.flag: str | None = "unread"  # the address's guide= value last read (None: absent)
@@ -117,8 +118,10 @@ class GuidePanel:
             sitting.in_task = False
         elif isinstance(task, Task) and params == replace(sitting.guide.params, **task.change):
             sitting.start_task()
+            index = 0  # its moment is asked on its way from step 0, whatever step the view keeps (the walkthrough's)
         else:
-            self.sitting = sitting = Sitting(guide_for(self.view, params), index)
+            trace = getattr(self.host, "trace", None)  # a stepping view's, of these sizes (the walkthrough has none)
+            self.sitting = sitting = Sitting(guide_for(self.view, params, trace), index)
             self.marked = {}
             self.skipped.textContent = ""
             lines = [entry for entry in sitting.guide.entries if isinstance(entry, Skipped)]
@@ -257,7 +260,7 @@ class GuidePanel:
         if pending:
             self.title.textContent = "Guided lesson"
             self.question.textContent = (
-                f"Step on (Play, Step ▶ or Next question): the next question is at step {pending[0].step}."
+                f"Step on, or press Next question: the next question is at step {pending[0].step}."
             )
             self.question.setAttribute("data-kind", "")
             show(self.next, True)
@@ -275,7 +278,7 @@ class GuidePanel:
         else:
             self.title.textContent = "Guided lesson · Change it"
             self.question.textContent = f"Now change it: {task.instruction}, then predict."
-            self.change.textContent = task.instruction.capitalize()
+            self.change.textContent = task.instruction[:1].upper() + task.instruction[1:]  # "Set T=8", not "t=8"
             show(self.change, True)
         self.question.setAttribute("data-kind", "")
 
