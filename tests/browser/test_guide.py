@@ -2,7 +2,10 @@
 cells answer given by clicking the picture (#/register). Every view's full guide, its refusals and skips
 are driven in CPython (tests/views/test_guide.py); here what needs a browser: focus, keys and clicks."""
 
-from browser.conftest import go, view
+import pytest
+
+from app.core.urlstate import EMBED_HEIGHT, GUIDED_VIEWS
+from browser.conftest import READY_TIMEOUT_MS, Visit, go, view
 from pysim.lessons.guides import guide_for
 from pysim.lessons.guides.model import Task
 
@@ -74,3 +77,60 @@ def _sizes(app) -> dict[str, str]:
     query = app.page.evaluate("location.hash").partition("?")[2]
     pairs = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
     return {key: value for key, value in pairs.items() if key not in ("thread", "step", "guide")}
+
+
+# A projector, a laptop, a phone, and the Share snippet's frame in an 800×600 course page (embed=1, 800×560).
+FIRST_SCREENS = (
+    ("projector", 1280, 720, ""),
+    ("laptop", 1366, 768, ""),
+    ("phone", 360, 800, ""),
+    ("embed", 800, EMBED_HEIGHT, "&embed=1"),
+)
+# The guide's box on the first screen, whole: nothing of it above, below or beside the viewport, no text of it
+# cut (a box narrower than its content), and its question and answer controls shown.
+GUIDE_BOX = """([view, width, height]) => {
+  const guide = document.querySelector(`#view-${view} [data-testid=guide]`);
+  if (!guide || !guide.checkVisibility()) return [`${view}: no guide shown`];
+  const problems = [];
+  const box = guide.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > height || box.left < 0 || box.right > width)
+    problems.push(`${view}: the guide at x ${box.left | 0}..${box.right | 0}, y ${box.top | 0}..${box.bottom | 0}`);
+  for (const el of [guide, ...guide.querySelectorAll('*')]) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+      problems.push(`${view}: text cut in <${el.tagName.toLowerCase()} class="${el.className}">`);
+    if (r.right > box.right + 1 || r.left < box.left - 1)
+      problems.push(`${view}: <${el.tagName.toLowerCase()} class="${el.className}"> leaves the guide`);
+  }
+  const question = guide.querySelector('[data-testid=guide-question]');
+  if (!question.checkVisibility()) problems.push(`${view}: guide-question not shown`);
+  const asking = question.dataset.kind;  // a question open (else the box says where the next one is)
+  if (asking && !guide.querySelector('[data-testid=guide-reveal]').checkVisibility())
+    problems.push(`${view}: guide-reveal not shown`);
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("screen", FIRST_SCREENS, ids=[s[0] for s in FIRST_SCREENS])
+def test_the_question_is_on_the_first_screen_of_every_guided_view(browser, server, screen):
+    _, width, height, frame = screen
+    visit = Visit(browser, server)
+    visit.context.close()
+    visit.context = browser.new_context(viewport={"width": width, "height": height})
+    visit.page = visit.context.new_page()
+    try:
+        visit.open(f"#/?guide=1{frame}")
+        found = []
+        for spec in GUIDED_VIEWS:
+            name = spec.path.strip("/")
+            go(visit, f"#{spec.path}?guide=1{frame}")
+            visit.page.wait_for_function(
+                f"document.querySelector('#view-{name} [data-testid=guide]')?.checkVisibility()",
+                timeout=READY_TIMEOUT_MS,
+            )
+            visit.page.evaluate("window.scrollTo(0, 0)")
+            found += visit.page.evaluate(GUIDE_BOX, [name, width, height])
+        assert found == []
+    finally:
+        visit.close()

@@ -13,6 +13,7 @@ import pytest
 from app.core.urlstate import STEPPING_VIEWS
 from pysim.lessons.guides import guide_for
 from pysim.lessons.guides.model import Moment, Task
+from views.page import Event
 
 ROUTES = [view.path for view in STEPPING_VIEWS]
 
@@ -34,6 +35,19 @@ def cell(page, array: str, row: int, col: int):
     found = [c for c in page.all(f'[data-array="{array}"]') if c.getAttribute("data-index") == f"{row},{col}"]
     assert len(found) == 1, f"{array}[{row}][{col}]: {len(found)} cells"
     return found[0]
+
+
+def pick(page, array: str, row: int, col: int) -> None:
+    """Click a grid cell: its element, or, for a matrix drawn on a canvas, the canvas where the cell is painted."""
+    from app.widgets.grids import CANVAS_PITCH  # the app's modules import once the page is open
+
+    canvas = page.view.querySelector(f'[data-testid="canvas-{array}"]')
+    if canvas is None or not page.visible(canvas):
+        page.click(cell(page, array, row, col))
+        return
+    middle = CANVAS_PITCH // 2
+    canvas.dispatchEvent(Event("click", offsetX=col * CANVAS_PITCH + middle, offsetY=row * CANVAS_PITCH + middle))
+    page.settle()
 
 
 def assert_answer_absent(page, moment: Moment) -> None:
@@ -83,7 +97,7 @@ def answer_wrong_then_right(page, moment: Moment) -> None:
         assert "at least one cell" in page.text("guide-refusal")
         assert page.attribute("guide-result", "data-value") is None
         for array, row, col in sorted(moment.answer):
-            page.click(cell(page, array, row, col))
+            pick(page, array, row, col)
         page.click("guide-submit")
     assert page.attribute("guide-result", "data-value") == "right"
     assert moment.why in page.text("guide-why") and moment.answer_text in page.text("guide-result")
@@ -299,3 +313,14 @@ def test_the_walkthrough_explored_freely_keeps_guide_0_and_goes_back(guided_page
     page.click("guide-on")
     assert "guide=" not in page.address and not page.visible("walk-step-7")
     assert page.params()["step"] == "1"
+
+
+def test_a_cells_question_is_answered_on_a_canvas_grid(guided_page):
+    """#/transpose at its presets draws its 64×64 matrices and its tile on canvases: its click questions are
+    asked all the same, a click on the canvas picking the cell under it."""
+    page = guided_page
+    page.go("#/transpose")
+    assert page.visible("canvas-A")
+    moments = page_guide(page, "transpose").moments
+    asked = drive(page, moments)
+    assert {"transpose:cells-a", "transpose:cells-c"} <= set(asked)

@@ -318,7 +318,10 @@ class SteppingView(MotionHooks):
             self.check_timer = window.setTimeout(self.check_proxy, 0)
 
     def clicked_c(self, row: int, col: int) -> None:
-        """Follow the thread that computes C[row][col] (the kernel says which)."""
+        """Follow the thread that computes C[row][col] (the kernel says which); not while the click answers a guide's
+        cells question (the question's thread stays followed, its block on screen)."""
+        if self.guide.picking:
+            return
         block, thread = self.kernel.owner(self.params, row, col)
         self.follow(thread, block=block)
 
