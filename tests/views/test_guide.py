@@ -103,8 +103,9 @@ def answer_wrong_then_right(page, moment: Moment) -> None:
     assert moment.why in page.text("guide-why") and moment.answer_text in page.text("guide-result")
 
 
-def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list[str]:
-    """Answer every question the page asks (the first by Show the answer if `reveal_first`), in order."""
+def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False, asking=None, answered=None) -> list[str]:
+    """Answer every question the page asks (the first by Show the answer if `reveal_first`), in order; `asking`
+    and `answered` (page, moment, keys asked so far) check the page while a question is open and after it."""
     page.sitting_moments = moments
     asked = []
     for _ in range(3 * len(moments) + 3):
@@ -116,6 +117,8 @@ def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list
             continue
         assert int(page.params()["step"]) == moment.step, "the picture stops at the question's step"
         assert_answer_absent(page, moment)
+        if asking is not None:
+            asking(page, moment)
         asked.append(moment.key)
         if reveal_first and len(asked) == 1:
             page.click("guide-reveal")
@@ -124,6 +127,8 @@ def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list
         else:
             answer_wrong_then_right(page, moment)
         assert int(page.params()["step"]) <= moment.reveal
+        if answered is not None:
+            answered(page, moment, asked)
         page.click("guide-next")
     return asked
 
@@ -269,24 +274,17 @@ def test_the_walkthrough_is_guided_to_its_task(guided_page, sizes):
     guide = guide_for("hierarchy", {k: v for k, v in page.params().items() if k != "step"})
     assert 6 <= len(guide.entries) <= 10 and page.visible("guide")
     assert not page.visible("walk-step-1") and not page.visible("summary"), "no step after the one on screen"
-    page.sitting_moments = guide.moments
-    asked = []
-    for _ in range(3 * len(guide.moments)):
-        moment = open_moment(page)
-        if moment is None:
-            if not page.visible("guide-next"):
-                break
-            page.click("guide-next")
-            continue
-        assert int(page.params()["step"]) == moment.step
+
+    def asking(page, moment: Moment) -> None:
         assert_slots_absent(page, moment)
         page.click("step")  # Next ▶ does not pass an open question
         assert int(page.params()["step"]) == moment.step
-        asked.append(moment.key)
-        answer_wrong_then_right(page, moment)
+
+    def answered(page, moment: Moment, asked: list[str]) -> None:
         waiting = [m for m in guide.moments if m.key not in asked and m.step < moment.reveal]  # asked on the way
         assert page.visible(f"walk-step-{moment.reveal}") != bool(waiting), "the answer is shown in the step after"
-        page.click("guide-next")
+
+    asked = drive(page, guide.moments, asking=asking, answered=answered)
     assert asked == [m.key for m in guide.moments]
     skipped = {line.getAttribute("data-key") for line in page.all('[data-testid="guide-skipped"] li')}
     assert skipped == {s.key for s in guide.skipped}

@@ -31,8 +31,8 @@ How a view uses a guide (SPEC §7 names):
 - A Skipped entry is shown as its `reason`, never asked. The Task shows `task.instruction`; when the
   student's parameters equal the guide's with `task.change` applied, its moment is asked on that trace.
 - Grid names: a cells answer's array is the grid's name (`grid-<name>`: A, B, C, tileA, tileB, As, Bs,
-  tile). A grid drawn on a canvas at large sizes has no cells to click: offer the cells as a list
-  there, or ask only at sizes whose grids are cells.
+  tile). A grid drawn on a canvas at large sizes is clicked all the same: the view picks the cell under the
+  click (`canvas-<name>`).
 - SCORM: `moment.key` is a stable id (`cmi.interactions.n.id`); kind number/choice/cells map to the
   types numeric/choice/performance.
 """

@@ -57,8 +57,9 @@ class HierarchyView:
         self.prev = self.find('[data-testid="prev"]')
         self.next = self.find('[data-testid="step"]')
         self.sections = [self.find(f'[data-testid="walk-step-{i}"]') for i in range(STEPS)]
-        # After the last step: shown once the guide reaches it (they restate its answers).
-        self.closing = [self.find('[data-testid="summary"]'), self.find('[data-testid="quiz"]')]
+        # After the last step: shown once the guide reaches it (it restates the answers). The reveal-check quiz stays:
+        # it asks, and a course package scores it.
+        self.summary = self.find('[data-testid="summary"]')
         self.guide = GuidePanel(self, "hierarchy")
         self.find(".steps-nav").appendChild(self.guide.on_button)
         self.pad_select = self.find('[data-testid="input-pad"]')
@@ -208,8 +209,7 @@ class HierarchyView:
             else:
                 section.removeAttribute("aria-current")
             show(section, not guided or i <= self.step)
-        for section in self.closing:
-            show(section, not guided or self.step == STEPS - 1)
+        show(self.summary, not guided or self.step == STEPS - 1)
         self.prev.disabled = self.step == 0
         self.next.disabled = self.step == STEPS - 1
         self.part("position").textContent = f"step {self.step} of {STEPS - 1}"
