@@ -1,24 +1,26 @@
 // The views drawn at build time (tools/sitebuild/prerender.py) and the route on screen. Each route's
 // drawing is a file of its own, prerender/NAME.js, named in the page's head by
-// <meta name="tilelab-prerender" content="ROUTE FILE">: a call of prerendered() with what the view of
+// <meta name="tilelab-prerender" content="ROUTE FILE [MODE]">: a call of prerendered() with what the view of
 // container ID draws for an address. It stands in for the container's content while the address asks
-// for that state (routes.js), until Python builds the view.
-/* global root, byId, parseRoute, standsFor, endDocumentWatch, noteRouteShown */
+// for that state (routes.js), until Python builds the view. A view with a guide is drawn in two modes, each
+// a file (guide=1, the default, and guide=0, the free view): an address fetches its mode's file alone.
+/* global root, byId, parseRoute, standsFor, modeMatches, endDocumentWatch, noteRouteShown */
 /* exported takeOver, showRoute, showRouteWhenParsed, requestPrerender, prerendered, currentRoute */
 
 var written = {}; // container id -> its nodes as the page wrote them, while a pre-render stands in
 var takenOver = false;
-var drawings = {}; // container id -> { path, address, template } as its file brought it
-var requested = {}; // route -> true once its file is asked for
+var drawings = {}; // container id -> [{ path, address, mode, template }] as their files brought them
+var shown = {}; // container id -> the drawing standing in for its content
+var requested = {}; // file -> true once asked for
 
 // The route's drawing, asked for once. Asked while the page's head is parsed (start.js), it holds the
 // first paint until it has come or failed (blocking="render"): the first frame shows the view as
 // drawn, not the placeholder it would replace a moment later, which would lay the page out twice. A
 // route named later (a link followed before Python is up) shows its drawing when it comes.
 function requestPrerender(route) {
-  var file = prerenderFile(route.path);
-  if (!file || requested[route.path] || takenOver) return;
-  requested[route.path] = true;
+  var file = prerenderFile(route);
+  if (!file || requested[file] || takenOver) return;
+  requested[file] = true;
   var script = document.createElement("script");
   script.src = file;
   script.setAttribute("blocking", "render");
@@ -26,20 +28,21 @@ function requestPrerender(route) {
   document.head.appendChild(script);
 }
 
-function prerenderFile(path) {
+function prerenderFile(route) {
   var metas = document.querySelectorAll('meta[name="tilelab-prerender"]');
   for (var i = 0; i < metas.length; i++) {
     var parts = metas[i].content.split(" ");
-    if (parts[0] === path) return parts[1];
+    if (parts[0] === route.path && modeMatches(parts[2], route)) return parts[1];
   }
   return null;
 }
 
-// What a drawing's file calls: { route, container, address, markup }.
+// What a drawing's file calls: { route, container, address, mode, markup }.
 function prerendered(drawing) {
   var template = document.createElement("template");
   template.innerHTML = drawing.markup;
-  drawings[drawing.container] = { path: drawing.route, address: drawing.address, template: template };
+  var drawn = { path: drawing.route, address: drawing.address, mode: drawing.mode || "", template: template };
+  (drawings[drawing.container] = drawings[drawing.container] || []).push(drawn);
   showPrerendered(currentRoute());
 }
 
@@ -60,6 +63,7 @@ function applyStyle(element) {
 function putBack(id) {
   byId(id).replaceChildren.apply(byId(id), written[id]);
   delete written[id];
+  delete shown[id];
 }
 
 // A container once the parser has passed its whole section (content put in sooner would be followed
@@ -75,14 +79,16 @@ function showPrerendered(route) {
   Object.keys(drawings).forEach(function (id) {
     var container = parsedContainer(id);
     if (!container) return; // shown once it is (showRouteWhenParsed)
-    var wanted = standsFor(drawings[id], route);
+    var wanted = drawings[id].filter(function (drawn) {
+      return standsFor(drawn, route);
+    })[0];
+    if (written[id] && shown[id] !== wanted) putBack(id);
     if (wanted && !written[id]) {
-      var content = drawings[id].template.content.cloneNode(true);
+      var content = wanted.template.content.cloneNode(true);
       content.querySelectorAll("[data-prerender-style]").forEach(applyStyle);
       written[id] = Array.prototype.slice.call(container.childNodes);
+      shown[id] = wanted;
       container.replaceChildren(content);
-    } else if (!wanted && written[id]) {
-      putBack(id);
     }
   });
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import sync_playwright
 
-from app.core.urlstate import STEPPING_VIEWS
+from app.core.urlstate import GUIDED_VIEWS
 from tools.harness import Server, chromium_executable, launch
 
 READY_TIMEOUT_MS = 60_000
@@ -91,7 +91,7 @@ def app(browser, server):
     opened.close()
 
 
-GUIDED = tuple(f"#{view.path}" for view in STEPPING_VIEWS)  # the routes that open guided (SPEC §7)
+GUIDED = tuple(f"#{view.path}" for view in GUIDED_VIEWS)  # the routes that open guided (SPEC §7)
 
 
 def unguided(hash_: str) -> str:

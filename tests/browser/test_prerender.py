@@ -33,11 +33,6 @@ def blocked(visit: Visit) -> None:
 DRAWN = [spec for spec in VIEWS if spec.path in ("/tiling", "/hierarchy", "/playground")]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="round four: the browser tests open views with guide=0, which is not a pre-rendered state "
-    "(site/boot/routes.js NEUTRAL_KEYS; the build draws the guided view), so the free view waits for Python",
-)
 @pytest.mark.parametrize("spec", DRAWN, ids=lambda spec: spec.path)
 def test_each_route_is_drawn_before_python(visit, spec):
     blocked(visit)
@@ -196,11 +191,6 @@ def watched(visit):
     return visit
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="round four: the browser tests open views with guide=0, which is not a pre-rendered state "
-    "(site/boot/routes.js NEUTRAL_KEYS; the build draws the guided view), so the free view waits for Python",
-)
 def test_python_takes_the_view_over_in_place(watched):
     frames = watched.page.evaluate("window.__frames")
     assert frames and min(frames) > 0, f"a frame without the grids: {frames}"

@@ -512,3 +512,48 @@ def test_link_package_starts_cross_site_with_third_party_storage_blocked(blockin
     finally:
         page.close()
         lms.close()
+
+
+def test_one_full_guided_session_is_stored_as_interactions(browser, lms):
+    """A student goes through #/tiling's guide in the course package, first answers right or wrong, the
+    change-it task included: each question's first answer is one cmi.interactions.n in scorm-again (the call
+    log, TILELAB_SCORM_LOG, is the record the issue asks for); a shown answer records nothing."""
+    from pysim.lessons.guides import guide_for  # the guide the page asks, for these sizes
+
+    sizes = {"M": "4", "N": "4", "K": "8", "T": "2"}
+    lesson = guide_for("tiling", sizes)
+    context, page, sco, errors = open_lms(browser, lms)
+    sco.evaluate("h => { location.hash = h; }", "#/tiling?M=4&N=4&K=8&T=2&guide=1")
+    guide = sco.locator("#view-tiling [data-testid=guide]")
+    guide.wait_for()
+    expected = []
+    for moment in [*lesson.moments, lesson.task.moment]:
+        if moment is lesson.task.moment:
+            guide.locator("[data-testid=guide-change]").click()
+        assert guide.locator("[data-testid=guide-question]").inner_text() == moment.question
+        if moment.kind == "number":
+            response = str(moment.answer + 1)  # wrong first: the first answer is the one recorded
+            guide.locator("[data-testid=guide-answer]").fill(response)
+            guide.locator("[data-testid=guide-answer]").press("Enter")
+            guide.locator("[data-testid=guide-reveal]").click()
+            expected.append((moment.key, "numeric", response, "wrong"))
+        elif moment.kind == "choice":
+            guide.locator(f"[data-testid=guide-choice][data-value='{moment.answer}']").click()
+            expected.append((moment.key, "choice", moment.answer, "correct"))
+        else:
+            for array, row, col in sorted(moment.answer):
+                sco.locator(f"#view-tiling [data-array='{array}'][data-index='{row},{col}']").click()
+            guide.locator("[data-testid=guide-submit]").click()
+            response = ",".join(f"{a}[{r}][{c}]" for a, r, c in sorted(moment.answer))
+            expected.append((moment.key, "performance", response, "correct"))
+        assert guide.locator("[data-testid=guide-result]").get_attribute("data-value") in ("right", "shown")
+        if moment is not lesson.task.moment:
+            guide.locator("[data-testid=guide-next]").click()
+    stored = page.evaluate("JSON.parse(JSON.stringify(api.cmi.interactions))")
+    got = [stored[str(n)] for n in range(page.evaluate("api.cmi.interactions._count"))]
+    assert [(i["id"], i["type"], i["result"]) for i in got] == [(k, t, r) for k, t, _, r in expected]
+    assert all(i["latency"] for i in got)
+    leave(page)
+    save_log(page, "guided-session-interactions")
+    assert errors == []
+    context.close()

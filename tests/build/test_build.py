@@ -11,7 +11,7 @@ import zipfile
 
 import pytest
 
-from app.core.urlstate import VIEWS
+from app.core.urlstate import GUIDED_VIEWS, VIEWS
 from tools.sitebuild import errors, paths, prerender, runtime, serve, site
 
 
@@ -157,14 +157,16 @@ def test_the_page_is_the_shell_and_each_views_drawing_a_file_the_worker_caches(b
     assert len(gzip.compress(html.encode(), 9)) <= PAGE_GZIP_BYTES
     assert "<template" not in html
     head = html.split("</head>")[0]
-    named = dict(re.findall(r'<meta name="tilelab-prerender" content="(\S+) (\S+)">', head))
+    metas = re.findall(r'<meta name="tilelab-prerender" content="(\S+) (\S+)(?: (guide=[01]))?">', head)
+    named = {route: name for route, name, mode in metas if mode != "guide=0"}  # a first visit's
     assert set(named) == {spec.path for spec in VIEWS}
+    assert {route for route, _, mode in metas if mode == "guide=0"} == {view.path for view in GUIDED_VIEWS}
     assert head.index('name="tilelab-prerender"') < head.index('<script src="boot.js">')  # read by the boot guard
     files = json.loads(re.search(r"const FILES = (\{.*?\});", (built / "sw.js").read_text(), re.S).group(1))
     containers = {spec.path: spec.container for spec in VIEWS}
-    for route, name in named.items():
+    for route, name, mode in metas:
         container, drawn = prerender.read_drawing((built / name).read_text())
-        assert (drawn.route, container) == (route, containers[route]) and drawn.markup
+        assert (drawn.route, container, drawn.mode) == (route, containers[route], mode) and drawn.markup
         assert name in files
 
 

@@ -5,7 +5,7 @@ const assert = require("node:assert/strict");
 const { test } = require("node:test");
 const { load, plain } = require("./parts.js");
 
-const { parseRoute, standsFor } = load(["routes.js"]);
+const { parseRoute, standsFor, modeMatches } = load(["routes.js"]);
 
 function route(hash) {
   const parsed = parseRoute(hash);
@@ -52,4 +52,24 @@ test("of several routes' pre-renders, the address chooses its own route's only",
   assert.deepEqual(chosen("#/register?embed=1"), ["app-register"]);
   assert.deepEqual(chosen("#/tiling"), ["app-tiling"]);
   assert.deepEqual(chosen("#/nowhere"), []);
+});
+
+// A view with a guide, drawn in both modes (tools/sitebuild/prerender.py): guided (the default) and free.
+const GUIDED = { ...TILING, mode: "guide=1" };
+const FREE = { ...TILING, address: TILING.address + "&guide=0", mode: "guide=0" };
+
+test("an address without guide= is the guided drawing's, guide=0 the free one's", () => {
+  const chosen = (hash) => [GUIDED, FREE].filter((drawn) => standsFor(drawn, parseRoute(hash))).map((d) => d.mode);
+  assert.deepEqual(chosen("#/tiling"), ["guide=1"]);
+  assert.deepEqual(chosen("#/tiling?guide=1&step=0"), ["guide=1"]);
+  assert.deepEqual(chosen("#/tiling?guide=0"), ["guide=0"]);
+  assert.deepEqual(chosen("#/tiling?embed=1&guide=0&K=8"), ["guide=0"]);
+  assert.deepEqual(chosen("#/tiling?guide=0&step=3"), []);
+});
+
+test("a drawing file's mode is fetched only for its own mode; a view with one mode for any", () => {
+  assert.equal(modeMatches("guide=1", parseRoute("#/tiling")), true);
+  assert.equal(modeMatches("guide=0", parseRoute("#/tiling")), false);
+  assert.equal(modeMatches("guide=0", parseRoute("#/tiling?guide=0")), true);
+  assert.equal(modeMatches("", parseRoute("#/ladder?guide=0")), true);
 });

@@ -484,3 +484,12 @@ def test_a_task_with_no_valid_change_is_skipped_with_its_reason():
     """1×1 tiles and patches: neither TM nor TN can double (BM, BN = 1) or halve (below 1)."""
     task = guide_for("register", RegisterParams(M=2, N=2, K=2, BM=1, BN=1, BK=1, TM=1, TN=1)).task
     assert isinstance(task, Skipped) and "valid" in task.reason
+
+
+def test_a_guide_reads_the_views_own_trace_and_refuses_one_of_other_sizes():
+    kernel = KERNELS["smem"]
+    params = kernel.PARAMS.parse({"M": "4", "N": "4", "K": "8", "T": "2"})
+    trace = Trace(kernel, params)
+    assert guide_for("tiling", params, trace) == guide_for("tiling", params)
+    with pytest.raises(ValueError, match="other sizes"):
+        guide_for("tiling", params, Trace(kernel, kernel.PARAMS.parse({"M": "4", "N": "4", "K": "8", "T": "4"})))

@@ -24,14 +24,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from types import SimpleNamespace
 
-from app.core.urlstate import STEPPING_VIEWS, parse_hash
+from app.core.urlstate import GUIDED_VIEWS, parse_hash
 from tools.sitebuild.fakedom import Document, Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
 from tools.sitebuild.prerender import browser_stand_in
 from tools.sitebuild.site import include_partials
 
 ORIGIN = "https://tilelab.test/"
-GUIDED = frozenset(view.path for view in STEPPING_VIEWS)  # the routes that open guided (SPEC §7)
+GUIDED = frozenset(view.path for view in GUIDED_VIEWS)  # the routes that open guided (SPEC §7)
 BODY = re.compile(r"<body\b[^>]*>(.*)</body>", re.S)
 SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 # Elements innerText puts on lines of their own.

@@ -13,6 +13,7 @@ import pytest
 from app.core.urlstate import STEPPING_VIEWS
 from pysim.lessons.guides import guide_for
 from pysim.lessons.guides.model import Moment, Task
+from views.page import Event
 
 ROUTES = [view.path for view in STEPPING_VIEWS]
 
@@ -36,16 +37,32 @@ def cell(page, array: str, row: int, col: int):
     return found[0]
 
 
+def pick(page, array: str, row: int, col: int) -> None:
+    """Click a grid cell: its element, or, for a matrix drawn on a canvas, the canvas where the cell is painted."""
+    from app.widgets.grids import CANVAS_PITCH  # the app's modules import once the page is open
+
+    canvas = page.view.querySelector(f'[data-testid="canvas-{array}"]')
+    if canvas is None or not page.visible(canvas):
+        page.click(cell(page, array, row, col))
+        return
+    middle = CANVAS_PITCH // 2
+    canvas.dispatchEvent(Event("click", offsetX=col * CANVAS_PITCH + middle, offsetY=row * CANVAS_PITCH + middle))
+    page.settle()
+
+
 def assert_answer_absent(page, moment: Moment) -> None:
     """Nothing of the answer is in the page while the question is open: not the guide's text, not a
-    hidden counter's value (they show "?" and carry no data-value)."""
+    hidden counter's value (they show "?" and carry no data-value; the walkthrough's number slots are in a step
+    not shown yet)."""
     guide = page.testid("guide")
     assert "answer is" not in page.text(guide) and moment.why not in guide.outerHTML
     assert page.text("guide-why") == "" and moment.answer_text not in page.text("guide-result")
     for testid in moment.hidden:
         counter = page.view.querySelector(f'[data-testid="{testid}"]')
-        assert counter is None or page.text(counter) == "?" and counter.getAttribute("data-value") is None
-    if isinstance(moment.answer, int) and moment.answer >= 1000:  # distinct enough to look for on the board
+        shown = counter is not None and page.visible(counter)
+        assert not shown or page.text(counter) == "?" and counter.getAttribute("data-value") is None
+    board = page.view.querySelector('[data-testid="counters"]')  # a stepping view's
+    if board is not None and isinstance(moment.answer, int) and moment.answer >= 1000:  # distinct enough to look for
         assert moment.answer_text not in page.text("counters")
 
 
@@ -80,14 +97,15 @@ def answer_wrong_then_right(page, moment: Moment) -> None:
         assert "at least one cell" in page.text("guide-refusal")
         assert page.attribute("guide-result", "data-value") is None
         for array, row, col in sorted(moment.answer):
-            page.click(cell(page, array, row, col))
+            pick(page, array, row, col)
         page.click("guide-submit")
     assert page.attribute("guide-result", "data-value") == "right"
     assert moment.why in page.text("guide-why") and moment.answer_text in page.text("guide-result")
 
 
-def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list[str]:
-    """Answer every question the page asks (the first by Show the answer if `reveal_first`), in order."""
+def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False, asking=None, answered=None) -> list[str]:
+    """Answer every question the page asks (the first by Show the answer if `reveal_first`), in order; `asking`
+    and `answered` (page, moment, keys asked so far) check the page while a question is open and after it."""
     page.sitting_moments = moments
     asked = []
     for _ in range(3 * len(moments) + 3):
@@ -99,6 +117,8 @@ def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list
             continue
         assert int(page.params()["step"]) == moment.step, "the picture stops at the question's step"
         assert_answer_absent(page, moment)
+        if asking is not None:
+            asking(page, moment)
         asked.append(moment.key)
         if reveal_first and len(asked) == 1:
             page.click("guide-reveal")
@@ -107,6 +127,8 @@ def drive(page, moments: tuple[Moment, ...], reveal_first: bool = False) -> list
         else:
             answer_wrong_then_right(page, moment)
         assert int(page.params()["step"]) <= moment.reveal
+        if answered is not None:
+            answered(page, moment, asked)
         page.click("guide-next")
     return asked
 
@@ -174,11 +196,15 @@ def test_explore_freely_and_back_to_where_it_was_left(guided_page):
     at = page.params()["step"]
     page.click("guide-off")
     assert not page.visible("guide") and page.visible("guide-on")
+    assert "guide=0" in page.address, "a reload or a shared link keeps the free view"
     assert page.attribute("counter-global_loads", "data-value") is not None
     page.click("run-to-end")
     assert page.params()["step"] != at
+    page.go(page.address)  # the free address, opened again: still free
+    assert not page.visible("guide") and page.visible("guide-on")
     page.click("guide-on")
     assert page.visible("guide") and page.params()["step"] == at
+    assert "guide=" not in page.address
 
 
 def test_guide_0_is_the_full_view(page):
@@ -231,3 +257,68 @@ def test_each_answered_moment_is_one_interaction_and_a_refusal_none(guided_page)
         page.press("Enter", "guide-answer")
     ((key, kind, response, result, latency),) = recorder.interactions
     assert (key, kind, response, result) == (moment.key, "numeric", str(moment.answer + 1), "wrong") and latency >= 0
+
+
+def assert_slots_absent(page, moment: Moment) -> None:
+    """The walkthrough prints its answers in number slots: none of the moment's is on screen while it is open."""
+    guide = page.testid("guide")
+    assert "answer is" not in page.text(guide) and moment.why not in guide.outerHTML
+    for name in moment.hidden:
+        assert not [slot for slot in page.all(f'[data-slot="{name}"]') if page.visible(slot)], name
+
+
+@pytest.mark.parametrize("sizes", ["", "?N=1000&T=16", "?N=24&T=32"])
+def test_the_walkthrough_is_guided_to_its_task(guided_page, sizes):
+    page = guided_page
+    page.go(f"#/hierarchy{sizes}")
+    guide = guide_for("hierarchy", {k: v for k, v in page.params().items() if k != "step"})
+    assert 6 <= len(guide.entries) <= 10 and page.visible("guide")
+    assert not page.visible("walk-step-1") and not page.visible("summary"), "no step after the one on screen"
+
+    def asking(page, moment: Moment) -> None:
+        assert_slots_absent(page, moment)
+        page.click("step")  # Next ▶ does not pass an open question
+        assert int(page.params()["step"]) == moment.step
+
+    def answered(page, moment: Moment, asked: list[str]) -> None:
+        waiting = [m for m in guide.moments if m.key not in asked and m.step < moment.reveal]  # asked on the way
+        assert page.visible(f"walk-step-{moment.reveal}") != bool(waiting), "the answer is shown in the step after"
+
+    asked = drive(page, guide.moments, asking=asking, answered=answered)
+    assert asked == [m.key for m in guide.moments]
+    skipped = {line.getAttribute("data-key") for line in page.all('[data-testid="guide-skipped"] li')}
+    assert skipped == {s.key for s in guide.skipped}
+    assert page.visible("summary")
+    task = guide.task
+    assert isinstance(task, Task) and page.visible("guide-change")
+    page.click("guide-change")
+    assert page.params()["T"] == str(task.change["T"])
+    page.sitting_moments = (task.moment,)
+    assert open_moment(page) == task.moment and int(page.params()["step"]) == task.moment.step
+    assert_slots_absent(page, task.moment)
+    answer_wrong_then_right(page, task.moment)
+    page.click("guide-next")
+    assert "every question" in page.text("guide")
+
+
+def test_the_walkthrough_explored_freely_keeps_guide_0_and_goes_back(guided_page):
+    page = guided_page
+    page.go("#/hierarchy")
+    page.click("guide-reveal")
+    page.click("guide-next")
+    page.click("guide-off")
+    assert "guide=0" in page.address and page.visible("walk-step-7") and not page.visible("guide")
+    page.click("guide-on")
+    assert "guide=" not in page.address and not page.visible("walk-step-7")
+    assert page.params()["step"] == "1"
+
+
+def test_a_cells_question_is_answered_on_a_canvas_grid(guided_page):
+    """#/transpose at its presets draws its 64×64 matrices and its tile on canvases: its click questions are
+    asked all the same, a click on the canvas picking the cell under it."""
+    page = guided_page
+    page.go("#/transpose")
+    assert page.visible("canvas-A")
+    moments = page_guide(page, "transpose").moments
+    asked = drive(page, moments)
+    assert {"transpose:cells-a", "transpose:cells-c"} <= set(asked)

@@ -13,8 +13,9 @@ import pytest
 from app.core.urlstate import VIEWS
 from tools.sitebuild.fakedom import Element, parse_into
 from tools.sitebuild.paths import PARTIALS, SITE
-from tools.sitebuild.prerender import prerender, read_drawing
+from tools.sitebuild.prerender import FREE, prerender, read_drawing
 from tools.sitebuild.site import include_partials
+from views.page import GUIDED
 
 # An id made from a Python object's id (the player's speed slider) differs between any two builds.
 OBJECT_ID = re.compile(r"(speed)-[0-9]+")
@@ -28,14 +29,20 @@ PICTURE = {
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory) -> dict[str, tuple[str, str]]:
-    """{container: (address, markup)} as the build writes them into dist/prerender/."""
+def drawings(tmp_path_factory) -> dict[tuple[str, bool], tuple[str, str]]:
+    """{(container, free): (address, markup)} as the build writes them into dist/prerender/."""
     page: Path = tmp_path_factory.mktemp("prerender") / "index.html"
     page.write_text((SITE / "index.html").read_text(encoding="utf-8"), encoding="utf-8")
     include_partials(page, SITE / PARTIALS)
     prerender(page)
-    drawings = [read_drawing(path.read_text(encoding="utf-8")) for path in page.parent.glob("prerender/*.js")]
-    return {container: (view.address, view.markup) for container, view in drawings}
+    read = [read_drawing(path.read_text(encoding="utf-8")) for path in page.parent.glob("prerender/*.js")]
+    return {(container, view.mode == FREE): (view.address, view.markup) for container, view in read}
+
+
+@pytest.fixture(scope="module")
+def written(drawings) -> dict[str, tuple[str, str]]:
+    """{container: (address, markup)} of each route's first visit (guided, where the view has a guide)."""
+    return {container: drawn for (container, free), drawn in drawings.items() if not free}
 
 
 def tree(markup: str) -> list:
@@ -60,6 +67,21 @@ def test_the_pre_render_is_the_view_built_in_cpython(guided_page, written, spec)
     assert tree(markup) == tree(built.innerHTML)  # as the view drew it, before its timers (the C check)
     page.settle()
     assert page.address == f"#{spec.path}" + (f"?{address}" if address else "")
+
+
+@pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)
+def test_the_free_pre_render_is_the_view_opened_with_guide_0(page, drawings, spec):
+    """A view with a guide is drawn free too (guide=0: a shared free link, every test not about the guide)."""
+    free = drawings.get((spec.container, True))
+    assert (free is not None) == (spec.path in GUIDED)
+    if free is None:
+        return
+    address, markup = free
+    assert "guide=0" in address.split("&")
+    built = page.go(f"#{spec.path}", settle=False).document.getElementById(spec.container)
+    assert tree(markup) == tree(built.innerHTML)
+    page.settle()
+    assert page.address == f"#{spec.path}?{address}"
 
 
 @pytest.mark.parametrize("spec", VIEWS, ids=lambda spec: spec.path)

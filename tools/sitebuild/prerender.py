@@ -113,18 +113,26 @@ class Drawn:
     route: str  # the view's route, `/tiling`
     markup: str  # the container's content
     address: str  # the state's address parameters, as the view wrote them
+    mode: str = ""  # for a view with a guide, "guide=1" (guided, the default) or "guide=0" (free)
 
 
-def draw_views(main_markup: str) -> dict[str, Drawn]:
-    """{container id: what its view drew for its first state}."""
+# A view that writes guide= itself (OWNED_KEYS) opens guided unless the address says guide=0 (SPEC §7): it is
+# drawn in both modes, each a file of its own, so a free address (a shared link, every browser test) is drawn
+# too and a first visit fetches only its own.
+GUIDED, FREE = "guide=1", "guide=0"
+
+
+def draw_views(main_markup: str, mode: str = GUIDED) -> dict[str, Drawn]:
+    """{container id: what its view drew for its first state}: every view's (GUIDED), or the free view of each
+    view with a guide (FREE)."""
     # A view may start a task (the editor loads CodeMirror in one): it gets a loop of its own, in a
     # thread of its own (the caller may be running a loop, as Playwright's tests do), and
     # `asyncio.run` cancels the task before it first runs, since nothing here awaits.
     with ThreadPoolExecutor(max_workers=1) as thread:
-        return thread.submit(asyncio.run, draw_in_loop(main_markup)).result()
+        return thread.submit(asyncio.run, draw_in_loop(main_markup, mode)).result()
 
 
-async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
+async def draw_in_loop(main_markup: str, mode: str) -> dict[str, Drawn]:
     document = Document()
     body = document.createElement("body")
     document.appendChild(body)
@@ -138,9 +146,13 @@ async def draw_in_loop(main_markup: str) -> dict[str, Drawn]:
                 raise BuildError(f"index.html has no container #{spec.container} for {spec.path}")
             written: dict[str, str] = {}
             view_class = getattr(importlib.import_module(spec.module), spec.name)
+            guided = "guide" in getattr(view_class, "OWNED_KEYS", ())
+            if mode == FREE and not guided:
+                continue
             view = view_class(container, written.update)  # the view reports its state as it would to the address
-            view.activate({})
-            drawn[spec.container] = Drawn(spec.path, container.innerHTML, urlencode(written, safe=","))
+            view.activate({"guide": "0"} if mode == FREE else {})
+            address = urlencode(written, safe=",")
+            drawn[spec.container] = Drawn(spec.path, container.innerHTML, address, mode if guided else "")
     return drawn
 
 
@@ -152,13 +164,14 @@ CALL = "tilelabBoot.prerendered("
 CALL_END = ");\n"
 
 
-def file_name(route: str) -> str:
-    """`/tiling` -> `prerender/tiling.js`."""
-    return f"{PRERENDER_DIR}/{route.strip('/')}.js"
+def file_name(view: Drawn) -> str:
+    """`/tiling` -> `prerender/tiling.js`, its free view (guide=0) `prerender/tiling-free.js`."""
+    return f"{PRERENDER_DIR}/{view.route.strip('/')}{'-free' if view.mode == FREE else ''}.js"
 
 
 def drawing_file(container: str, view: Drawn) -> str:
     drawing = {"route": view.route, "container": container, "address": view.address, "markup": view.markup}
+    drawing |= {"mode": view.mode} if view.mode else {}
     return CALL + json.dumps(drawing, ensure_ascii=False, separators=(",", ":")) + CALL_END
 
 
@@ -167,7 +180,7 @@ def read_drawing(text: str) -> tuple[str, Drawn]:
     if not (text.startswith(CALL) and text.endswith(CALL_END)):
         raise BuildError(f"not a drawing's file: {text[:80]!r}")
     drawing = json.loads(text[len(CALL) : -len(CALL_END)])
-    return drawing["container"], Drawn(drawing["route"], drawing["markup"], drawing["address"])
+    return drawing["container"], Drawn(drawing["route"], drawing["markup"], drawing["address"], drawing.get("mode", ""))
 
 
 def prerender(page: Path) -> None:
@@ -181,8 +194,11 @@ def prerender(page: Path) -> None:
         raise BuildError(f"{page} has no `{PRERENDERS_MARK}` in its <head>; no view would be drawn before Python")
     (page.parent / PRERENDER_DIR).mkdir(exist_ok=True)
     metas = []
-    for container_id, view in draw_views(main.group(0)).items():
-        name = file_name(view.route)
-        (page.parent / name).write_text(drawing_file(container_id, view), encoding="utf-8")
-        metas.append(f'<meta name="tilelab-prerender" content="{escape(view.route)} {name}">')
+    for mode in (GUIDED, FREE):
+        for container_id, view in draw_views(main.group(0), mode).items():
+            name = file_name(view)
+            (page.parent / name).write_text(drawing_file(container_id, view), encoding="utf-8")
+            metas.append(
+                f'<meta name="tilelab-prerender" content="{escape(" ".join([view.route, name, view.mode]).strip())}">'
+            )
     page.write_text(html.replace(PRERENDERS_MARK, "\n".join(metas)), encoding="utf-8")

@@ -31,8 +31,8 @@ How a view uses a guide (SPEC §7 names):
 - A Skipped entry is shown as its `reason`, never asked. The Task shows `task.instruction`; when the
   student's parameters equal the guide's with `task.change` applied, its moment is asked on that trace.
 - Grid names: a cells answer's array is the grid's name (`grid-<name>`: A, B, C, tileA, tileB, As, Bs,
-  tile). A grid drawn on a canvas at large sizes has no cells to click: offer the cells as a list
-  there, or ask only at sizes whose grids are cells.
+  tile). A grid drawn on a canvas at large sizes is clicked all the same: the view picks the cell under the
+  click (`canvas-<name>`).
 - SCORM: `moment.key` is a stable id (`cmi.interactions.n.id`); kind number/choice/cells map to the
   types numeric/choice/performance.
 """
@@ -43,6 +43,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.trace import Trace
 from ...hardware.params import HierarchyParams
 from ...kernels import KERNELS
 from ..walkthrough import Walkthrough
@@ -75,9 +76,11 @@ def view_name(view: str) -> str:
     return route
 
 
-def guide_for(view: str, params: Any = None) -> Guide:
+def guide_for(view: str, params: Any = None, trace: Trace | None = None) -> Guide:
     """The guide of a view (route or kernel key) at `params`: its Params object, a mapping of address
-    values (parsed as the view parses them), or None for the kernel's defaults."""
+    values (parsed as the view parses them), or None for the kernel's defaults. `trace`: the view's own
+    trace of those sizes, when it has one (a stepping view), so the guide reads the steps it shows and
+    does not build them again."""
     name = view_name(view)
     kind = HierarchyParams if name == WALKTHROUGH else KERNELS[ROUTES[name]].PARAMS
     if params is None or isinstance(params, Mapping):
@@ -88,7 +91,10 @@ def guide_for(view: str, params: Any = None) -> Guide:
     # Each guide's module is named for its route and imported when first asked for: a page imports only the
     # guide of the view it shows (the build's import plan keeps each import step small, tests/build).
     module = importlib.import_module(f"{__name__}.{name}")
-    run = Run.of(KERNELS[ROUTES[name]], params)
+    kernel = KERNELS[ROUTES[name]]
+    if trace is not None and (trace.kernel is not kernel or trace.params != params):
+        raise ValueError(f"the trace given is of {trace.kernel.NAME} at other sizes than the guide's")
+    run = Run.of(kernel, params) if trace is None else Run(kernel, params, trace)
     return Guide(name, params, in_step_order(module.entries(run)), module.task(run))
 
 

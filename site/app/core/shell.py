@@ -81,7 +81,11 @@ class Shell:
         route = parse_hash(str(window.location.hash))
         if route.path != path:
             return  # the reader has already moved to another view
-        self.pending_address = format_hash(path, {**params, **route.shell})
+        # The shell's keys stay, but those the view writes itself (the guide's guide=0, OWNED_KEYS), which it
+        # may also drop: "Back to the guide" removes guide=0.
+        owned = getattr(self.views.get(path), "OWNED_KEYS", ())
+        kept = {key: value for key, value in route.shell.items() if key not in owned}
+        self.pending_address = format_hash(path, {**params, **kept})
         if self.address_timer is not None:
             return
         wait = self.address_written_at + ADDRESS_INTERVAL_MS - window.performance.now()

@@ -44,6 +44,8 @@ VIEWS = (
 )
 ROUTES = ("/", *(view.path for view in VIEWS))
 STEPPING_VIEWS = tuple(view for view in VIEWS if view.kernel)
+# The views that open guided unless the address says guide=0 (SPEC §7): the stepping views and the walkthrough.
+GUIDED_VIEWS = tuple(view for view in VIEWS if view.kernel or view.path == "/hierarchy")
 
 # Parameters of the shell itself, kept across every address the views write.
 # quiz=1: prediction checkpoints (app.widgets.checkpoint); relay: the link package's nonce (site/scorm/score.js

@@ -41,6 +41,7 @@ CHECK_SLICE_MS = 25  # the C check simulates blocks in slices this long, so the 
 
 class SteppingView(MotionHooks):
     kernel = None
+    OWNED_KEYS = ("guide",)  # written by the view (guide=0 while exploring freely), not kept by the shell
     counter_names: tuple[str, ...] = ()
     operand_mark = "followed-line"  # how the followed thread's operands are marked in shared memory
 
@@ -74,7 +75,7 @@ class SteppingView(MotionHooks):
         self.listeners.on(self.counts_button, "click", lambda e: self.enter_counts_only())
         self.counts_note = h("p", "counts-note", "", hidden="", data_testid="counts-note")
         self.stage = h("div", "stage")
-        self.guide = GuidePanel(self)  # the guided lesson: asks at its moments, gates the player
+        self.guide = GuidePanel(self, self.kernel.NAME)  # the guided lesson: asks at its moments, gates the player
         self.device_panel = DevicePanel()
         self.check_proxy = self.listeners.proxy(self.check_c)
         self.check_timer = None
@@ -87,10 +88,10 @@ class SteppingView(MotionHooks):
             "dashboard",
             data_testid="dashboard",
             children=[
+                self.guide.element,  # first: an open question is what the student reads before the counters
                 self.counters.scope,
                 self.counters.board,
                 self.player.element,
-                self.guide.element,
                 self.checkpoints.element,
                 self.focus,
                 self.narration,  # in the sticky bar: what this step did stays beside the button that did it
@@ -317,7 +318,10 @@ class SteppingView(MotionHooks):
             self.check_timer = window.setTimeout(self.check_proxy, 0)
 
     def clicked_c(self, row: int, col: int) -> None:
-        """Follow the thread that computes C[row][col] (the kernel says which)."""
+        """Follow the thread that computes C[row][col] (the kernel says which); not while the click answers a guide's
+        cells question (the question's thread stays followed, its block on screen)."""
+        if self.guide.picking:
+            return
         block, thread = self.kernel.owner(self.params, row, col)
         self.follow(thread, block=block)
 
@@ -464,6 +468,8 @@ class SteppingView(MotionHooks):
         if self.params is None:
             return
         values = self.params.as_strings()
+        if not self.guide.active:  # exploring freely: a reload or a shared link keeps the free view
+            values["guide"] = "0"
         if self.counts_only:
             values["mode"] = "counts"
         else:

@@ -2,7 +2,8 @@
 
 pysim.lessons.guides computes the moments and their answers for the sizes on screen and marks an
 answer; app.core.guiding keeps where the student is and where the picture may go. This widget owns
-the question box and tells its view (the `host`: a SteppingView) what to do: which step to show,
+the question box and tells its view (the `host`: a SteppingView, or the walkthrough, which steps the same
+way: `player.go`, `player.index`, `show_step`, `apply`, `apply_at`, `stage`) what to do: which step to show,
 which counters to hide, which cells to mark, which thread to follow. The answer is written into the
 page only once it is given or shown, never earlier, hidden or not.
 """
@@ -22,6 +23,7 @@ from ..core.guiding import SCORM_KINDS, Sitting
 from ..core.score import Interaction
 from .checkpoint import shared_book
 from .components import add_marks
+from .grids import CANVAS_PITCH
 
 VERDICTS = {
     "right": "Right.",
@@ -41,9 +43,9 @@ def show(element, visible: bool) -> None:
 class GuidePanel:
     """The question box of one stepping view, and its gate on the view's player."""
 
-    def __init__(self, host) -> None:
+    def __init__(self, host, view: str) -> None:
         self.host = host
-        self.view = view_name(host.kernel.NAME)
+        self.view = view_name(view)
         self.listeners = Listeners()
         self.active = True
         self.flag: str | None = "unread"  # the address's guide= value last read (None: absent)
@@ -117,32 +119,18 @@ class GuidePanel:
             sitting.in_task = False
         elif isinstance(task, Task) and params == replace(sitting.guide.params, **task.change):
             sitting.start_task()
+            index = 0  # its moment is asked on its way from step 0, whatever step the view keeps (the walkthrough's)
         else:
-            self.sitting = sitting = Sitting(guide_for(self.view, params), index)
+            trace = getattr(self.host, "trace", None)  # a stepping view's, of these sizes (the walkthrough has none)
+            self.sitting = sitting = Sitting(guide_for(self.view, params, trace), index)
             self.marked = {}
             self.skipped.textContent = ""
             lines = [entry for entry in sitting.guide.entries if isinstance(entry, Skipped)]
             lines += [Skipped(key, reason) for key, reason in sitting.passed.items()]
             for entry in lines:
                 self.skipped.appendChild(h("li", "", f"Not asked: {entry.reason}.", data_key=entry.key))
-            self.unclickable(sitting)
         sitting.shown_index = index
         self.place(self.active)
-
-    def unclickable(self, sitting: Sitting) -> None:
-        """A cells question about a grid drawn on a canvas (too large for cells) is passed, with its reason."""
-        for moment in sitting.guide.moments:
-            arrays = {array for array, _, _ in moment.answer} if moment.kind == "cells" else set()
-            drawn = [a for a in sorted(arrays) if not self.has_cells(a)]
-            if drawn:
-                reason = f"{drawn[0]} is drawn as one picture at these sizes, with no cells to click"
-                sitting.passed[moment.key] = reason
-                self.skipped.appendChild(h("li", "", f"Not asked: {reason}.", data_key=moment.key))
-
-    def has_cells(self, array: str) -> bool:
-        """The grid is drawn as cells (not on a canvas), so its cells can be clicked."""
-        grid = self.host.stage.querySelector(f'[data-testid="grid-{array}"]')
-        return grid is not None and not grid.hasAttribute("hidden")
 
     def place(self, active: bool) -> None:
         self.active = active
@@ -209,7 +197,7 @@ class GuidePanel:
         self.asked_at = float(window.performance.now())
         total = len(self.sitting.moments)
         kind = "Change it" if self.sitting.in_task else f"Question {self.sitting.moments.index(moment) + 1} of {total}"
-        self.title.textContent = f"Guided lesson · {kind}"
+        self.title.textContent = kind  # short: it shares a line with Explore freely on a phone (the box is labelled)
         self.question.textContent = moment.question
         self.question.setAttribute("data-kind", moment.kind)
         self.input.value = ""
@@ -255,9 +243,9 @@ class GuidePanel:
         show(self.why, False)
         show(self.refusal, False)
         if pending:
-            self.title.textContent = "Guided lesson"
+            self.title.textContent = "Guide"
             self.question.textContent = (
-                f"Step on (Play, Step ▶ or Next question): the next question is at step {pending[0].step}."
+                f"Step on, or press Next question: the next question is at step {pending[0].step}."
             )
             self.question.setAttribute("data-kind", "")
             show(self.next, True)
@@ -267,15 +255,15 @@ class GuidePanel:
         show(self.next, False)
         if sitting.in_task or not isinstance(task, Task):
             reason = f" (no change it task: {task.reason})" if isinstance(task, Skipped) else ""
-            self.title.textContent = "Guided lesson · done"
+            self.title.textContent = "Guide done"
             self.question.textContent = (
                 f"You have been through every question{reason}. Explore freely, or change the sizes."
             )
             show(self.change, False)
         else:
-            self.title.textContent = "Guided lesson · Change it"
+            self.title.textContent = "Change it"
             self.question.textContent = f"Now change it: {task.instruction}, then predict."
-            self.change.textContent = task.instruction.capitalize()
+            self.change.textContent = task.instruction[:1].upper() + task.instruction[1:]  # "Set T=8", not "t=8"
             show(self.change, True)
         self.question.setAttribute("data-kind", "")
 
@@ -339,8 +327,10 @@ class GuidePanel:
     def switch(self, active: bool) -> None:
         """Explore freely (the full view, nothing hidden), or back to the guide where it was left."""
         sitting = self.sitting
+        self.flag = None if active else "0"  # as the view now writes it into the address
         self.place(active)
         if sitting is None:
+            self.host.write_address()
             return
         if active:
             params = (
@@ -354,13 +344,16 @@ class GuidePanel:
         else:
             self.host.show_step(self.host.player.index)
 
+    @property
+    def picking(self) -> bool:
+        """A cells question is open: a click on a grid picks a cell (the view does not follow its thread)."""
+        asking = self.sitting.asking() if self.on else None
+        return asking is not None and asking.kind == "cells"
+
     def cell_clicked(self, event) -> None:
-        moment = self.sitting.asking() if self.on else None
-        cell = event.target.closest(CELL_SELECTOR) if moment is not None and moment.kind == "cells" else None
-        if cell is None:
+        picked = clicked_cell(event) if self.picking else None
+        if picked is None:
             return
-        row, _, col = str(cell.getAttribute("data-index")).partition(",")
-        picked = (str(cell.getAttribute("data-array")), int(row), int(col))
         self.picked ^= {picked}
         show(self.refusal, False)
         self.host.show_step(self.host.player.index)
@@ -369,3 +362,17 @@ class GuidePanel:
         if event.key in ("Enter", " ") and event.target.closest(CELL_SELECTOR) is not None:
             event.preventDefault()
             self.cell_clicked(event)
+
+
+def clicked_cell(event) -> GridCell | None:
+    """The grid cell a click picks: an element cell by its names (data-array, data-index), or a cell of a matrix
+    drawn on a canvas (`canvas-<array>`, too large for elements) by where in it the click landed."""
+    target = event.target
+    cell = target.closest(CELL_SELECTOR)
+    if cell is not None:
+        row, _, col = str(cell.getAttribute("data-index")).partition(",")
+        return str(cell.getAttribute("data-array")), int(row), int(col)
+    testid = str(target.getAttribute("data-testid") or "") if target.localName == "canvas" else ""
+    if not testid.startswith("canvas-"):
+        return None
+    return testid.removeprefix("canvas-"), int(event.offsetY // CANVAS_PITCH), int(event.offsetX // CANVAS_PITCH)

@@ -2,7 +2,9 @@
 
 The prose is static HTML (site/partials/hierarchy.html) with number slots; this view fills
 them from pysim's Walkthrough (numbers.py), shows the sentences that apply (`data-when`), draws the
-SVG pictures (pictures.py), and wires the controls once."""
+SVG pictures (pictures.py), and wires the controls once. Guided (SPEC §7, unless guide=0), it asks the
+guide's questions (pysim.lessons.guides.walkthrough) in the step they belong to, and shows no step after the
+one on screen: each answer is printed in the step after its question."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from ...core.score import walkthrough_key
 from ...core.tries import Reply, after_try, feedback_class, shown
 from ...widgets.checkpoint import shared_book
 from ...widgets.form import ParamForm
+from ...widgets.guide import GuidePanel, show
 from .numbers import STEPS, cases, latency_sources, slot_values
 from .pictures import (
     banks_before_after_picture,
@@ -34,8 +37,13 @@ from .pictures import (
 
 
 class HierarchyView:
+    OWNED_KEYS = ("guide",)  # written by the view (guide=0 while exploring freely), not kept by the shell
+
     def __init__(self, container, navigate) -> None:
         self.root = container
+        self.stage = container  # where the guide listens for clicks on the picture (it asks none here)
+        self.player = self  # the guide moves the walkthrough as it moves a stepping view's player (go, index)
+        self.thread = 0
         self.navigate = navigate
         self.params: HierarchyParams | None = None
         self.walk: Walkthrough | None = None
@@ -49,6 +57,11 @@ class HierarchyView:
         self.prev = self.find('[data-testid="prev"]')
         self.next = self.find('[data-testid="step"]')
         self.sections = [self.find(f'[data-testid="walk-step-{i}"]') for i in range(STEPS)]
+        # After the last step: shown once the guide reaches it (it restates the answers). The reveal-check quiz stays:
+        # it asks, and a course package scores it.
+        self.summary = self.find('[data-testid="summary"]')
+        self.guide = GuidePanel(self, "hierarchy")
+        self.find(".steps-nav").appendChild(self.guide.on_button)
         self.pad_select = self.find('[data-testid="input-pad"]')
         self.access_select = self.find('[data-testid="input-access"]')
         # Bound once; every later change only updates text, attributes and pictures.
@@ -84,7 +97,12 @@ class HierarchyView:
         return self.find(f'[data-part="{name}"]')
 
     # --- state -------------------------------------------------------------
+    @property
+    def index(self) -> int:
+        return self.step
+
     def activate(self, raw: dict[str, str]) -> None:
+        self.guide.enable(raw)
         if self.params is not None and not set(raw) & {"N", "T", "device", "step", "pad", "access"}:
             self.write_address()
             return
@@ -102,18 +120,29 @@ class HierarchyView:
             self.write_address()
             return
         self.form.clear_error()
-        self.load(params)
+        self.load(params, step)
         self.set_banks(pad, access, write=False)
         self.go(step, scroll=False)
         if "step" in raw:  # a deep link to a step: scroll once the page has settled (after the boot banner goes)
             window.requestAnimationFrame(self.scroll_proxy)
 
     def apply(self, params: HierarchyParams) -> None:
-        self.form.clear_error()
-        self.load(params)
-        self.write_address()
+        self.apply_at(params, self.thread, self.step)
 
-    def load(self, params: HierarchyParams) -> None:
+    def apply_at(self, params: HierarchyParams, thread: int, step: int) -> None:
+        """New sizes from the form (or the guide's task, or back to the guide's own): shown at `step`, or at the
+        guide's first open question before it."""
+        self.form.clear_error()
+        self.load(params, step)
+        self.go(step, scroll=False)
+
+    def show_step(self, step: int) -> None:
+        self.go(step, scroll=False)
+
+    def follow_quietly(self, thread: int) -> None:
+        """No thread to follow in the walkthrough."""
+
+    def load(self, params: HierarchyParams, step: int = 0) -> None:
         self.params = params
         self.walk = w = Walkthrough(params)
         self.form.show(params)
@@ -145,6 +174,7 @@ class HierarchyView:
             self.draw(name, drawing)
         self.answers = {question.key: question for question in quiz(w)}
         self.reset_quiz()
+        self.guide.load(params, step)
 
     def draw(self, name: str, drawing) -> None:
         """Put a freshly drawn picture in place of the one the partial reserved (same viewBox)."""
@@ -168,12 +198,18 @@ class HierarchyView:
             self.write_address()
 
     def go(self, step: int, scroll: bool = True) -> None:
-        self.step = max(0, min(step, STEPS - 1))
+        self.step = self.guide.stop_at(max(0, min(step, STEPS - 1)))  # an open question stops the walk there
+        self.guide.arrive(self.step)
+        guided = self.guide.on
         for i, section in enumerate(self.sections):
             if i == self.step:
                 section.setAttribute("aria-current", "step")
+                if guided:  # the question box in the step it asks about, after its picture (css/guide.css)
+                    section.appendChild(self.guide.element)
             else:
                 section.removeAttribute("aria-current")
+            show(section, not guided or i <= self.step)
+        show(self.summary, not guided or self.step == STEPS - 1)
         self.prev.disabled = self.step == 0
         self.next.disabled = self.step == STEPS - 1
         self.part("position").textContent = f"step {self.step} of {STEPS - 1}"
@@ -189,6 +225,8 @@ class HierarchyView:
 
     def write_address(self) -> None:
         values = self.params.as_strings() | {"step": str(self.step)}
+        if not self.guide.active:  # exploring freely: a reload or a shared link keeps the free view
+            values["guide"] = "0"
         if self.pad or self.access != "column":
             values |= {"pad": str(self.pad), "access": self.access}
         self.navigate(values)
