@@ -182,11 +182,6 @@ def test_embed_shows_grids_and_counters_on_the_first_screen(browser, server, rou
 
 
 @pytest.mark.parametrize("route", ROUTES[1:2] + ROUTES[3:4])
-@pytest.mark.xfail(
-    strict=False,
-    reason="round four's guided mode and narration make the sticky dashboard taller; it scrolls ~5 px past the "
-    "top (issue 39 item 4, unfinished)",
-)
 def test_dashboard_stays_in_view_while_the_grids_scroll(browser, server, route):
     visit = open_page(browser, server, route, 1280, 720, "light")
     try:
