@@ -194,6 +194,23 @@ def test_dashboard_stays_in_view_while_the_grids_scroll(browser, server, route):
         visit.close()
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)], ids=["1280x720", "1366x768"])
+def test_play_and_pause_move_no_control(browser, server, size):
+    """Issue 39 item 8: Play turning into Pause reflowed the toolbar, so "Next block" jumped under the cursor."""
+    visit = open_page(browser, server, ROUTES[1], *size, "light")
+    try:
+        boxes = "() => [...document.querySelectorAll('#view-tiling .player > *')].map(e => { const b = e.getBoundingClientRect(); return [e.dataset.testid || e.className, Math.round(b.x), Math.round(b.y), Math.round(b.width)]; })"
+        paused = visit.page.evaluate(boxes)
+        visit.page.locator("#view-tiling [data-testid=play]").click()
+        visit.page.wait_for_timeout(150)
+        assert visit.page.locator("#view-tiling [data-testid=play]").get_attribute("aria-pressed") == "true"
+        playing = visit.page.evaluate(boxes)
+        visit.page.locator("#view-tiling [data-testid=play]").click()
+        assert playing == paused
+    finally:
+        visit.close()
+
+
 def test_arrows_follow_their_cells_when_a_grid_scrolls(browser, server):
     visit = open_page(browser, server, "#/tiling?M=24&N=24&K=24&T=4&step=1&thread=1,0", 360, 800, "light")
     try:
