@@ -45,9 +45,11 @@ def test_long_run_bench_prints_each_view():
     assert out.count("slowest") == 3
 
 
-def test_screenshot_script_writes_both_schemes(tmp_path):
+def test_screenshot_script_writes_both_schemes_and_both_sizes(tmp_path):
     out = run("docs/screenshots.py", "--only", "tiling", "--out", str(tmp_path))
-    assert out.count("wrote") == 2
+    assert out.count("wrote") == 4
+    assert (tmp_path / "screenshots" / "tiling-1366x768.png").stat().st_size > 10_000
+    assert (tmp_path / "screenshots" / "tiling-390x844.png").stat().st_size > 10_000
     assert (tmp_path / "screenshot-tiling-light.png").stat().st_size > 10_000
     assert (tmp_path / "screenshot-tiling-dark.png").stat().st_size > 10_000
 

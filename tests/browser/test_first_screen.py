@@ -15,9 +15,9 @@ from browser.test_ladder import AXE
 # route name -> (address, the picture, the control that moves it). The addresses are the README's deep links
 # and the blocktiled views' examples from test_geometry.
 ROUTES = {
-    "home": (
+    "home": (  # the picture of a tile load (issue 39 item 7), the start-here list's links beside it
         "#/",
-        "#view-landing :is([data-testid=start-here], .cards)",
+        "#view-landing [data-testid=home-picture]",
         "#view-landing :is([data-testid=start-here], .cards) a",
     ),
     "tiling": ("#/tiling?M=6&N=6&K=9&T=3&thread=1,2&step=14", ".memory", "[data-testid=step]"),

@@ -36,17 +36,8 @@ SIZES = {
     "embed-800x600": (800, 600, "&embed=1"),
 }
 # Where the layout does not yet put them on one screen: strict, so a fix must remove its entry here.
-WIDE = "its preset's matrices (16-64 columns) do not fit beside each other: As and C wrap below A and B"
 PHONE = "no compact A | tile | C strip yet; SVG labels scale below 12 px"
-# Found on the merged main of round four, not on the layout branch alone: #/register's new register-tile panel
-# (issue 39 item 3) stands before C and wraps C to a second row at desktop widths (C at y=879 at 1280x720).
-# Not strict: the size at which it wraps depends on the fonts; the mark must go once C is beside the tile again.
-MERGE_REGRESSIONS: dict[tuple[str, str], str] = {
-    ("register", size): "the register tile panel wraps C below the first screen (issue 39 item 3 + 4 merged)"
-    for size in ("1280x720", "1366x768", "1440x900")
-}
 NOT_YET: dict[tuple[str, str], str] = {
-    **{(route, size): WIDE for route in ("vectorized", "warptile") for size in ("1280x720", "1366x768", "1440x900")},
     **{
         (route, "390x844"): PHONE
         for route in ("tiling", "register", "blocktile1d", "vectorized", "warptile", "naive", "transpose")
@@ -124,8 +115,6 @@ def size_cases():
     for size in SIZES:
         for route in ROUTES:
             marks = [pytest.mark.xfail(strict=True, reason=NOT_YET[route, size])] if (route, size) in NOT_YET else []
-            if (route, size) in MERGE_REGRESSIONS:
-                marks = [pytest.mark.xfail(strict=False, reason=MERGE_REGRESSIONS[route, size])]
             yield pytest.param(size, route, marks=marks, id=f"{size}-{route}")
 
 

@@ -182,11 +182,6 @@ def test_embed_shows_grids_and_counters_on_the_first_screen(browser, server, rou
 
 
 @pytest.mark.parametrize("route", ROUTES[1:2] + ROUTES[3:4])
-@pytest.mark.xfail(
-    strict=False,
-    reason="round four's guided mode and narration make the sticky dashboard taller; it scrolls ~5 px past the "
-    "top (issue 39 item 4, unfinished)",
-)
 def test_dashboard_stays_in_view_while_the_grids_scroll(browser, server, route):
     visit = open_page(browser, server, route, 1280, 720, "light")
     try:
@@ -195,6 +190,23 @@ def test_dashboard_stays_in_view_while_the_grids_scroll(browser, server, route):
         visit.page.wait_for_timeout(200)
         box = visit.page.locator(f"#view-{view} [data-testid=dashboard]").bounding_box()
         assert -1 <= box["y"] <= 1, "counters and step controls stick to the top"
+    finally:
+        visit.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1366, 768)], ids=["1280x720", "1366x768"])
+def test_play_and_pause_move_no_control(browser, server, size):
+    """Issue 39 item 8: Play turning into Pause reflowed the toolbar, so "Next block" jumped under the cursor."""
+    visit = open_page(browser, server, ROUTES[1], *size, "light")
+    try:
+        boxes = "() => [...document.querySelectorAll('#view-tiling .player > *')].map(e => { const b = e.getBoundingClientRect(); return [e.dataset.testid || e.className, Math.round(b.x), Math.round(b.y), Math.round(b.width)]; })"
+        paused = visit.page.evaluate(boxes)
+        visit.page.locator("#view-tiling [data-testid=play]").click()
+        visit.page.wait_for_timeout(150)
+        assert visit.page.locator("#view-tiling [data-testid=play]").get_attribute("aria-pressed") == "true"
+        playing = visit.page.evaluate(boxes)
+        visit.page.locator("#view-tiling [data-testid=play]").click()
+        assert playing == paused
     finally:
         visit.close()
 

@@ -180,6 +180,11 @@ def test_device_panel_shows_facts_and_bound(panel_module):
     assert len(links) == len(h200.facts())
     assert all(a.attributes["rel"] == "noopener noreferrer" and a.attributes["target"] == "_blank" for a in links)
     assert "4,800 GB/s" in table.textContent
+    # Issue 39: the fourth column (the notes) had no header, and the caption named the device only in part.
+    heads = [th for th in table.all("th") if th.attributes.get("scope") == "col"]
+    assert [th.textContent for th in heads] == ["Figure", "Value", "Source", "Note"]
+    assert {len(row.children) for row in table.all("tr")} == {len(heads)}
+    assert panel.caption.textContent.startswith(f"{h200.name}: ")
     shown = panel.element.find("time-bound")
     assert float(shown.attributes["data-value"]) == bound.seconds == bound.latency_seconds  # 8³: the round trip
     assert shown.textContent.startswith("Floor on the NVIDIA H200 SXM, an estimate: 241 ns, set by one global-memory")

@@ -58,8 +58,11 @@ def test_warp_tile_subtiles_and_the_followed_patch(page):
     p = params("warptile", sizes)
     index = first_step("warptile", sizes, lambda s: s.inner == (1, 1))
     page.go(link("warptile", sizes, thread="5,0", step=index))
-    # The warp tile is one dashed box, not a flag in every cell (issue 39).
+    # The warp tile is one dashed box, not a flag in every cell (issue 39); a block tile that is the whole of C
+    # marks no cell of it, while A's bkIdx slice (BK of K columns) is still marked.
     assert cells(page, "grid-C", ".cell.warp-tile") == []
+    assert (p.BM, p.BN, p.M, p.N) == (16, 64, 16, 64) and cells(page, "grid-C", ".cell.in-tile") == []
+    assert len(cells(page, "grid-A", ".cell.in-tile")) == p.BM * p.BK < p.M * p.K
     box = page.testid("region-warp-tile", page.testid("grid-C"))
     assert page.visible(box)
     assert [box.style.getPropertyValue(n) for n in ("--nr", "--nc")] == [str(min(p.WM, p.M)), str(min(p.WN, p.N))]

@@ -17,6 +17,7 @@ from pathlib import Path
 from tools.sitebuild.bootscript import BOOT_PARTS_DIR, write_boot_script
 from tools.sitebuild.errors import BuildError
 from tools.sitebuild.files import copy_tree, sri
+from tools.sitebuild.homepicture import draw_home_picture
 from tools.sitebuild.icons import write_icons
 from tools.sitebuild.import_plan import PLAN_FILE, import_plan
 from tools.sitebuild.manifest import disable_service_worker, write_manifest
@@ -204,6 +205,7 @@ def build(
         shutil.rmtree(out)
     copy_runtime(out, wheels)
     copy_site(out, packages)
+    draw_home_picture(out / "index.html")
     prerender(out / "index.html")
     check_origins(out)
     pack_python(out)

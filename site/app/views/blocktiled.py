@@ -236,7 +236,9 @@ class BlocktiledView(SteppingView):
         bases: dict[str, dict] = {name: {} for name in GRIDS}
         bases["C"] |= self.patch_classes
         for array, cells in self.kernel.regions(self.params, step).items():
-            add_marks(bases[array], cells, "in-tile")
+            rows, cols = self.grids[array].shape
+            if len(cells) < rows * cols:  # a tile that is the whole matrix would mark every cell (issue 39)
+                add_marks(bases[array], cells, "in-tile")
         self.more_base(step, bases)
         for name, base in bases.items():
             self.grids[name].set_base(base)
