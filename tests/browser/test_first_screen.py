@@ -93,9 +93,10 @@ def visit_route(page, route: str) -> None:
     page.wait_for_timeout(500)
 
 
-# Known regression of this round (issue 39 item 6, phone and embed layout unfinished): the 44 px controls and the
-# narration in the sticky bar push the pictures below a phone's and the 800x600 embed's first screen, and the
-# collapsed sizes line runs out of a 360 px page. Not strict: the day the layout is fixed the mark must go.
+# Known regression of this round (issue 39 item 6, phone layout unfinished): the 44 px controls and the narration
+# in the sticky bar push the pictures below a phone's first screen and the bar past 180 px on #/register and
+# #/warptile. The 800x600 embed no longer carries it (site/css/phone.css). Not strict: the day the layout is fixed
+# the mark must go.
 PHONE_AND_EMBED_REGRESSION = pytest.mark.xfail(
     reason="issue 39 item 6: the phone and embed layout of round four puts the picture below the first screen",
     strict=False,
@@ -104,10 +105,7 @@ PHONE_AND_EMBED_REGRESSION = pytest.mark.xfail(
 
 @pytest.mark.parametrize(
     "size",
-    [
-        pytest.param(size, marks=PHONE_AND_EMBED_REGRESSION) if size in ("phone", "embed-locked") else size
-        for size in SIZES
-    ],
+    [pytest.param(size, marks=PHONE_AND_EMBED_REGRESSION) if size == "phone" else size for size in SIZES],
     ids=list(SIZES),
 )
 def test_picture_and_control_on_the_first_screen(browser, server, size):
@@ -126,8 +124,10 @@ def test_picture_and_control_on_the_first_screen(browser, server, size):
         visit.close()
 
 
-@PHONE_AND_EMBED_REGRESSION  # the sticky bar is 213-257 px tall with 44 px controls and the narration in it
-@pytest.mark.parametrize("name", ("tiling", "register", "naive", "warptile"))
+# #/register's and #/warptile's bars are 181-190 px tall (two-line narration and focus); #/tiling's passes.
+@pytest.mark.parametrize(
+    "name", ("tiling", *(pytest.param(n, marks=PHONE_AND_EMBED_REGRESSION) for n in ("register", "naive", "warptile")))
+)
 def test_the_phone_step_bar_stays_in_view_while_the_C_grid_is_scrolled_into_view(browser, server, name):
     visit = open_page(browser, server, ROUTES[name][0], 360, 800, "light")
     try:
