@@ -1,5 +1,5 @@
 """#/teach in Chromium: the page laid out without clipping on a projector and a phone (axe-core clean), and printed, the worksheet
-alone: its questions and blank lines, no answer, no site around it (css/tilelab.css, "teach")."""
+alone: its questions and blank lines, no answer, no site around it (css/picture.css, "teach")."""
 
 from __future__ import annotations
 

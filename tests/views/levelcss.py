@@ -1,4 +1,5 @@
-"""site/css/tilelab.css read as rules, for the memory-level tests: the colour variables of each scheme,
+"""The app's stylesheets (site/css/tilelab.css, views.css, picture.css, in page order) read as rules, for the
+memory-level tests: the colour variables of each scheme,
 and the declarations of every rule outside a media query. A small reader (comments dropped, one level of
 @media), enough for this app's own sheet; WCAG 2 contrast from sRGB hex colours."""
 
@@ -8,7 +9,7 @@ import re
 
 from tools.sitebuild.paths import SITE
 
-SHEET = SITE / "css" / "tilelab.css"
+SHEETS = tuple(SITE / "css" / name for name in ("tilelab.css", "views.css", "picture.css"))  # as index.html links them
 DARK = "@media (prefers-color-scheme: dark)"
 Rule = tuple[str, dict[str, str]]
 
@@ -36,7 +37,7 @@ def _declarations(body: str) -> dict[str, str]:
 
 def rules(media: str = "") -> list[Rule]:
     """(selector, declarations) of every rule at the top level (media "") or inside that @media block."""
-    text = re.sub(r"/\*.*?\*/", "", SHEET.read_text(encoding="utf-8"), flags=re.S)
+    text = re.sub(r"/\*.*?\*/", "", "\n".join(sheet.read_text(encoding="utf-8") for sheet in SHEETS), flags=re.S)
     found = []
     for prelude, body in _blocks(text):
         if prelude.startswith("@media") or prelude.startswith("@keyframes"):

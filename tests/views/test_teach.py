@@ -142,7 +142,7 @@ def test_the_worksheet_asks_every_question_and_answers_none(page, view):
 
 
 def test_print_shows_the_worksheet_alone():
-    css = (ROOT / "site" / "css" / "tilelab.css").read_text(encoding="utf-8")
+    css = (ROOT / "site" / "css" / "picture.css").read_text(encoding="utf-8")
     printed = re.search(r"@media print \{(.*?)\n\}", css, re.S)
     assert printed and ".teach-key" in printed.group(1) and ".site-header" in printed.group(1)
     assert "teach-worksheet" not in printed.group(1).split("{")[0]  # the worksheet is not among those hidden

@@ -75,7 +75,7 @@ class BlocktiledView(SteppingView):
 
     def build_panels(self, stage) -> None:
         self.sass = SassPanel()
-        stage.classList.add("blocktiled")  # scopes the outline and pattern marks (css/tilelab.css)
+        stage.classList.add("blocktiled")  # scopes the outline and pattern marks (css/views.css)
         self.grids = {
             "A": MatrixGrid("A", "Matrix A", level="global"),
             "B": MatrixGrid("B", "Matrix B", level="global"),
@@ -102,7 +102,7 @@ class BlocktiledView(SteppingView):
         monitor = monitor_table(
             "Thread monitor: registers (the first values of each)", self.monitor_head, self.monitor_body
         )
-        # Far off screen the browser skips the monitor's rendering (css/tilelab.css, content-visibility)
+        # Far off screen the browser skips the monitor's rendering (css/views.css, content-visibility)
         # and says so; its values are then written just after the step's frame, not before it.
         self.monitor_skipped = False
         self.listeners.on(monitor, "contentvisibilityautostatechange", self.monitor_skip_changed)

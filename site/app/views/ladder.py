@@ -68,7 +68,7 @@ class LadderView:
         self.sol = h("div", "speed-of-light", data_testid="speed-of-light")
         container.textContent = ""
         # Picture first: the roofline right under the form, its numbered key beside it on a wide screen
-        # (css/tilelab.css); the table, whose row headings stay in view as it scrolls, after it.
+        # (css/picture.css); the table, whose row headings stay in view as it scrolls, after it.
         roofline = h(
             "section",
             "roofline-panel",

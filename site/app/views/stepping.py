@@ -97,7 +97,7 @@ class SteppingView(MotionHooks):
                 self.narration,  # in the sticky bar: what this step did stays beside the button that did it
             ],
         )
-        # Picture first (css/tilelab.css): on a wide screen the step controls and the listing make a
+        # Picture first (css/picture.css): on a wide screen the step controls and the listing make a
         # column beside the stage, whose pictures start right under the form; on a narrow one the
         # column's parts flow around the stage's, the pictures right after the step controls.
         self.side = h("div", "side", children=[dashboard, self.counters.note, self.counts_note, where])

@@ -3,7 +3,7 @@
 Without `view=`, an index of the guided views. With it: the view's learning goals, its guide's questions
 with the answers pysim computes for the link's sizes (each `teach-answer`, `data-value` what a student
 enters, chooses or clicks), the moments skipped at these sizes and why, the "change it" task, a suggested
-20-minute activity, and a worksheet that prints alone (css/tilelab.css, "teach"): the questions with blank
+20-minute activity, and a worksheet that prints alone (css/picture.css, "teach"): the questions with blank
 lines, no answers. The parameters are read as the view reads them; a bad one is named above the page,
 which then shows the view's opening sizes, as the view itself would. Every text goes in as textContent.
 """

@@ -230,7 +230,7 @@ class DomCells:
                 self.frame.appendChild(self.boxes[kind])
             box = self.boxes[kind]
             box.hidden = area is None
-            # Placed by offsets from the frame's corner, in cells (css/tilelab.css .region).
+            # Placed by offsets from the frame's corner, in cells (css/views.css .region).
             for name, number in zip(("--r0", "--c0", "--nr", "--nc"), area or ()):
                 box.style.setProperty(name, str(number))
             self.areas[kind] = area

@@ -3,7 +3,7 @@
 One layer over a view's memory panels holds a token per moving value (pysim.lessons.motion says which).
 The tokens are written in one call, placed by arithmetic from one read of each grid's position
 (MatrixGrid.geometry) and set moving in one call (site/gridpaint.js `fly`) by a CSS transition of their
-transform alone (css/tilelab.css .flight): the compositor runs it, nothing is laid out per frame. With
+transform alone (css/picture.css .flight): the compositor runs it, nothing is laid out per frame. With
 reduced motion the CSS shows each token where it arrives, outlined, instead.
 """
 

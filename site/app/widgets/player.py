@@ -28,7 +28,7 @@ class Player:
         button = lambda label, testid, key, handler: self._button(label, testid, key, handler)  # noqa: E731
         self.reset_button = button(labelled("reset", "Reset"), "reset", "Home", lambda e: self.reset())
         self.prev_button = button(labelled("prev", "Prev"), "prev", "ArrowLeft", lambda e: self.go(self.index - 1))
-        # Both of Play's faces are in the button, one hidden (css/tilelab.css, "layout"): it is as wide
+        # Both of Play's faces are in the button, one hidden (css/picture.css, "layout"): it is as wide
         # playing as paused, so the buttons after it never move under the cursor.
         faces = h("span", "faces", children=[h("span", "paused", children=labelled("play", "Play"))])
         faces.appendChild(h("span", "playing", children=labelled("pause", "Pause")))
