@@ -46,6 +46,7 @@ from ..speed import (
     SpeedReport,
     TimeBound,
     estimate_from,
+    format_attribute,
     format_bytes,
     format_flops,
     format_intensity,
@@ -378,7 +379,7 @@ def _estimate_cell(rung: Rung) -> Cell:
     if report is None:
         return Cell(f"Cannot launch: {launch_failure(rung)}")
     text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {limiter_name(report)}"
-    return Cell(text, repr(report.estimate_s))
+    return Cell(text, format_attribute(report.estimate_s))
 
 
 def _bound_cell(rung: Rung) -> Cell:
@@ -387,7 +388,8 @@ def _bound_cell(rung: Rung) -> Cell:
         return Cell("—")
     seconds, name = binding_bound(report)
     return Cell(
-        f"{format_seconds(seconds)}, ≤ {flops_text(_flops(rung), seconds)} ({BOUND_NAMES[name]})", repr(seconds)
+        f"{format_seconds(seconds)}, ≤ {flops_text(_flops(rung), seconds)} ({BOUND_NAMES[name]})",
+        format_attribute(seconds),
     )
 
 

@@ -74,6 +74,13 @@ def format_seconds(seconds: float) -> str:
     raise AssertionError("unreachable")
 
 
+def format_attribute(value: float) -> str:
+    """A modelled figure as a page's machine-readable attribute, to 12 significant digits: Pyodide's libm may
+    round a `pow` one bit apart from the build's CPython, and the build's pre-render must equal the browser's
+    view (tests/browser/test_prerender.py)."""
+    return f"{value:.12g}"
+
+
 def format_bytes(count: int) -> str:
     """Decimal units, like the bandwidths they are divided by: 201,326,592 -> '201 MB'."""
     if count < 1000:

@@ -79,7 +79,8 @@ def test_every_svg_label_inside_its_picture(app, width, height):
 
 def test_the_prose_reads_without_python(visit):
     visit.page.route("**/pyscript/core.js", lambda route: route.abort())
-    visit.page.goto(visit.server.url + "#/hierarchy")
+    # The free walkthrough (guide=0, pre-rendered on its own): the guided one shows a step once it is asked about.
+    visit.page.goto(visit.server.url + "#/hierarchy?guide=0")
     visit.page.wait_for_timeout(500)
     text = visit.page.locator("#view-hierarchy").inner_text()
     assert "2,147,483,648" in text and "134,217,728" in text

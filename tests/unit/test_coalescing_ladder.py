@@ -32,7 +32,7 @@ from pysim.lessons.ladder import (
     speed,
 )
 from pysim.lessons.speed_of_light import speed_of_light, why_faster
-from pysim.speed import estimate
+from pysim.speed import estimate, format_attribute
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(4, 4, 8, 2), (5, 7, 3, 2), (33, 9, 10, 4), (20, 40, 3, 16), (32, 32, 8, 32), (40, 12, 5, 8)]
@@ -244,11 +244,11 @@ def test_ladder_estimate_bound_and_measured_on_the_a6000():
     for rung in rungs:
         report = estimate(rung.kernel, rung.params, "rtxa6000")
         shown = cells(rung)
-        assert shown["estimate"].value == repr(report.estimate_s)
+        assert shown["estimate"].value == format_attribute(report.estimate_s)
         assert limiter_name(report) in shown["estimate"].text
         seconds, name = binding_bound(report)
         assert seconds == max(report.bounds.fp32_s, report.bounds.dram_s, report.bounds.latency_s)
-        assert shown["bound"].value == repr(seconds) and "FP32 peak" in shown["bound"].text
+        assert shown["bound"].value == format_attribute(seconds) and "FP32 peak" in shown["bound"].text
         assert seconds <= report.estimate_s
         found = measurement(rung)
         if rung.key in ("pipelined", "register-yours"):  # not siboehm's kernels: nothing of his measured

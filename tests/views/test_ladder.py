@@ -84,8 +84,8 @@ def test_roofline_has_the_roof_and_a_point_per_kernel(page, query):
     assert [mark.getAttribute("data-key") for mark in estimates] == [r.key for r in runnable]
     for mark, rung in zip(estimates, runnable, strict=True):
         point = points[rung.key]
-        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(point.intensity, rel=1e-12)
-        assert float(str(mark.getAttribute("data-estimate"))) == pytest.approx(point.estimate, rel=1e-12)
+        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(point.intensity, rel=1e-11)
+        assert float(str(mark.getAttribute("data-estimate"))) == pytest.approx(point.estimate, rel=1e-11)
     mine = bool(runs_on(params.device, params.N))  # a published run on this card at this N
     tile_ok = params.T == 32
     expected = [
@@ -96,7 +96,7 @@ def test_roofline_has_the_roof_and_a_point_per_kernel(page, query):
     for mark, key in zip(measured, expected, strict=True):
         gflops, _ = measurement(next(r for r in runnable if r.key == key))
         assert float(str(mark.getAttribute("data-measured"))) == gflops * 1e9, key
-        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(points[key].intensity, rel=1e-12)
+        assert float(str(mark.getAttribute("data-intensity"))) == pytest.approx(points[key].intensity, rel=1e-11)
     key = [page.inner_text(item) for item in page.all("li", page.testid("roofline-key"))]
     assert key == [points[r.key].describe() for r in runnable]
 
@@ -124,7 +124,7 @@ def test_estimate_bound_and_measured_on_the_a6000(page):
         assert figure.getAttribute("data-limiter") == sol.limiter
         bars = page.all("rect.sol-bar", figure)
         assert [float(str(bar.getAttribute("data-share"))) for bar in bars] == pytest.approx(
-            [b.share for b in sol.bars], rel=1e-12
+            [b.share for b in sol.bars], rel=1e-11
         )
         assert len(bars) == 7
         limiter = page.all("rect.sol-limiter", figure)

@@ -21,6 +21,7 @@ from pysim.lessons.ladder import (
     siboehm_ladder,
 )
 from pysim.lessons.speed_of_light import SpeedOfLight, speed_of_light, why_faster
+from pysim.speed import format_attribute
 
 from ..core.dom import clear, h, svg
 from ..core.urlstate import pick
@@ -180,7 +181,7 @@ class LadderView:
                     width=f"{max(bar.share * room, 1):.1f}",
                     height=str(SOL_BAR),
                     data_unit=bar.unit,
-                    data_share=repr(bar.share),
+                    data_share=format_attribute(bar.share),
                     **({"data_level": UNIT_LEVELS[bar.unit]} if bar.unit in UNIT_LEVELS else {}),
                 )
             )
@@ -243,7 +244,7 @@ class LadderView:
         placed: list[tuple[float, float, float, float]] = []  # the point numbers' boxes so far
         for point in points:
             x, y, colour = sx(point.intensity), sy(point.estimate), f"kernel-{point.number - 1}"  # the row's colour
-            data = {"data_key": point.key, "data_intensity": repr(point.intensity)}
+            data = {"data_key": point.key, "data_intensity": format_attribute(point.intensity)}
             drawing.appendChild(
                 svg(
                     "circle",
@@ -251,7 +252,7 @@ class LadderView:
                     cx=f"{x:.1f}",
                     cy=f"{y:.1f}",
                     r="5",
-                    data_estimate=repr(point.estimate),
+                    data_estimate=format_attribute(point.estimate),
                     **data,
                 )
             )
