@@ -1,8 +1,8 @@
 """The guided lesson in Chromium (SPEC §7): one guide completed from the keyboard alone (#/tiling, and the
 walkthrough's with axe-core run while a question is open), a cells answer given by clicking the picture
 (#/register) or on a canvas (#/transpose), and the question on the first screen of every guided view at four
-sizes. Every view's full guide, its refusals and skips are driven in CPython (tests/views/test_guide.py); here
-what needs a browser: focus, keys, clicks and layout."""
+sizes. Every other guided view's whole guide is driven in Chromium by test_guide_every_view.py, and in CPython
+(tests/views/test_guide.py) at more sizes; here what needs a browser: focus, keys, clicks and layout."""
 
 import pytest
 
