@@ -107,10 +107,14 @@ def test_a_cells_answer_is_clicked_on_a_canvas(app):
     assert guide.locator("[data-testid=guide-result]").get_attribute("data-value") == "right"
 
 
-def _sizes(app) -> dict[str, str]:
+def address(app) -> dict[str, str]:
+    """The address's keys and values, as the page holds them now."""
     query = app.page.evaluate("location.hash").partition("?")[2]
-    pairs = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
-    return {key: value for key, value in pairs.items() if key not in ("thread", "step", "guide")}
+    return dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+
+
+def _sizes(app) -> dict[str, str]:
+    return {key: value for key, value in address(app).items() if key not in ("thread", "step", "guide")}
 
 
 # A projector, a laptop, a phone, and the Share snippet's frame in an 800×600 course page (embed=1, 800×560).

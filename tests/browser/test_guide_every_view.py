@@ -11,7 +11,7 @@ import pytest
 
 from app.core.urlstate import GUIDED_VIEWS
 from browser.conftest import go, view
-from browser.test_guide import _sizes
+from browser.test_guide import _sizes, address
 from pysim.lessons.guides import guide_for
 from pysim.lessons.guides.model import Moment, Task
 from tools.sitebuild.paths import SITE
@@ -31,12 +31,7 @@ AT_STEP = "step => new URLSearchParams(location.hash.split('?')[1]).get('step') 
 
 
 def step_of(app) -> int:
-    return int(_address(app).get("step", "0"))
-
-
-def _address(app) -> dict[str, str]:
-    query = app.page.evaluate("location.hash").partition("?")[2]
-    return dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+    return int(address(app).get("step", "0"))
 
 
 def assert_answer_absent(section, moment: Moment) -> None:
@@ -129,7 +124,7 @@ def test_one_full_guide_in_the_browser(app, route):
     task = lesson.task
     assert isinstance(task, Task)
     section.locator("[data-testid=guide-change]").click()
-    changed = _address(app)
+    changed = address(app)
     assert all(changed[name] == str(value) for name, value in task.change.items())
     assert drive(app, section, (task.moment,)) == [task.moment.key]
     assert "every question" in section.locator("[data-testid=guide]").inner_text()
