@@ -58,15 +58,21 @@ function startRuntime() {
   if (!window.PerformanceObserver) preloadAll("tilelab-preload-later"); // arrivals unknown: now
 }
 
+// A largest paint of the route itself: inside its section (the header paints first, and a pre-render in its
+// own file can paint the section a little after it), or of an element since replaced.
+function paintsRoute(entry) {
+  if (entry.startTime < routeShownAt) return false;
+  var element = entry.element;
+  var section = document.querySelector("main > section:not([hidden])");
+  return !element || !element.isConnected || !section || section.contains(element);
+}
+
 function startAfterPaint() {
   setTimeout(startRuntime, RUNTIME_START_MS);
   var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
   if (!types || types.indexOf("largest-contentful-paint") < 0) return;
   new PerformanceObserver(function (list) {
-    var painted = list.getEntries().some(function (entry) {
-      return entry.startTime >= routeShownAt;
-    });
-    if (painted) startRuntime();
+    if (list.getEntries().some(paintsRoute)) startRuntime();
   }).observe({ type: "largest-contentful-paint", buffered: true });
 }
 

@@ -18,11 +18,12 @@ from tools.sitebuild.paths import SITE
 
 DRIVEN_ELSEWHERE = ("tiling", "hierarchy")
 ROUTES = [spec.path.strip("/") for spec in GUIDED_VIEWS if spec.path.strip("/") not in DRIVEN_ELSEWHERE]
-# A cell painted on a canvas: the canvas is drawn at CANVAS_PITCH px per cell, shown scaled (app.widgets.grids,
-# read as text: it imports the browser's pyodide module).
+# A cell painted on a canvas: the canvas is laid out at CANVAS_PITCH CSS px per cell (its style's width), shown
+# scaled; its pixels may not be allocated yet (they are when it is first painted near the viewport), so its
+# `width` attribute says nothing (app.widgets.grids, read as text: it imports the browser's pyodide module).
 PITCH = int(re.search(r"^CANVAS_PITCH = (\d+)", (SITE / "app" / "widgets" / "grids.py").read_text(), re.M).group(1))
 CANVAS_CELL = """(el, [row, col, pitch]) => {
-  const scale = el.getBoundingClientRect().width / el.width;
+  const scale = el.getBoundingClientRect().width / parseFloat(el.style.width);
   return {x: (col + 0.5) * pitch * scale, y: (row + 0.5) * pitch * scale};
 }"""
 

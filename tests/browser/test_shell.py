@@ -68,31 +68,17 @@ PAINT_THEN_DOWNLOADS = """() => new Promise(resolve => new PerformanceObserver(l
 }).observe({type: 'largest-contentful-paint', buffered: true}))"""
 
 
-# Seen in a clean-clone run on a quiet machine (downloads 11 and 24 ms before the section's largest paint): the
-# runtime starts on the first largest paint after the route is shown, which can be the header's, while the free
-# view's pre-render (its own file since round four) paints the section a little later.
-SECTION_PAINT = pytest.mark.xfail(
-    strict=False,
-    reason="round four: the runtime can start on the header's largest paint before the free view's pre-render "
-    "paints the section (site/boot/runtime.js startAfterPaint counts any paint after the route is shown)",
-)
-LADDER_PAINT = pytest.mark.xfail(
-    strict=False,
-    reason="issue 44 item 2 (round four): the ladder's pre-render is now its own render-blocking file, and its "
-    "largest paint (the roofline) comes ~60 ms after the runtime downloads start",
-)
-
-
 @pytest.mark.parametrize(
     "route",
     [
         "#/",
         "#/tiling",
         "#/register",
-        pytest.param("#/hierarchy", marks=SECTION_PAINT),
-        pytest.param("#/naive", marks=SECTION_PAINT),
+        "#/hierarchy",
+        "#/naive",
         "#/transpose",
-        pytest.param("#/ladder", marks=LADDER_PAINT),
+        "#/ladder",
+        "#/warptile",
     ],
 )
 def test_the_runtime_downloads_start_after_the_route_is_painted(visit, route):
