@@ -170,3 +170,26 @@ def test_the_default_a100_shows_out_of_sample_points_and_calibration_is_marked(p
     page.go("#/ladder?N=4096&device=rtxa6000")
     chart = page.find('[data-testid="roofline"] svg')
     assert {mark.getAttribute("data-role") for mark in page.all("path.measured-mark", chart)} == {"calibration"}
+
+
+def test_the_rtx4090_shows_its_published_runs_where_they_apply_and_says_so_elsewhere(page):
+    """Issue 42 item 6 beyond the A100: the two RTX 4090 tables found (kernels 1-3 in one repository, kernel 10 in
+    an issue on siboehm's) are diamonds on that card's roofline, each cell naming who, the card, N and the source;
+    kernels no 4090 table holds fall back to the calibration run and say it is another card."""
+    page.go("#/ladder?N=4096&device=rtx4090")
+    chart = page.find('[data-testid="roofline"] svg')
+    marks = {mark.getAttribute("data-key"): mark for mark in page.all("path.measured-mark", chart)}
+    runs = runs_on("rtx4090", 4096)
+    held = {number: run for run in runs for number, _ in run.gflops}
+    shown = [key for key, number in SIBOEHM_NUMBER.items() if number in held]
+    assert list(marks) == shown == ["naive-row", "naive-col", "smem", "warptile"]
+    for key in shown:
+        run = held[SIBOEHM_NUMBER[key]]
+        assert marks[key].getAttribute("data-role") == "out-of-sample"
+        assert float(str(marks[key].getAttribute("data-measured"))) == run.of(SIBOEHM_NUMBER[key]) * 1e9
+        cell = page.inner_text(f"ladder-{key}-measured")
+        assert f"{run.of(SIBOEHM_NUMBER[key]):,.1f} GFLOP/s" in cell and "GeForce RTX 4090, N=4096" in cell
+        assert f"source: {run.cite}" in cell and run.note in cell and "another" not in cell
+    assert "source: github.com/siboehm/SGEMM_CUDA issue 21" in page.inner_text("ladder-warptile-measured")
+    cell = page.inner_text("ladder-blocktile1d-measured")
+    assert "RTX A6000" in cell and "calibration" in cell and "on another card" in cell
