@@ -20,7 +20,7 @@ from pysim.lessons.ladder import (
     siboehm_ladder,
     speed,
 )
-from pysim.lessons.speed_of_light import speed_of_light
+from pysim.lessons.speed_of_light import L1TEX_NOTE, speed_of_light
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKED = ("global_loads", "global_sectors", "shared_loads", "bank_extra_cycles")
@@ -126,7 +126,7 @@ def test_estimate_bound_and_measured_on_the_a6000(page):
         assert [float(str(bar.getAttribute("data-share"))) for bar in bars] == pytest.approx(
             [b.share for b in sol.bars], rel=1e-11
         )
-        assert len(bars) == 7
+        assert len(bars) == 6  # one per unit the model charges: L1TEX's two kinds of wavefront are one bar
         limiter = page.all("rect.sol-limiter", figure)
         assert len(limiter) == 1 and limiter[0].getAttribute("data-unit") == sol.limiter
         assert "◀ limiter" in page.text(page.find("text.sol-limiter", figure))
@@ -193,3 +193,26 @@ def test_the_rtx4090_shows_its_published_runs_where_they_apply_and_says_so_elsew
     assert "source: github.com/siboehm/SGEMM_CUDA issue 21" in page.inner_text("ladder-warptile-measured")
     cell = page.inner_text("ladder-blocktile1d-measured")
     assert "RTX A6000" in cell and "calibration" in cell and "on another card" in cell
+
+
+@pytest.mark.parametrize("device", ["a100", "rtxa6000", "t4"])
+def test_l1tex_is_one_bar_and_the_page_says_why(page, device):
+    """Issue 42 item 7: the model charges shared-memory and global wavefronts to one L1TEX unit, so each chart
+    draws one L1TEX bar (their shares summed), never a shared bar beside an L1 one, and says why above the charts;
+    the bar holding the model's limiter is the one marked, and no bar is longer than it."""
+    page.go(f"#/ladder?N=4096&device={device}")
+    assert page.inner_text("sol-l1tex-note") == L1TEX_NOTE and "one L1TEX data path" in L1TEX_NOTE
+    for rung in siboehm_ladder(LadderParams(N=4096, device=device)):
+        report = speed(rung)
+        if report is None:
+            continue
+        figure = page.testid(f"sol-{rung.key}")
+        units = [bar.getAttribute("data-unit") for bar in page.all("rect.sol-bar", figure)]
+        assert units.count("l1tex") == 1 and not {"shared", "l1"} & set(units), units
+        bar = page.find('rect[data-unit="l1tex"]', figure)
+        both = report.units["shared"].share + report.units["l1"].share
+        assert float(str(bar.getAttribute("data-share"))) == pytest.approx(both, rel=1e-11)
+        shares = [float(str(b.getAttribute("data-share"))) for b in page.all("rect.sol-bar", figure)]
+        marked = page.find("rect.sol-limiter", figure)
+        assert float(str(marked.getAttribute("data-share"))) == max(shares), rung.key
+        assert (marked.getAttribute("data-unit") == "l1tex") == (report.limiter in ("shared", "l1"))
