@@ -24,6 +24,8 @@ RTX4090_KERNELS_README = (
 )
 # siboehm's own repository, an issue: his runner's output for kernel 10 on an RTX 4090 pasted in full.
 RTX4090_KERNEL10_ISSUE = "https://github.com/siboehm/SGEMM_CUDA/issues/21"
+# A fork re-implementing siboehm's kernels, run with his runner on Colab; README_DMALT.md at this commit.
+T4_KERNELS_README = "https://github.com/dmalt/SGEMM_CUDA/blob/1f8c4e3e32973e5699881cfb4a365aa58bf03cef/README_DMALT.md"
 # A fork adding one kernel to siboehm's runner; it quotes cuBLAS on an RTX 4090 and a T4 as ranges over 20 runs.
 CUBLAS_RANGES_README = (
     "https://github.com/larme/Faster_SGEMM_CUDA/blob/dff053c7043e103b758e0944be5552c376ca9d88/README.md"
@@ -62,6 +64,25 @@ def cite(source: str) -> str:
     'github.com/owner/repo issue 21'."""
     host, owner, repo, kind, which = source.removeprefix("https://").split("/")[:5]
     return f"{host}/{owner}/{repo} issue {which}" if kind == "issues" else f"{host}/{owner}/{repo} at {which[:7]}"
+
+
+def _dmalt(size: int, gflops: tuple[tuple[int, float], ...]) -> Run:
+    """dmalt's runs at one size: the first, unprofiled output of each kernel (a second ran under Nsight Compute).
+    His 21 (naive), 23 ("Flat block (Boehm's version)") and 25 are siboehm's kernels 1-3 but for names; 27 and 28
+    launch at siboehm's <128, 128, 8, 8, 8> (as Nsight names them): his 5 and 6. Left out: his 1D blocktiling
+    (26), whose code there stores C inside the K loop, unlike siboehm's kernel 4."""
+    return Run(
+        who="dmalt",
+        card="a compute capability 7.5 GPU on Google Colab",
+        preset="t4",
+        size=size,
+        source=T4_KERNELS_README,
+        calibration=False,
+        gflops=gflops,
+        card_note="the README names no card: Nsight Compute says CC 7.5, the paths are Colab's (/content/), and "
+        "Colab's CC 7.5 GPU is the T4",
+        note="dmalt's re-implementations of siboehm's kernels, timed by siboehm's runner",
+    )
 
 
 RUNS = (
@@ -121,6 +142,9 @@ RUNS = (
         gflops=((10, 47180.7),),  # "dimensions(m=n=k) 4096 ... performance: (47180.7) GFLOPS"
         note="siboehm's runner and kernel 10, under WSL2 on Windows 11, CUDA 12.4",
     ),
+    _dmalt(4096, ((1, 61.4), (2, 495.2), (3, 866.3), (5, 3425.2), (6, 3722.5))),
+    _dmalt(2048, ((1, 61.5), (2, 504.3), (3, 874.4), (5, 3069.1), (6, 3139.7))),
+    _dmalt(1024, ((1, 60.6), (2, 427.0), (3, 537.7), (5, 1490.0), (6, 1595.3))),
 )
 CALIBRATION = next(run for run in RUNS if run.calibration)
 

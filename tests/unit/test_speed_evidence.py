@@ -6,7 +6,8 @@ labelled as assumptions, launch overhead as back-to-back timing sees it, NVIDIA'
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import is_dataclass, replace
+from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,12 +24,19 @@ WITHIN = 1.3
 # Out-of-sample points the estimate misses by more than ×1.3, each with the factor seen: a strict xfail, so a
 # model change that brings one within the bound shows as XPASS and the mark must go (the bound is never widened).
 MISSES = {
-    (
-        "rtx4090",
-        4096,
-        3,
-    ): "estimate 1.33× annanyapr's 6,592.0 GFLOP/s for kernel 3 on an RTX 4090 (model: latency-bound)",
+    ("rtx4090", 4096, 3): "estimate 1.33× annanyapr's 6,592.0 GFLOP/s, kernel 3 on an RTX 4090 (latency-bound)",
+    # dmalt's T4 at 1024 runs at about half of its own 2048 and 4096 (where the estimates hold); why is not known.
+    ("t4", 1024, 3): "estimate 1.78× dmalt's 537.7 GFLOP/s for kernel 3 on a T4 at N=1024",
+    ("t4", 1024, 5): "estimate 1.80× dmalt's 1,490.0 GFLOP/s for kernel 5 on a T4 at N=1024",
+    ("t4", 1024, 6): "estimate 1.97× dmalt's 1,595.3 GFLOP/s for kernel 6 on a T4 at N=1024",
 }
+
+
+def rung_at(number: int, size: int) -> tuple[str, object]:
+    """siboehm's kernel `number` as the runner launches it, at M = N = K = size."""
+    kernel, params = RUNGS[number]
+    square = {"M": size, "N": size, "K": size}
+    return kernel, replace(params, **square) if is_dataclass(params) else SimpleNamespace(**{**vars(params), **square})
 
 
 @pytest.mark.parametrize("key", DEVICES)
@@ -73,9 +81,7 @@ def out_of_sample():
 
 @pytest.mark.parametrize("run,number,gflops", list(out_of_sample()))
 def test_out_of_sample_runs_within_x1_3(run, number, gflops):
-    kernel, params = RUNGS[number]
-    assert run.size == params.M == params.N == params.K
-    ratio = estimate(kernel, params, run.preset).gflops / gflops
+    ratio = estimate(*rung_at(number, run.size), run.preset).gflops / gflops
     assert 1 / WITHIN <= ratio <= WITHIN, (run.card, number, round(ratio, 3))
 
 
@@ -110,6 +116,7 @@ def test_every_preset_but_the_hoppers_has_an_out_of_sample_measurement():
 
     measured = {run.preset for run in RUNS if not run.calibration} | {span.preset for span in CUBLAS_SPANS}
     assert measured == set(DEVICES) - {"h100", "h200", "rtxa6000"}
+    assert any(run.preset == "t4" and run.of(1) is not None for run in RUNS)  # the T4's kernels, not only cuBLAS
 
 
 def test_the_t4_estimate_of_kernel_10_is_within_x1_3_of_a_sourced_cublas_range():
@@ -170,5 +177,5 @@ def test_no_secondary_site_is_cited():
 @pytest.mark.parametrize("run,number,gflops", [p.values for p in out_of_sample()])
 def test_no_published_run_beats_its_printed_bound(run, number, gflops):
     """A bound is a bound only if no measurement is faster: every out-of-sample run takes at least its time."""
-    report = estimate(*RUNGS[number], run.preset)
+    report = estimate(*rung_at(number, run.size), run.preset)
     assert 2 * run.size**3 / (gflops * 1e9) >= report.bounds.seconds, (run.card, number)
