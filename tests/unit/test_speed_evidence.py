@@ -164,6 +164,10 @@ def test_the_h100_l2_is_the_measured_figure_cited_and_the_h200_takes_it_as_an_as
     h100, h200 = DEVICES["h100"].speed.l2_bandwidth, DEVICES["h200"].speed.l2_bandwidth
     assert (h100.value, h100.source) == (3574, H100_L2_STUDY) and "3,574 GB/s" in h100.alternative
     assert h200.value == h100.value and h200.assumed and H100_L2_STUDY in h200.alternative
+    for figure in (h100, h200):  # the other H100 measurement, a copy and cp.async loads, beside it
+        assert "4199.223627 GB/s" in figure.alternative and "8428.563534 GB/s" in figure.alternative
+    rtx4090 = DEVICES["rtx4090"].speed.l2_bandwidth
+    assert rtx4090.assumed and "3645.014244 GB/s" in rtx4090.alternative
 
 
 def test_no_secondary_site_is_cited():
