@@ -6,13 +6,12 @@ labelled as assumptions, launch overhead as back-to-back timing sees it, NVIDIA'
 
 from __future__ import annotations
 
-from dataclasses import is_dataclass, replace
-from types import SimpleNamespace
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 import pytest
 
-from bench.speed_model import RUNGS
+from bench.speed_model import RUNGS, rung_at
 from pysim.hardware.devices import DEVICES
 from pysim.speed import estimate
 from pysim.speed.model import Machine, unit_times
@@ -30,13 +29,6 @@ MISSES = {
     ("t4", 1024, 5): "estimate 1.80× dmalt's 1,490.0 GFLOP/s for kernel 5 on a T4 at N=1024",
     ("t4", 1024, 6): "estimate 1.97× dmalt's 1,595.3 GFLOP/s for kernel 6 on a T4 at N=1024",
 }
-
-
-def rung_at(number: int, size: int) -> tuple[str, object]:
-    """siboehm's kernel `number` as the runner launches it, at M = N = K = size."""
-    kernel, params = RUNGS[number]
-    square = {"M": size, "N": size, "K": size}
-    return kernel, replace(params, **square) if is_dataclass(params) else SimpleNamespace(**{**vars(params), **square})
 
 
 @pytest.mark.parametrize("key", DEVICES)
