@@ -1,12 +1,16 @@
-"""Calibration table of the speed model: siboehm's kernels at 4096³ on the RTX A6000, estimate vs measured.
+"""The speed model against every published run: siboehm's kernels at 4096³ on the RTX A6000 (the calibration),
+then each out-of-sample run (pysim.hardware.measurements): estimate, measured, ratio, source.
 
 python -m bench.speed_model
 """
 
 from __future__ import annotations
 
+from dataclasses import is_dataclass, replace
 from types import SimpleNamespace
+from typing import Any
 
+from pysim.hardware.measurements import RUNS
 from pysim.speed import estimate, measured
 from pysim.speed.measured import SIZE
 from pysim.speed.profiles import RunnerShape
@@ -25,6 +29,25 @@ RUNGS = {
 }
 
 
+def rung_at(number: int, size: int) -> tuple[str, Any]:
+    """siboehm's kernel `number` as his runner launches it, at M = N = K = size."""
+    kernel, params = RUNGS[number]
+    square = {"M": size, "N": size, "K": size}
+    return kernel, replace(params, **square) if is_dataclass(params) else SimpleNamespace(**{**vars(params), **square})
+
+
+def out_of_sample() -> None:
+    print(f"\n{'preset':<22}{'N':>6} {'k':>3}{'estimate':>10}{'measured':>10}{'ratio':>7}  source")
+    for run in RUNS:
+        for number, gflops in run.gflops if not run.calibration else ():
+            if number in RUNGS:
+                report = estimate(*rung_at(number, run.size), run.preset)
+                print(
+                    f"{run.preset:<22}{run.size:>6} {number:>3}{report.gflops:>10.1f}{gflops:>10.1f}"
+                    f"{report.gflops / gflops:>7.2f}  {run.cite}"
+                )
+
+
 def main() -> None:
     print(f"{'rung':<16}{'estimate GF/s':>14}{'measured':>10}{'ratio':>7}  {'limiter':<8}next")
     for number, (kernel, params) in RUNGS.items():
@@ -35,6 +58,7 @@ def main() -> None:
             f"k{number:<3}{kernel:<12}{report.gflops:>14.1f}{cited.gflops:>10.1f}{ratio:>7.2f}  "
             f"{report.limiter:<8}{report.next_limiter}"
         )
+    out_of_sample()
 
 
 if __name__ == "__main__":

@@ -1,11 +1,13 @@
 """Published measurements of siboehm's kernels: GFLOP/s per kernel, the card, the size and the source.
 
-One run per table, typed from the README at the commit cited. A run is *calibration* when the speed model's
+One run per table, typed from the README at the commit cited (or the issue that pasted it). A run is *calibration* when the speed model's
 fitted constants were solved on it (speed_figures.GA102_FIT: issue efficiency on kernel 10, the round latency
 on kernel 2, p on the whole table), so the model agrees with it by construction; every other run is
 *out-of-sample*: nothing was fitted to it, and how far the estimate lands from it is the model's real error
 (issue 42 item 6). `preset` is the device preset the run is drawn on; `card_note` says how the card measured
-differs from that preset, where it does.
+differs from that preset, where it does; `note` how the run differs from siboehm's. `CUBLAS_SPANS` holds the
+ranges a source gives for cuBLAS instead of one number. No table of siboehm's kernels on an H100 or H200, nor of
+kernels 1-10 on a T4, was found with a source to cite (issue 42 item 6's search is in the note of that issue).
 """
 
 from __future__ import annotations
@@ -16,6 +18,18 @@ from .sources import SIBOEHM_README
 
 # A fork of siboehm/SGEMM_CUDA run on an A100-PCIE-40GB (its README quotes deviceQuery: 108 SMs, 1410 MHz).
 A100_PCIE_README = "https://github.com/vlejd/MASK_SGEMM_CUDA/blob/2c06681da4b33c8e68d982251bb6f62ee85d8b9e/README.md"
+# An RTX 4090 table of siboehm's kernels 1-3 and 2-D blocktiling rewritten (its GEMM/*.cu at the same commit).
+RTX4090_KERNELS_README = (
+    "https://github.com/annanyapr/Fast-CUDA-Kernels/blob/60912a03df6b9445bd0a4a093202cf3e36385dcf/README.md"
+)
+# siboehm's own repository, an issue: his runner's output for kernel 10 on an RTX 4090 pasted in full.
+RTX4090_KERNEL10_ISSUE = "https://github.com/siboehm/SGEMM_CUDA/issues/21"
+# A fork re-implementing siboehm's kernels, run with his runner on Colab; README_DMALT.md at this commit.
+T4_KERNELS_README = "https://github.com/dmalt/SGEMM_CUDA/blob/1f8c4e3e32973e5699881cfb4a365aa58bf03cef/README_DMALT.md"
+# A fork adding one kernel to siboehm's runner; it quotes cuBLAS on an RTX 4090 and a T4 as ranges over 20 runs.
+CUBLAS_RANGES_README = (
+    "https://github.com/larme/Faster_SGEMM_CUDA/blob/dff053c7043e103b758e0944be5552c376ca9d88/README.md"
+)
 
 
 @dataclass(frozen=True)
@@ -30,12 +44,11 @@ class Run:
     calibration: bool  # the model's fitted constants were solved on this run
     gflops: tuple[tuple[int, float], ...]  # (siboehm's kernel number, GFLOP/s); 0 is cuBLAS
     card_note: str = ""  # how the card differs from the preset's, where it does
+    note: str = ""  # how the run differs from siboehm's (its kernels' code, its timing), where it does
 
     @property
     def cite(self) -> str:
-        """The source in a few words: 'github.com/owner/repo at 60cba6f' (its README at that commit)."""
-        host, owner, repo, _, commit = self.source.removeprefix("https://").split("/")[:5]
-        return f"{host}/{owner}/{repo} at {commit[:7]}"
+        return cite(self.source)
 
     @property
     def role(self) -> str:
@@ -44,6 +57,32 @@ class Run:
     def of(self, number: int) -> float | None:
         """The GFLOP/s of kernel `number` in this run; None where the table has no row for it."""
         return dict(self.gflops).get(number)
+
+
+def cite(source: str) -> str:
+    """A source in a few words: 'github.com/owner/repo at 60cba6f' (a file at that commit) or
+    'github.com/owner/repo issue 21'."""
+    host, owner, repo, kind, which = source.removeprefix("https://").split("/")[:5]
+    return f"{host}/{owner}/{repo} issue {which}" if kind == "issues" else f"{host}/{owner}/{repo} at {which[:7]}"
+
+
+def _dmalt(size: int, gflops: tuple[tuple[int, float], ...]) -> Run:
+    """dmalt's runs at one size: the first, unprofiled output of each kernel (a second ran under Nsight Compute).
+    His 21 (naive), 23 ("Flat block (Boehm's version)") and 25 are siboehm's kernels 1-3 but for names; 27 and 28
+    launch at siboehm's <128, 128, 8, 8, 8> (as Nsight names them): his 5 and 6. Left out: his 1D blocktiling
+    (26), whose code there stores C inside the K loop, unlike siboehm's kernel 4."""
+    return Run(
+        who="dmalt",
+        card="a compute capability 7.5 GPU on Google Colab",
+        preset="t4",
+        size=size,
+        source=T4_KERNELS_README,
+        calibration=False,
+        gflops=gflops,
+        card_note="the README names no card: Nsight Compute says CC 7.5, the paths are Colab's (/content/), and "
+        "Colab's CC 7.5 GPU is the T4",
+        note="dmalt's re-implementations of siboehm's kernels, timed by siboehm's runner",
+    )
 
 
 RUNS = (
@@ -81,8 +120,53 @@ RUNS = (
         gflops=((1, 290.7), (2, 3006.9), (3, 4859.7), (4, 9260.8), (5, 12276.0), (6, 13033.9), (10, 13462.2)),
         card_note="the PCIe card (250 W), not the preset's SXM4 (400 W): same chip, SMs and rated clock",
     ),
+    Run(
+        who="annanyapr",
+        card="NVIDIA GeForce RTX 4090",
+        preset="rtx4090",
+        size=4096,
+        source=RTX4090_KERNELS_README,
+        calibration=False,
+        # "Naive" 635.3, "Memory Coalesce" 4,887.4, "Memory Blocking" 6,592.0, "cuBLAS SGEMM" 47,611.8. Left out:
+        # its "Memory Block Tiling" (37,201.0) tiles 64×64×8 with 8×8 per thread, not siboehm's kernel 5 (128×128).
+        gflops=((1, 635.3), (2, 4887.4), (3, 6592.0), (0, 47611.8)),
+        note="siboehm's kernels 1-3 (32×32 blocks) as that repository writes them; one launch timed, no warm-up",
+    ),
+    Run(
+        who="bssrdf",
+        card="NVIDIA GeForce RTX 4090",
+        preset="rtx4090",
+        size=4096,
+        source=RTX4090_KERNEL10_ISSUE,
+        calibration=False,
+        gflops=((10, 47180.7),),  # "dimensions(m=n=k) 4096 ... performance: (47180.7) GFLOPS"
+        note="siboehm's runner and kernel 10, under WSL2 on Windows 11, CUDA 12.4",
+    ),
+    _dmalt(4096, ((1, 61.4), (2, 495.2), (3, 866.3), (5, 3425.2), (6, 3722.5))),
+    _dmalt(2048, ((1, 61.5), (2, 504.3), (3, 874.4), (5, 3069.1), (6, 3139.7))),
+    _dmalt(1024, ((1, 60.6), (2, 427.0), (3, 537.7), (5, 1490.0), (6, 1595.3))),
 )
 CALIBRATION = next(run for run in RUNS if run.calibration)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A published range of GFLOP/s for one kernel (0: cuBLAS), where the source gives a range, not one number."""
+
+    card: str
+    preset: str
+    size: int  # M = N = K
+    source: str
+    number: int
+    low: float
+    high: float
+
+
+# "4096² 50.8-50.9" and "4096² 3.8-4.3 ... T4" TFLOPS: cuBLAS by siboehm's runner, averaged over 20 runs, CUDA 11.8.
+CUBLAS_SPANS = (
+    Span("NVIDIA GeForce RTX 4090", "rtx4090", 4096, CUBLAS_RANGES_README, 0, 50800.0, 50900.0),
+    Span("NVIDIA T4", "t4", 4096, CUBLAS_RANGES_README, 0, 3800.0, 4300.0),
+)
 
 
 def runs_on(preset: str, size: int) -> tuple[Run, ...]:

@@ -43,6 +43,13 @@ GPU_FEATURE_TABLE = "https://pmc.ncbi.nlm.nih.gov/articles/PMC10448217/table/t00
 # Clocks under load: "A100 ... Core clocks went to 1410 MHz under load and stays there" (SXM4, 400 W); the
 # H100 PCIe "occasionally dropped down to as low as 1395 MHz" of 1,755.
 CHIPS_AND_CHEESE_H100 = "https://chipsandcheese.com/2023/07/02/nvidias-h100-funny-l2-and-tons-of-bandwidth/"
+# An H100 SXM5 microbenchmarked at its 1.98 GHz boost (CUDA 12.8), README section 3c: a 16 MB copy through L2
+# with __ldcg/__stcg, "528 blocks (4× SMs) | 3,574 GB/s (3.6 TB/s)" (132 blocks: 3,223 GB/s).
+H100_L2_STUDY = "https://github.com/ahmadsharif1/cuda_study/blob/0dc3e53e303241dce5cf2f8c185c07628240f714/README.md"
+# Another H100 SXM5 and an RTX 4090, int32 copies through L2 ("case 3: 16 MB copy ... BW: 4199.223627 GB/s" and
+# "... 3645.014244 GB/s"); on the H100, cp.async loads from L2: "bandwidth = 8428.563534 GB/s".
+L2_COPIES_H100 = "https://github.com/smallscientist1/cuda_microbenchmark/blob/da1b812fe7dc948e81912bc4638cde21c276d0ff/analysis_H100.md"
+L2_COPIES_RTX4090 = "https://github.com/smallscientist1/cuda_microbenchmark/blob/5df468184ab6ffe5637c6dbf968bd34adaf99f08/analysis_RTX4090.md"
 # A T4 on AWS g4dn at its 1,590 MHz application clock: "dropping down to ~900 MHz" under a sustained load.
 T4_UNDER_LOAD = "https://github.com/mlcommons/inference_results_v0.5/issues/20"
 # "shows the card running 2730 MHz under a 97% load ... This is stock performance" (rated boost: 2,520 MHz).

@@ -307,7 +307,8 @@ def cells(rung: Rung) -> dict[str, Cell]:
 UNIT_NAMES = {
     "fp32": "FP32 units",
     "issue": "instruction issue",
-    # One L1TEX data path serves both kinds of wavefront (pysim.speed.model): the two bars are its parts.
+    # One L1TEX data path serves both kinds of wavefront (pysim.speed.model): the names say which part of it a
+    # limiter is; the speed-of-light chart draws the two as one bar (speed_of_light.BARS).
     "shared": "L1TEX (shared wavefronts)",
     "l1": "L1TEX (global wavefronts)",
     "l2": "L2 bandwidth",

@@ -10,7 +10,7 @@ from math import ceil
 from ..hardware.devices import device
 from ..hardware.params import Params
 from ..speed import BANK_RULE, SpeedReport, format_seconds
-from ..speed.model import Machine
+from ..speed.model import L1TEX_PARTS, Machine
 from ..speed.profiles import BUILDERS
 from .ladder import (
     LIMITER_MARK,
@@ -25,12 +25,28 @@ from .ladder import (
     speed,
 )
 
+# The chart's bars: one per unit the model charges (model.unit_times), each with the report's units it sums.
+# Shared-memory and global wavefronts are two entries of a report but one unit, so they are one bar.
+BARS = {
+    "fp32": ("fp32",),
+    "issue": ("issue",),
+    "l1tex": L1TEX_PARTS,
+    "l2": ("l2",),
+    "dram": ("dram",),
+    "latency": ("latency",),
+}
+BAR_NAMES = {**UNIT_NAMES, "l1tex": "L1TEX (shared + global)"}
+L1TEX_NOTE = (
+    "Shared-memory and global wavefronts share one bar: on Volta and later both queue for one L1TEX data path "
+    '(Nsight Compute reports one "L1/TEX Cache Throughput"), so the model charges their sum as one unit.'
+)
+
 
 @dataclass(frozen=True)
 class Bar:
     """One unit's share of the estimate: how much of that unit's peak the run uses."""
 
-    unit: str  # a key of UNIT_NAMES
+    unit: str  # a key of BARS
     label: str  # the unit's name, with LIMITER_MARK on the limiter
     share: float  # 0..1
     text: str  # '94%'
@@ -44,7 +60,7 @@ class SpeedOfLight:
     key: str
     title: str
     bars: tuple[Bar, ...]
-    limiter: str
+    limiter: str  # the key of the bar marked: the one holding the report's limiter
     description: str
 
 
@@ -54,16 +70,18 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
     if report is None:
         return None
     bars = []
-    for unit, name in UNIT_NAMES.items():
-        share = report.units[unit].share
-        top = unit == report.limiter
+    for unit, parts in BARS.items():
+        share = sum(report.units[part].share for part in parts)
+        top = report.limiter in parts
+        name = BAR_NAMES[unit]
         bars.append(Bar(unit, f"{name} {LIMITER_MARK}" if top else name, share, f"{share:.0%}", top))
-    listed = "; ".join(f"{UNIT_NAMES[b.unit]} {b.text}" for b in bars)
+    listed = "; ".join(f"{BAR_NAMES[b.unit]} {b.text}" for b in bars)
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
         f"Limiter: {limiter_name(report)}; next: {UNIT_NAMES[report.next_limiter]}."
     )
-    return SpeedOfLight(rung.key, f"{rung.label}: speed of light", tuple(bars), report.limiter, description)
+    marked = next(b.unit for b in bars if b.limiter)
+    return SpeedOfLight(rung.key, f"{rung.label}: speed of light", tuple(bars), marked, description)
 
 
 @dataclass(frozen=True)

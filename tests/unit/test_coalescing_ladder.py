@@ -31,7 +31,7 @@ from pysim.lessons.ladder import (
     siboehm_ladder,
     speed,
 )
-from pysim.lessons.speed_of_light import speed_of_light, why_faster
+from pysim.lessons.speed_of_light import BARS, speed_of_light, why_faster
 from pysim.speed import estimate, format_attribute
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -277,11 +277,11 @@ def test_speed_of_light_bars_mark_the_limiter():
     for rung in siboehm_ladder(LadderParams(N=4096, device="rtxa6000")):
         sol = speed_of_light(rung)
         report = speed(rung)
-        assert [b.unit for b in sol.bars] == list(UNIT_NAMES)
-        assert [b.share for b in sol.bars] == [report.units[u].share for u in UNIT_NAMES]
+        assert [b.unit for b in sol.bars] == list(BARS)
+        assert [b.share for b in sol.bars] == [sum(report.units[u].share for u in BARS[b.unit]) for b in sol.bars]
         assert all(0 <= b.share <= 1 for b in sol.bars)
         marked = [b for b in sol.bars if b.limiter]
-        assert len(marked) == 1 and marked[0].unit == report.limiter == sol.limiter
+        assert len(marked) == 1 and report.limiter in BARS[marked[0].unit] and marked[0].unit == sol.limiter
         assert marked[0].label.endswith("◀ limiter")
         assert f"Limiter: {limiter_name(report)}" in sol.description
 
@@ -335,14 +335,12 @@ def test_roofline_points_are_the_models_intensity_and_estimate_on_or_below_the_r
         assert pt.estimate == pytest.approx(report.gflops * 1e9, rel=1e-12)
         roof = min(d.fp32_peak.value * 1e12, d.dram_bandwidth.value * 1e9 * pt.intensity)
         assert pt.estimate <= roof * (1 + 1e-12), rung.key  # on or below the roof
-        applies = (
-            bool(runs)
-            and rung.key in SIBOEHM_NUMBER
-            and (T == 32 or rung.key not in ("naive-row", "naive-col", "smem"))
-        )
-        if applies:
-            assert pt.measured == runs[0].of(SIBOEHM_NUMBER[rung.key]) * 1e9
-            assert pt.calibration == runs[0].calibration and runs[0].role in pt.describe()
+        # The run on this card and N that has a row for this kernel (a table may leave some kernels out).
+        held = next((run for run in runs if run.of(SIBOEHM_NUMBER.get(rung.key, -1)) is not None), None)
+        applies = held is not None and (T == 32 or rung.key not in ("naive-row", "naive-col", "smem"))
+        if held is not None and applies:
+            assert pt.measured == held.of(SIBOEHM_NUMBER[rung.key]) * 1e9
+            assert pt.calibration == held.calibration and held.role in pt.describe()
         else:
             assert pt.measured is None, rung.key
         text = pt.describe()

@@ -20,7 +20,7 @@ from pysim.lessons.ladder import (
     roofline,
     siboehm_ladder,
 )
-from pysim.lessons.speed_of_light import SpeedOfLight, speed_of_light, why_faster
+from pysim.lessons.speed_of_light import L1TEX_NOTE, SpeedOfLight, speed_of_light, why_faster
 from pysim.speed import format_attribute
 
 from ..core.dom import clear, h, svg
@@ -31,9 +31,9 @@ from ..widgets.form import ParamForm
 CHART_W, CHART_H = 640, 380
 LEFT, RIGHT, TOP, BOTTOM = 88, 16, 20, 44  # LEFT: room for the widest axis label, "100 GFLOP/s"
 SOL_W, SOL_NAME, SOL_ROW, SOL_BAR = 520, 220, 22, 14  # speed-of-light bars: width, name column, row, bar height
-# The memory level (SPEC §7) of each unit whose bar is one: the FP32 units work on registers; L1, L2 and DRAM
-# serve global memory. Instruction issue and latency are in no level (drawn grey).
-UNIT_LEVELS = {"fp32": "register", "shared": "shared", "l1": "global", "l2": "global", "dram": "global"}
+# The memory level (SPEC §7) of each unit whose bar is one: the FP32 units work on registers; L2 and DRAM serve
+# global memory. Instruction issue, latency and L1TEX (it serves shared and global alike) are in none (grey).
+UNIT_LEVELS = {"fp32": "register", "l2": "global", "dram": "global"}
 
 
 class LadderView:
@@ -81,7 +81,15 @@ class LadderView:
             self.device_note,
             scroller,
             h("section", "", children=[h("h2", "", "Why each step is faster (the model's reading)"), self.steps]),
-            h("section", "", children=[h("h2", "", "Speed of light, per kernel"), self.sol]),
+            h(
+                "section",
+                "",
+                children=[
+                    h("h2", "", "Speed of light, per kernel"),
+                    h("p", "hint", L1TEX_NOTE, data_testid="sol-l1tex-note"),
+                    self.sol,
+                ],
+            ),
         ):
             container.appendChild(part)
         self.head.appendChild(h("th", "", "Kernel", scope="col"))
