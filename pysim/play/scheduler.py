@@ -10,7 +10,7 @@ loop iteration, every block and every thread started.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .guards import namespace as kernel_namespace
@@ -32,6 +32,9 @@ class Interval:
     instances: dict[int, int]  # thread -> the iteration vector (Runtime.vectors) of the barrier it waits at
     finished: tuple[int, ...]  # threads that ended in this interval
     stopped: bool  # the run stopped inside this interval (error or step budget)
+    # thread -> each cuda.syncwarp() it passed in this interval: (its ordinal, the round of warp calls resolved,
+    # the lanes it is ordered with there as a bitmask); pysim.play.warp_order reads it
+    warp_syncs: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ def schedule(
                 executed = runtime.executed  # a local in the loop, which runs for every thread of every interval
                 starts = {t: len(streams[t]) for t in live}
                 parked: dict[int, Request] = {}  # threads at a warp primitive (pysim.play.warps)
+                warp_syncs: dict[int, list[tuple[int, int, int]]] = {}
+                rounds = 0  # warp calls resolved so far: one instance per warp each round
                 sends, votes = passing, {}  # what each resumed thread's call returns; syncthreads_count's votes
                 queue = live
                 while queue:
@@ -121,13 +126,17 @@ def schedule(
                     if stop is not None or not parked:
                         break
                     found: list[Problem] = []
+                    synced: dict[int, int] = {}
                     try:
-                        sends = resolve(parked, runtime.vectors, found)
+                        sends = resolve(parked, runtime.vectors, found, synced)
                     except WarpError as error:
                         stop = Stop("error", error.line, error.thread, (bx, by), f"KernelError: {error}")
                         break
                     finally:
                         runtime.warp_problems.extend((line, t, (bx, by), text) for line, t, text in found)
+                    for t, lanes in synced.items():  # the syncwarp is the thread's last statement so far
+                        warp_syncs.setdefault(t, []).append((len(streams[t]) - starts[t], rounds, lanes))
+                    rounds += 1
                     queue = sorted(sends)
                 segments.extend((t, streams[t][starts[t] :]) for t in live if len(streams[t]) > starts[t])
                 runtime.executed = executed
@@ -141,6 +150,7 @@ def schedule(
                         instances,
                         tuple(finished),
                         stop is not None,
+                        warp_syncs,
                     )
                 )
                 if stop is not None:
