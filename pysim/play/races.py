@@ -22,7 +22,7 @@ from ..core.bulk import groups
 from .columns import ArrayInfo, Logged, Row
 from .diagnostics import Diagnostic, Diagnostics
 from .intrinsics import WARP_SIZE
-from .launch import Launch, thread_xy
+from .launch import Launch, block_number, block_xy, thread_xy
 from .program import Program
 from .scheduler import Interval
 from .table import Chunk
@@ -107,7 +107,7 @@ class Races:
         store = self.store[site]
         in_global = ~self.shared[array]
         if in_global.any():
-            blocks = np.array([p.block[1] * self.launch.grid[0] + p.block[0] for p in pending])
+            blocks = np.array([block_number(self.launch, p.block) for p in pending])
             key = array.astype(np.int64) * WORD_KEY + word
             self._keep_global(
                 position[in_global], key[in_global], thread[in_global], site[in_global], store[in_global], blocks
@@ -297,9 +297,9 @@ class Races:
         number, word = divmod(int(write[Logged.KEY]), WORD_KEY)
         info, where = self._word(number, word)
 
-        def party(row: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+        def party(row: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], int]:
             linear = int(row[Logged.BLOCK])
-            block = (linear % self.launch.grid[0], linear // self.launch.grid[0])
+            block = block_xy(self.launch, linear)
             return thread_xy(self.launch, int(row[Logged.THREAD])), block, self.site_line[int(row[Logged.SITE])]
 
         (w_xy, w_block, w_line), (o_xy, o_block, o_line) = party(write), party(other)

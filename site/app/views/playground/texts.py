@@ -39,7 +39,8 @@ def size_text(size: tuple[int, int, int]) -> str:
 
 
 def xy_text(pair) -> str:
-    return f"({pair[0]}, {pair[1]})"
+    """(x, y), or (x, y, z) for a thread or block of a 3-D launch."""
+    return "(" + ", ".join(str(v) for v in pair) + ")"
 
 
 def shape_text(shape) -> str:
