@@ -22,30 +22,34 @@ from .policy import ALLOCATIONS, allocation_arguments
 from .subset import attribute_chain
 
 
-def _linear(*pairs: tuple[str, str, str]) -> ast.expr:
-    """`a * b + c` for the first pair (cuda.grid's x), and the same for the second."""
-    a, b, c = pairs[0]
-    return ast.BinOp(
-        left=ast.BinOp(left=nodes.load(a), op=ast.Mult(), right=nodes.load(b)), op=ast.Add(), right=nodes.load(c)
-    )
+def _product(*names: str) -> ast.expr:
+    found: ast.expr = nodes.load(names[0])
+    for name in names[1:]:
+        found = ast.BinOp(left=found, op=ast.Mult(), right=nodes.load(name))
+    return found
+
+
+def _plus(left: ast.expr, right: ast.expr) -> ast.expr:
+    return ast.BinOp(left=left, op=ast.Add(), right=right)
 
 
 GRID = {  # cuda.grid(n) and cuda.gridsize(n), per axis, from the thread's variables
-    "grid": (("_pl_bx", "_pl_bdx", "_pl_tx"), ("_pl_by", "_pl_bdy", "_pl_ty")),
-    "gridsize": (("_pl_bdx", "_pl_gdx"), ("_pl_bdy", "_pl_gdy")),
+    "grid": (("_pl_bx", "_pl_bdx", "_pl_tx"), ("_pl_by", "_pl_bdy", "_pl_ty"), ("_pl_bz", "_pl_bdz", "_pl_tz")),
+    "gridsize": (("_pl_bdx", "_pl_gdx"), ("_pl_bdy", "_pl_gdy"), ("_pl_bdz", "_pl_gdz")),
 }
 
 
 def grid_axis(name: str, axis: int) -> ast.expr:
+    """cuda.grid's axis (blockIdx · blockDim + threadIdx) or cuda.gridsize's (blockDim · gridDim)."""
     parts = GRID[name][axis]
     if name == "grid":
-        return _linear(parts)  # type: ignore[arg-type]
-    return ast.BinOp(left=nodes.load(parts[0]), op=ast.Mult(), right=nodes.load(parts[1]))
+        return _plus(_product(parts[0], parts[1]), nodes.load(parts[2]))
+    return _product(*parts)
 
 
 def lane() -> ast.expr:
-    """cuda.laneid: the linear thread id (tx + ty·blockDim.x) modulo the warp size."""
-    linear = _linear(("_pl_ty", "_pl_bdx", "_pl_tx"))
+    """cuda.laneid: the linear thread id (tx + ty·blockDim.x + tz·blockDim.x·blockDim.y) modulo the warp size."""
+    linear = _plus(_plus(nodes.load("_pl_tx"), _product("_pl_ty", "_pl_bdx")), _product("_pl_tz", "_pl_bdx", "_pl_bdy"))
     return ast.BinOp(left=linear, op=ast.Mod(), right=nodes.constant(WARP_SIZE))
 
 
@@ -156,11 +160,12 @@ class CallRewrites:
         return ast.Yield(value=request)
 
     def call(self, node: ast.Call) -> ast.expr:
-        """cuda.grid/gridsize(1) and (2), len(X), math.*, cuda.fma, warp primitives and the builtins."""
+        """cuda.grid/gridsize(1), (2) and (3), len(X), math.*, cuda.fma, warp primitives and the builtins."""
         chain = attribute_chain(node.func) or []
         if chain in (["cuda", "grid"], ["cuda", "gridsize"]):
-            axes = [grid_axis(chain[1], axis) for axis in (0, 1)]
-            return axes[0] if cast(ast.Constant, node.args[0]).value == 1 else ast.Tuple(elts=axes, ctx=ast.Load())
+            n = cast(int, cast(ast.Constant, node.args[0]).value)  # 1, 2 or 3 (pysim.play.policy.calls)
+            axes = [grid_axis(chain[1], axis) for axis in range(n)]
+            return axes[0] if n == 1 else ast.Tuple(elts=axes, ctx=ast.Load())
         if is_collective(node):
             return self.collective(node)
         if chain[:1] == ["math"] or chain == ["cuda", "fma"]:

@@ -26,12 +26,12 @@ class Diagnostic:
 
     kind: str  # race | out_of_bounds | barrier_divergence | warp_sync | step_budget | error
     line: int
-    thread: tuple[int, int]
-    block: tuple[int, int]
+    thread: tuple[int, ...]  # (tx, ty), or (tx, ty, tz) in a 3-D block
+    block: tuple[int, ...]
     message: str
     count: int = 1
     other_line: int | None = None
-    other_thread: tuple[int, int] | None = None
+    other_thread: tuple[int, ...] | None = None
 
     def as_dict(self) -> dict:
         found = {
@@ -77,7 +77,7 @@ class Diagnostics:
             )
             self.add(Diagnostic("out_of_bounds", info.line, xy, block, text), ("out_of_bounds", info.line))
 
-    def warp(self, found: list[tuple[int, int, tuple[int, int], str]]) -> None:
+    def warp(self, found: list[tuple[int, int, tuple[int, ...], str]]) -> None:
         """Warp primitives run with a mask that does not match their lanes, or reading a lane out of range
         (pysim.play.warps): one diagnostic per line and message, counting the lanes."""
         for line, thread, block, message in found:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .limits import INT_LIMIT, past_64_bits
 from .program import fail
-from .subset import BINARY_OPS
+from .subset import BINARY_OPS, REFUSED_CALLS, attribute_chain
 
 
 class ConstantEvaluator:
@@ -51,6 +51,8 @@ class ConstantEvaluator:
                 raise fail(node, f"this constant cannot be computed: {error}") from None
         if isinstance(node, ast.Name):
             raise fail(node, f"{node.id!r} is not a module-level constant defined above this line")
+        if isinstance(node, ast.Call) and ".".join(attribute_chain(node.func) or []) in REFUSED_CALLS:
+            raise fail(node, REFUSED_CALLS[".".join(attribute_chain(node.func) or [])])  # cuda.const.array_like
         raise fail(node, "this must be a constant: numbers, module-level integer constants and arithmetic")
 
 

@@ -11,34 +11,52 @@ from types import TracebackType
 from typing import Any
 
 from .intrinsics import DTYPE_BYTES
-from .limits import GRID_LIMITS, INT_LIMIT, SHARED_LIMIT_BYTES, THREAD_LIMIT, TOTAL_THREAD_LIMIT
+from .limits import BLOCK_LIMITS, GRID_LIMITS, INT_LIMIT, SHARED_LIMIT_BYTES, THREAD_LIMIT, TOTAL_THREAD_LIMIT
 from .program import Program, ProgramError
 
 
 @dataclass(frozen=True)
 class Launch:
-    """What `launch(M, N, K)` returned, normalised to 2-D."""
+    """What `launch(M, N, K)` returned: grid and block as (x, y), or (x, y, z) when their z extent passes 1
+    (so a 2-D launch reads, prints and serialises as it always did)."""
 
-    grid: tuple[int, int]
-    block: tuple[int, int]
+    grid: tuple[int, ...]
+    block: tuple[int, ...]
     dynamic_bytes: int = 0  # dynamic shared memory per block: launch()'s fourth item, Numba's kernel[g, b, 0, n]
 
     @property
+    def block3(self) -> tuple[int, int, int]:
+        return _three(self.block)
+
+    @property
+    def grid3(self) -> tuple[int, int, int]:
+        return _three(self.grid)
+
+    @property
     def threads(self) -> int:
-        return self.block[0] * self.block[1]
+        x, y, z = self.block3
+        return x * y * z
 
     @property
     def blocks(self) -> int:
-        return self.grid[0] * self.grid[1]
+        x, y, z = self.grid3
+        return x * y * z
 
 
-def _dims(value: Any, what: str) -> tuple[int, int]:
+def _three(dims: tuple[int, ...]) -> tuple[int, int, int]:
+    return dims[0], dims[1], dims[2] if len(dims) == 3 else 1
+
+
+def _dims(value: Any, what: str) -> tuple[int, ...]:
     items = value if isinstance(value, tuple) else (value,)
-    if not 1 <= len(items) <= 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in items):
-        raise ProgramError(0, f"launch() must return ({what}) as a whole number or a tuple of two (got {value!r})")
+    if not 1 <= len(items) <= 3 or any(isinstance(v, bool) or not isinstance(v, int) for v in items):
+        raise ProgramError(
+            0, f"launch() must return ({what}) as a whole number or a tuple of two or three (got {value!r})"
+        )
     if any(v < 1 for v in items):
         raise ProgramError(0, f"every {what} dimension must be at least 1 (got {value!r})")
-    return (items[0], items[1] if len(items) == 2 else 1)
+    x, y, z = (*items, 1, 1)[:3]
+    return (x, y) if z == 1 else (x, y, z)
 
 
 def launch_int(value: Any) -> Any:
@@ -69,7 +87,14 @@ def evaluate_launch(program: Program, M: int, N: int, K: int) -> Launch:
             0,
             f"launch({M}, {N}, {K}) asks for {launch.threads:,} threads per block; a block holds at most {THREAD_LIMIT:,}",
         )
-    for axis, size, limit in zip("xy", launch.grid, GRID_LIMITS):
+    for axis, size, limit in zip("xyz", launch.block3, BLOCK_LIMITS):
+        if size > limit:
+            raise ProgramError(
+                0,
+                f"launch({M}, {N}, {K}) asks for a block of {launch.block}: blockDim.{axis} = {size:,}, "
+                f"but CUDA allows at most {limit:,}",
+            )
+    for axis, size, limit in zip("xyz", launch.grid3, GRID_LIMITS):
         if size > limit:
             raise ProgramError(
                 0,
@@ -129,6 +154,34 @@ def error_line(error: BaseException) -> int:
     return line
 
 
-def thread_xy(launch: Launch, thread: int) -> tuple[int, int]:
-    """A linear thread id as (tx, ty)."""
-    return thread % launch.block[0], thread // launch.block[0]
+def _coordinates(dims: tuple[int, ...], number: int) -> tuple[int, ...]:
+    x, y, _ = _three(dims)
+    found = (number % x, number // x % y, number // (x * y))
+    return found if len(dims) == 3 else found[:2]
+
+
+def _linear(dims: tuple[int, ...], point: tuple[int, ...]) -> int:
+    x, y, _ = _three(dims)
+    return point[0] + point[1] * x + (point[2] * x * y if len(point) == 3 else 0)
+
+
+def thread_xy(launch: Launch, thread: int) -> tuple[int, ...]:
+    """A linear thread id as (tx, ty), or (tx, ty, tz) in a 3-D block: the CUDA C++ Programming Guide, "Thread
+    Hierarchy": the thread of index (x, y, z) in a block of (Dx, Dy, Dz) has ID x + y·Dx + z·Dx·Dy, and warps
+    take consecutive IDs ("SIMT Architecture"), so warps fill x, then y, then z."""
+    return _coordinates(launch.block, thread)
+
+
+def linear_thread(launch: Launch, thread: tuple[int, ...]) -> int:
+    """thread_xy's inverse."""
+    return _linear(launch.block, thread)
+
+
+def block_xy(launch: Launch, number: int) -> tuple[int, ...]:
+    """A linear block number as (bx, by), or (bx, by, bz) in a 3-D grid (x fastest, as the scheduler runs them)."""
+    return _coordinates(launch.grid, number)
+
+
+def block_number(launch: Launch, block: tuple[int, ...]) -> int:
+    """block_xy's inverse."""
+    return _linear(launch.grid, block)

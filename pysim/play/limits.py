@@ -19,12 +19,13 @@ INT_LIMIT = 1 << 63  # integers live in [-2**63, 2**63), Numba's int64
 
 # --- the launch and its memory ----------------------------------------------------------------------
 THREAD_LIMIT = 1024  # threads per block on every device TileLab models
-# Blocks along gridDim.x and gridDim.y, and local memory per thread: the CUDA C++ Programming Guide,
+# Blocks along gridDim.x, .y and .z, and local memory per thread: the CUDA C++ Programming Guide,
 # "Technical Specifications per Compute Capability" (every compute capability from 7.5 to 12.0):
 # "Maximum x -dimension of a grid of thread blocks 2^31-1", "Maximum y- or z-dimension ... 65535",
 # "Maximum amount of local memory per thread 512 KB".
 # https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#features-and-technical-specifications
-GRID_LIMITS = (2**31 - 1, 65535)
+GRID_LIMITS = (2**31 - 1, 65535, 65535)
+BLOCK_LIMITS = (1024, 1024, 64)  # the same table: "Maximum x- or y-dimension of a block 1024", "z-dimension ... 64"
 LOCAL_LIMIT_BYTES = 512 * 1024
 SHARED_LIMIT_BYTES = 48 * 1024  # static shared memory per block (pysim.hardware.devices.STATIC_SHARED_KB)
 # Threads of one launch, all blocks: each is simulated one by one (262,144 empty ones take about 2 s of

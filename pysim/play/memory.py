@@ -37,7 +37,7 @@ class StaleReads(array):
     racy: frozenset[int]
     runtime: Any  # pysim.play.runtime.Runtime: which block, interval and thread is running
     initial: array
-    stores: dict[int, list[tuple[tuple[int, int], int, int, float]]]  # word -> (block, interval, thread, value)
+    stores: dict[int, list[tuple[tuple[int, ...], int, int, float]]]  # word -> (block, interval, thread, value)
 
     def __new__(cls, data: array, racy: frozenset[int], runtime: Any) -> StaleReads:
         view = super().__new__(cls, "f", data)

@@ -1,7 +1,8 @@
 """Races, as compute-sanitizer's racecheck finds them, from the table of a chunk of intervals.
 
 Within one barrier interval of a block, a shared-memory word, or a word of a global array the kernel
-writes, written by one thread and read or written by another. The program order of the two accesses
+writes, written by one thread and read or written by another, unless a `cuda.syncwarp()` both lanes take
+part in orders the two accesses (`pysim.play.warp_order`). The program order of the two accesses
 (statements executed before each, in its own thread) names the hazard: read-after-write (the read
 happens too early: reported at the read's line), write-after-read (a write overwrites a value another
 thread still reads: reported at the write's line), write-after-write (at the later write), and a lost
@@ -20,10 +21,12 @@ import numpy as np
 from ..core.bulk import groups
 from .columns import ArrayInfo, Logged, Row
 from .diagnostics import Diagnostic, Diagnostics
-from .launch import Launch, thread_xy
+from .intrinsics import WARP_SIZE
+from .launch import Launch, block_number, block_xy, thread_xy
 from .program import Program
 from .scheduler import Interval
 from .table import Chunk
+from .warp_order import racing_rows, unordered_pair
 
 RACES_PER_INTERVAL = 16  # racy words described per array and set of sites touching them; the rest counted there
 
@@ -104,7 +107,7 @@ class Races:
         store = self.store[site]
         in_global = ~self.shared[array]
         if in_global.any():
-            blocks = np.array([p.block[1] * self.launch.grid[0] + p.block[0] for p in pending])
+            blocks = np.array([block_number(self.launch, p.block) for p in pending])
             key = array.astype(np.int64) * WORD_KEY + word
             self._keep_global(
                 position[in_global], key[in_global], thread[in_global], site[in_global], store[in_global], blocks
@@ -126,7 +129,18 @@ class Races:
         cells, group = np.unique(word, return_inverse=True)
         racy = _racy(group, len(cells), thread, store, self.launch.threads)
         code = rows[:, Row.SITE].astype(np.int64) * 2 + store
+        pairs: dict[int, tuple[int, int]] = {}  # racy word -> its first pair no syncwarp orders (indices in group)
+        if interval.warp_syncs:
+            for cell in np.flatnonzero(racy).tolist():
+                members = np.flatnonzero(group == cell)
+                pair = unordered_pair(rows[members], store[members], interval.warp_syncs)
+                racy[cell] = pair is not None
+                if pair is not None:
+                    pairs[cell] = pair
         for members, weight in self._racy_members(cells, group, code, np.flatnonzero(racy)):
+            cell = int(group[members[0]])
+            if cell in pairs:  # describe two threads no syncwarp orders, not the first two of the interval
+                members = members[racing_rows(rows[members], store[members], pairs[cell])]
             self._race(interval, rows[members], store[members], weight)
 
     def _racy_members(
@@ -228,6 +242,8 @@ class Races:
                 f"and {o_xy} (line {other_line}) both write it in the same barrier interval; which value stays is "
                 "undefined"
             )
+        if hazard != "write-after-write" and writer // WARP_SIZE == int(other[Row.THREAD]) // WARP_SIZE:
+            text += " (or cuda.syncwarp(): both threads are lanes of one warp)"
         self.diagnostics.add(
             Diagnostic("race", line, xy, block, text + shown, weight, second, second_xy), ("race", hazard, line, second)
         )
@@ -281,9 +297,9 @@ class Races:
         number, word = divmod(int(write[Logged.KEY]), WORD_KEY)
         info, where = self._word(number, word)
 
-        def party(row: np.ndarray) -> tuple[tuple[int, int], tuple[int, int], int]:
+        def party(row: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...], int]:
             linear = int(row[Logged.BLOCK])
-            block = (linear % self.launch.grid[0], linear // self.launch.grid[0])
+            block = block_xy(self.launch, linear)
             return thread_xy(self.launch, int(row[Logged.THREAD])), block, self.site_line[int(row[Logged.SITE])]
 
         (w_xy, w_block, w_line), (o_xy, o_block, o_line) = party(write), party(other)

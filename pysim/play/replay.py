@@ -16,7 +16,7 @@ import numpy as np
 from ..core.trace import Step
 from .columns import ArrayInfo, Row
 from .counting import Counted, Lockstep
-from .launch import Launch, thread_xy
+from .launch import Launch, linear_thread, thread_xy
 from .program import Program
 from .table import warp_accesses
 
@@ -37,7 +37,7 @@ class AccessRecord:
     site: int  # which subscript of the source (Program.sites)
     occurrence: int  # its warp instruction: the row of the interval's Access for this site (one per iteration)
 
-    def as_dict(self, thread: tuple[int, int]) -> dict:
+    def as_dict(self, thread: tuple[int, ...]) -> dict:
         """SPEC §5 trace access object."""
         return {
             "space": self.space,
@@ -89,12 +89,12 @@ class Decoder:
         )
         return step, Lockstep(rows)
 
-    def linear(self, thread: int | tuple[int, int]) -> int:
+    def linear(self, thread: int | tuple[int, ...]) -> int:
         if isinstance(thread, tuple):
-            return thread[0] + thread[1] * self.launch.block[0]
+            return linear_thread(self.launch, thread)
         return thread
 
-    def xy(self, thread: int) -> tuple[int, int]:
+    def xy(self, thread: int) -> tuple[int, ...]:
         return thread_xy(self.launch, thread)
 
     def steps(self, stream: list[int], made: np.ndarray, lockstep: Lockstep) -> tuple[ThreadStep, ...]:

@@ -40,7 +40,7 @@ class IntervalRecord:
     """
 
     index: int
-    block: tuple[int, int]
+    block: tuple[int, ...]
     number: int
     barrier_lines: tuple[int, ...]
     threads: tuple[int, ...]  # linear ids (tx + ty·blockDim.x) that ran in this interval
@@ -74,7 +74,7 @@ class IntervalRecord:
         """Its global and shared accesses in execution order, `Row`'s columns (pysim.play.table.Chunk.interval_rows)."""
         return self._counted.rows()
 
-    def thread_steps(self, thread: int | tuple[int, int]) -> tuple[ThreadStep, ...]:
+    def thread_steps(self, thread: int | tuple[int, ...]) -> tuple[ThreadStep, ...]:
         """What `thread` (linear id or (tx, ty)) did in this interval, statement by statement."""
         linear = self._decoder.linear(thread)
         return self._decoder.steps(self._streams.get(linear, []), self._counted.thread_records(linear), self._built[1])
@@ -88,9 +88,9 @@ class IntervalRecord:
                 seen.setdefault(statements[item].line, None)
         return tuple(seen)
 
-    def records(self) -> list[tuple[tuple[int, int], AccessRecord]]:
+    def records(self) -> list[tuple[tuple[int, ...], AccessRecord]]:
         """Every access of every thread in this interval, thread by thread: ((tx, ty), record)."""
-        found: list[tuple[tuple[int, int], AccessRecord]] = []
+        found: list[tuple[tuple[int, ...], AccessRecord]] = []
         for thread in self.threads:
             xy = self._decoder.xy(thread)
             for step in self.thread_steps(thread):

@@ -88,7 +88,7 @@ class KernelRewriter(CallRewrites):
         self._loops: list[int] = []  # iteration statements of the loops being rewritten (Statement.loops)
         self._numbered: list[bool] = []  # for each: whether it numbers its iteration vectors (`_numbers`)
         self._registers: frozenset[str] = frozenset()  # names that only ever hold a local array
-        self._tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple
+        self._tuples: dict[str, int] = {}  # names holding cuda.grid(n)'s tuple, with n
         self.collectives = 0  # warp primitive calls rewritten so far (pysim.play.calls)
         self._dtypes: dict[str, str] = {}  # the dtype of each name holding a shared or local array
 
@@ -464,7 +464,7 @@ class KernelRewriter(CallRewrites):
             chain = cast(list[str], attribute_chain(node))
             if len(chain) == 2:
                 return lane() if chain[1] == "laneid" else nodes.constant(WARP_SIZE)
-            return nodes.load(SPECIALS[chain[1]][chain[2] == "y"])
+            return nodes.load(SPECIALS[chain[1]]["xyz".index(chain[2])])
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self._tuples:
             return ast.Subscript(value=nodes.load(node.value.id), slice=node.slice, ctx=ast.Load())  # pos[0]
         if isinstance(node, ast.Subscript):

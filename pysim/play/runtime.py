@@ -28,7 +28,7 @@ from .intrinsics import DTYPES
 from .program import Allocation, Program
 
 # One access the runtime skipped: (site, thread, block, array, index, the array's shape).
-OutOfBounds = tuple[int, int, tuple[int, int], str, tuple[Any, ...], tuple[int, ...]]
+OutOfBounds = tuple[int, int, tuple[int, ...], str, tuple[Any, ...], tuple[int, ...]]
 NAN = float("nan")
 
 
@@ -104,18 +104,18 @@ class Runtime:
         self.values: list[float] = []
         self.charged = 0  # steps the running thread spent beyond its stream (local arrays it filled)
         self.thread = 0
-        self.block = (0, 0)
+        self.block: tuple[int, ...] = (0, 0)
         self.interval = 0  # the running block's barrier interval (pysim.play.memory reads it)
         self.shared: dict[int, Array] = {}
         self.out_of_bounds: list[OutOfBounds] = []
-        self.warp_problems: list[tuple[int, int, tuple[int, int], str]] = []  # line, thread, block, message
+        self.warp_problems: list[tuple[int, int, tuple[int, ...], str]] = []  # line, thread, block, message
         self.vectors = Vectors()
         self.local_templates = {  # a fresh local array copies its template
             a.number: _fresh(a) for a in program.allocations if a.space == "register"
         }
 
     # --- shared and local arrays -------------------------------------------------------------
-    def new_block(self, block: tuple[int, int]) -> None:
+    def new_block(self, block: tuple[int, ...]) -> None:
         self.block = block
         shared = [a for a in self.program.allocations if a.space == "shared"]
         dynamic = next((_fresh(a) for a in shared if a.dynamic), array("f"))  # one memory for every dynamic array

@@ -128,7 +128,7 @@ class IntervalView:
     """One interval, following one thread: everything the stepping section draws for it."""
 
     index: int
-    block: tuple[int, int]
+    block: tuple[int, ...]
     number: int
     barrier_lines: tuple[int, ...]
     thread_count: int
@@ -137,7 +137,7 @@ class IntervalView:
     shared: dict[str, np.ndarray]  # the block's shared arrays after the interval (NaN: never stored)
     c: np.ndarray  # C after the interval (NaN: never stored)
     marks: tuple[MarkedAccess, ...]
-    thread: tuple[int, int]
+    thread: tuple[int, ...]
     thread_steps: tuple[ThreadStep, ...]  # the first MAX_THREAD_ROWS
     thread_step_count: int
     warp_rows: tuple[WarpRow, ...]  # the first MAX_WARP_ROWS

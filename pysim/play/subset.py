@@ -6,7 +6,9 @@ A student's file is Numba-CUDA: `from numba import cuda, float32`, module-level 
 `@cuda.jit def kernel(A, B, C)` and `def launch(M, N, K)`. Round three (SPEC §7) adds, each with Numba's
 semantics (tests/unit/test_play_subset3.py):
 
-- `cuda.grid(n)` / `cuda.gridsize(n)` for n = 1, 2, unpacked or kept (`pos = cuda.grid(2)`, `pos[0]`);
+- `cuda.grid(n)` / `cuda.gridsize(n)` for n = 1, 2, 3, unpacked or kept (`pos = cuda.grid(2)`, `pos[0]`);
+- 3-D blocks and grids: `.z` of `threadIdx`/`blockIdx`/`blockDim`/`gridDim`, launch() returning 3-tuples; warps
+  fill x, then y, then z (tests/unit/test_play_blocks_3d.py);
 - `@cuda.jit(device=True)` functions, inlined (`pysim.play.inline`): one return, last; no recursion;
 - `import math` and `math.<function>` (`pysim.play.intrinsics.MATH_FUNCTIONS`), `cuda.fma` (one rounding,
   counted as a multiply-add);
@@ -17,7 +19,7 @@ semantics (tests/unit/test_play_subset3.py):
 - dynamic shared memory: `cuda.shared.array(0, dtype)`, sized by `launch()` returning
   `(grid, block, 0, bytes)` (Numba's `kernel[grid, block, stream, bytes]`); every such array is the same memory.
 
-Refused, naming the form: 3-D blocks (`.z`, `cuda.grid(3)`), `cuda.const.array_like`, 8-byte shared
+Refused, naming the form: `cuda.const.array_like`, shared arrays of three dimensions, 8-byte shared
 arrays, `cuda.atomic.inc/dec` (Numba's uint32/uint64 only), `math.fma`.
 """
 
@@ -27,13 +29,13 @@ import ast
 
 # Prefix of every name the rewrite adds; a student's names may not use it.
 RESERVED = "_pl_"
-SPECIALS = {
-    "threadIdx": ("_pl_tx", "_pl_ty"),
-    "blockIdx": ("_pl_bx", "_pl_by"),
-    "blockDim": ("_pl_bdx", "_pl_bdy"),
-    "gridDim": ("_pl_gdx", "_pl_gdy"),
+SPECIALS = {  # per axis x, y, z
+    "threadIdx": ("_pl_tx", "_pl_ty", "_pl_tz"),
+    "blockIdx": ("_pl_bx", "_pl_by", "_pl_bz"),
+    "blockDim": ("_pl_bdx", "_pl_bdy", "_pl_bdz"),
+    "gridDim": ("_pl_gdx", "_pl_gdy", "_pl_gdz"),
 }
-THREAD_ARGS = ("_pl_e", "_pl_tx", "_pl_ty", "_pl_bx", "_pl_by", "_pl_bdx", "_pl_bdy", "_pl_gdx", "_pl_gdy")
+THREAD_ARGS = ("_pl_e", *(name for names in SPECIALS.values() for name in names))
 CALLABLE_BUILTINS = frozenset({"range", "min", "max", "abs", "int", "float", "float32"})
 BINARY_OPS = (
     ast.Add,
@@ -59,7 +61,11 @@ SUBSET = (
 # Calls a CUDA programmer reaches for that the playground does not model, and why (policy.refuse_call).
 REFUSED_CALLS = {
     "print": "print is not available: a GPU has no console here; look at C, the counters and the thread steps",
-    "cuda.const.array_like": "constant memory (cuda.const.array_like) is not supported yet: read the values from A or B",
+    "cuda.const.array_like": (
+        "constant memory (cuda.const.array_like) is not supported: Numba fills it from a NumPy array of the module, "
+        "and a playground file holds integer constants only. Instead read the values from A or B (a warp reading "
+        "one element is one request of one sector), or compute them from integer constants in the kernel"
+    ),
     "cuda.activemask": "cuda.activemask() is not supported: pass the mask of the lanes you mean (0xffffffff: all 32)",
 }
 

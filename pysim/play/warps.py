@@ -39,9 +39,12 @@ class WarpError(KernelError):
         self.line, self.thread = line, thread
 
 
-def resolve(parked: dict[int, Request], vectors: Vectors, problems: list[Problem]) -> dict[int, Any]:
+def resolve(
+    parked: dict[int, Request], vectors: Vectors, problems: list[Problem], synced: dict[int, int]
+) -> dict[int, Any]:
     """For each warp with parked lanes, the earliest call instance's lanes and what each receives; the
-    resolved lanes leave `parked`."""
+    resolved lanes leave `parked`. A lane resolved at a `syncwarp` goes into `synced` with the lanes (a
+    bitmask) it is ordered with there (`pysim.play.warp_order`)."""
     warps: dict[int, dict[tuple[int, int], list[int]]] = {}
     for thread, request in parked.items():
         warps.setdefault(thread // WARP_SIZE, {}).setdefault((request[1], request[2]), []).append(thread)
@@ -51,7 +54,7 @@ def resolve(parked: dict[int, Request], vectors: Vectors, problems: list[Problem
         # The earliest: fewest loop iterations done, then the call first in the source.
         call, vector = min(instances, key=lambda key: (numbered[key[1]], key[0]))
         threads = instances[(call, vector)]
-        sends.update(_results({t % WARP_SIZE: parked.pop(t) for t in threads}, threads[0], problems))
+        sends.update(_results({t % WARP_SIZE: parked.pop(t) for t in threads}, threads[0], problems, synced))
     return sends
 
 
@@ -78,7 +81,9 @@ def _mask(value: Any, line: int, thread: int, name: str) -> int:
     return value & FULL_MASK  # Numba passes it as a uint32
 
 
-def _results(requests: dict[int, Request], first: int, problems: list[Problem]) -> dict[int, Any]:
+def _results(
+    requests: dict[int, Request], first: int, problems: list[Problem], synced: dict[int, int]
+) -> dict[int, Any]:
     """Each lane's result of one call instance (lanes -> requests), as linear thread ids -> results."""
     base = first - first % WARP_SIZE
     line, kind = next(iter(requests.values()))[0], next(iter(requests.values()))[3]
@@ -112,8 +117,9 @@ def _results(requests: dict[int, Request], first: int, problems: list[Problem]) 
             found[base + lane] = all(requests[other][5] for other in mine)
         elif COLLECTIVES[kind] == "any_sync":
             found[base + lane] = any(requests[other][5] for other in mine)
-        else:  # syncwarp
+        else:  # syncwarp: ordered with the lanes that name it in their masks and that it names in its own
             found[base + lane] = None
+            synced[base + lane] = sum(1 << other for other in mine if masks[other] >> lane & 1)
     return found
 
 

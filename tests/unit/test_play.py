@@ -198,7 +198,7 @@ LAUNCH = "\n\ndef launch(M, N, K):\n    return 1, 1\n"
         (KERNEL_HEAD + "    x = [1, 2]\n" + LAUNCH, 6, "a list"),
         (KERNEL_HEAD + "    x = lambda: 1\n" + LAUNCH, 6, "lambda"),
         (KERNEL_HEAD + "    t = cuda.shared.array((A.shape[0], 2), float32)\n" + LAUNCH, 6, "constant"),
-        (KERNEL_HEAD + "    x = cuda.threadIdx.z\n" + LAUNCH, 6, "2-D"),
+        (KERNEL_HEAD + "    x = cuda.threadIdx.q\n" + LAUNCH, 6, ".x, .y and .z, not .q"),
         (KERNEL_HEAD + "    if cuda.syncthreads():\n        pass\n" + LAUNCH, 6, "own"),
         (KERNEL_HEAD + "    return 1\n" + LAUNCH, 6, "returns nothing"),
         (KERNEL_HEAD + "    x = A[0:2, 0]\n" + LAUNCH, 6, "slice"),

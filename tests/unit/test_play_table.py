@@ -92,12 +92,14 @@ def brute_lanes(result):
     counted = result.intervals if result.completed else result.intervals[:-1]  # a run stops in its last, uncounted
     for interval in counted:
         instructions = defaultdict(list)
-        for (tx, ty), record in interval.records():
+        for thread, record in interval.records():
+            tx, ty, tz = (*thread, 0)[:3]  # (tx, ty), or (tx, ty, tz) in a 3-D block
             if record.space == "register":
                 if record.array in spilled_names:
                     found[f"local_{record.op}s"] += 1
                 continue
-            warp = (tx + ty * result.launch.block[0]) // WARP_SIZE
+            dx, dy = result.launch.block[:2]
+            warp = (tx + ty * dx + tz * dx * dy) // WARP_SIZE  # the thread ID of the CUDA Programming Guide
             instructions[record.site, record.array, record.occurrence, warp].append(record.index)
         for (site, _, _, _), indices in instructions.items():
             if sites[site].atomic and sites[site].op == "store":

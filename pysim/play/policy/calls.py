@@ -22,43 +22,47 @@ ACCEPTED_CALLS = (
 
 
 def grid_dimensions(node: ast.expr) -> int | None:
-    """n of `cuda.grid(n)` / `cuda.gridsize(n)` (None for any other expression); refuses n outside 1 and 2."""
+    """n of `cuda.grid(n)` / `cuda.gridsize(n)` (None for any other expression); refuses n outside 1 to 3."""
     if not (isinstance(node, ast.Call) and attribute_chain(node.func) in GRIDS):
         return None
     name = ".".join(attribute_chain(node.func) or [])
     if node.keywords or len(node.args) != 1 or not isinstance(node.args[0], ast.Constant):
-        raise fail(node, f"{name} takes the number of dimensions: {name}(1) or {name}(2)")
+        raise fail(node, f"{name} takes the number of dimensions: {name}(1), {name}(2) or {name}(3)")
     n = node.args[0].value
-    if n == 3:
-        raise fail(node, f"{name}(3) is not supported: the playground's blocks and grids are 2-D (.x and .y)")
-    if n not in (1, 2) or isinstance(n, bool):
-        raise fail(node, f"{name} takes the number of dimensions: {name}(1) or {name}(2)")
-    return n  # type: ignore[return-value]  # 1 or 2
+    if n not in (1, 2, 3) or isinstance(n, bool):
+        raise fail(node, f"{name} takes the number of dimensions: {name}(1), {name}(2) or {name}(3)")
+    return n  # type: ignore[return-value]  # 1, 2 or 3
 
 
-def tuple_names(function: ast.FunctionDef) -> frozenset[str]:
-    """Names bound to `cuda.grid(2)` or `cuda.gridsize(2)` (read as `pos[0]`, `pos[1]`); such a name may
-    hold nothing else, so `pos[0]` is always a tuple's item, never an array's element."""
-    tuples: set[str] = set()
+def tuple_names(function: ast.FunctionDef) -> dict[str, int]:
+    """Names bound to `cuda.grid(n)` or `cuda.gridsize(n)`, n = 2 or 3, with n (read as `pos[0]`, `pos[1]`);
+    such a name may hold nothing else, so `pos[0]` is always a tuple's item, never an array's element."""
+    tuples: dict[str, int] = {}
     other: dict[str, ast.Name] = {}
     bound: set[int] = set()
     for node in ast.walk(function):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if grid_dimensions(node.value) == 2:
-                tuples.add(node.targets[0].id)
+            n = grid_dimensions(node.value)
+            if n is not None and n > 1:
+                name = node.targets[0].id
+                if tuples.setdefault(name, n) != n:
+                    raise fail(
+                        node, f"{name!r} holds cuda.grid({tuples[name]})'s tuple; give the other value another name"
+                    )
                 bound.add(id(node.targets[0]))
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
             other.setdefault(node.id, node)
-    for name in sorted(tuples & set(other)):
-        raise fail(other[name], f"{name!r} holds cuda.grid(2)'s tuple; give the other value another name")
-    return frozenset(tuples)
+    for name in sorted(set(tuples) & set(other)):
+        raise fail(other[name], f"{name!r} holds cuda.grid({tuples[name]})'s tuple; give the other value another name")
+    return tuples
 
 
-def check_tuple_item(node: ast.Subscript) -> None:
-    """`pos[0]` or `pos[1]` of a tuple name."""
+def check_tuple_item(node: ast.Subscript, n: int) -> None:
+    """`pos[0]` to `pos[n - 1]` of a tuple name bound to a cuda.grid(n)."""
     index = node.slice
-    if not (isinstance(index, ast.Constant) and index.value in (0, 1) and not isinstance(index.value, bool)):
-        raise fail(node, "index the tuple of cuda.grid(2) with 0 or 1: pos[0] (x), pos[1] (y)")
+    if not (isinstance(index, ast.Constant) and index.value in range(n) and not isinstance(index.value, bool)):
+        items = ", ".join(f"pos[{i}] ({axis})" for i, axis in zip(range(n), "xyz"))
+        raise fail(node, f"index the tuple of cuda.grid({n}) with 0 to {n - 1}: {items}")
 
 
 def check_call(node: ast.Call, modules: frozenset[str], visit: Callable[[ast.AST], None]) -> bool:

@@ -42,7 +42,7 @@ class KernelPolicy(ast.NodeVisitor):
         self.evaluator = evaluator
         self.uses_float32 = uses_float32
         self.modules = modules  # modules the file imports (`math`)
-        self.tuples: frozenset[str] = frozenset()  # names holding cuda.grid(2)'s tuple (pysim.play.policy.calls)
+        self.tuples: dict[str, int] = {}  # names holding cuda.grid(n)'s tuple, with n (pysim.play.policy.calls)
         self.dynamic: set[str] = set()  # dtypes of the dynamic shared arrays (shape 0)
         self.loops = 0  # loops around the statement being checked
         self.local_words = 0  # words of the local arrays allocated so far (LOCAL_LIMIT_BYTES)
@@ -105,7 +105,7 @@ class KernelPolicy(ast.NodeVisitor):
             self.visit(value.args[0])  # type: ignore[attr-defined]
             return
         self.store_target(target)
-        if isinstance(target, ast.Name) and grid_dimensions(value) == 2:
+        if isinstance(target, ast.Name) and (grid_dimensions(value) or 1) > 1:
             return  # pos = cuda.grid(2), read as pos[0] and pos[1]
         if atomic:
             self.atomic(value)  # type: ignore[arg-type]  # a Call
@@ -236,7 +236,7 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(target, f"{target.id!r} cannot be assigned in the kernel")
 
     def unpacked(self, target: ast.Tuple, value: ast.expr) -> None:
-        """The right side of `a, b = ...`: a tuple of as many values, `X.shape` or `cuda.grid(2)`. Tuples live
+        """The right side of `a, b = ...`: a tuple of as many values, `X.shape` or `cuda.grid(n)`. Tuples live
         only here (and in shapes), so none can grow: `t = t + t` has no tuple to start from."""
         if isinstance(value, ast.Tuple):
             if len(value.elts) != len(target.elts):
@@ -245,9 +245,9 @@ class KernelPolicy(ast.NodeVisitor):
                 self.visit(item)
         elif isinstance(value, ast.Attribute) and value.attr == "shape":
             self.shape(value)
-        elif grid_dimensions(value) == 2:
-            if len(target.elts) != 2:
-                raise fail(value, f"{len(target.elts)} names but 2 values")
+        elif (n := grid_dimensions(value) or 1) > 1:
+            if len(target.elts) != n:
+                raise fail(value, f"{len(target.elts)} names but {n} values")
         else:
             raise fail(value, "unpack a tuple of values, X.shape or cuda.grid(2): `M, K = A.shape`")
 
@@ -263,7 +263,9 @@ class KernelPolicy(ast.NodeVisitor):
         if node.id in CALLABLE_BUILTINS:
             raise fail(node, f"{node.id} can only be called")
         if node.id in self.tuples:
-            raise fail(node, f"{node.id} is cuda.grid(2)'s tuple: read {node.id}[0] and {node.id}[1]")
+            raise fail(
+                node, f"{node.id} is cuda.grid({self.tuples[node.id]})'s tuple: read {node.id}[0], {node.id}[1], ..."
+            )
         if node.id == "math":
             raise fail(node, "call a function of math: math.sqrt(x), ...")
 
@@ -298,11 +300,8 @@ class KernelPolicy(ast.NodeVisitor):
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = attribute_chain(node)
         if chain and len(chain) == 3 and chain[0] == "cuda" and chain[1] in SPECIALS:
-            if chain[2] not in ("x", "y"):
-                raise fail(
-                    node,
-                    f"cuda.{chain[1]}.{chain[2]} is not supported: the playground's blocks and grids are 2-D (.x and .y)",
-                )
+            if chain[2] not in ("x", "y", "z"):
+                raise fail(node, f"cuda.{chain[1]} has .x, .y and .z, not .{chain[2]}")
             return
         if chain and len(chain) == 2 and chain[0] == "cuda" and chain[1] in WARP_NAMES:
             return
@@ -316,7 +315,7 @@ class KernelPolicy(ast.NodeVisitor):
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.value, ast.Name) and node.value.id in self.tuples:
-            check_tuple_item(node)
+            check_tuple_item(node, self.tuples[node.value.id])
             return
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             if isinstance(node.slice, (ast.Tuple, ast.Slice)):
@@ -387,8 +386,10 @@ class KernelPolicy(ast.NodeVisitor):
         chain = attribute_chain(node.func)
         dimensions = grid_dimensions(node)
         if dimensions is not None:
-            if dimensions == 2:
-                raise fail(node, f"{'.'.join(chain or [])}(2) is a tuple: `col, row = ...(2)` or `pos = ...(2)`")
+            if dimensions > 1:
+                raise fail(
+                    node, f"{'.'.join(chain or [])}({dimensions}) is a tuple: `col, row = ...(2)` or `pos = ...(2)`"
+                )
             return
         if counting_barrier(node) is not None:
             raise fail(

@@ -20,18 +20,20 @@ def load(path, index):
     return module
 
 
+def run_case(case, index):
+    """Launch one case's kernel on its A and B, C zero-filled; C as nested lists."""
+    module = load(case["file"], index)
+    A = np.array(case["A"], dtype=np.float32)
+    B = np.array(case["B"], dtype=np.float32)
+    C = np.zeros((case["M"], case["N"]), dtype=np.float32)
+    configuration = module.launch(case["M"], case["N"], case["K"])  # (grid, block[, stream, shared bytes])
+    dA, dB, dC = cuda.to_device(A), cuda.to_device(B), cuda.to_device(C)
+    module.kernel[configuration](dA, dB, dC)
+    return dC.copy_to_host().tolist()
+
+
 def main():
-    results = []
-    for index, case in enumerate(json.load(sys.stdin)):
-        module = load(case["file"], index)
-        A = np.array(case["A"], dtype=np.float32)
-        B = np.array(case["B"], dtype=np.float32)
-        C = np.zeros((case["M"], case["N"]), dtype=np.float32)
-        configuration = module.launch(case["M"], case["N"], case["K"])  # (grid, block[, stream, shared bytes])
-        dA, dB, dC = cuda.to_device(A), cuda.to_device(B), cuda.to_device(C)
-        module.kernel[configuration](dA, dB, dC)
-        results.append(dC.copy_to_host().tolist())
-    json.dump(results, sys.stdout)
+    json.dump([run_case(case, index) for index, case in enumerate(json.load(sys.stdin))], sys.stdout)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from ...widgets.grids import MatrixGrid
 from ...widgets.player import Player
 from ...widgets.warp_pictures import WarpPicture
 from .runner import ASK_LIMIT_MS, Job, Runner, ignore_failure, span
-from .texts import access_text, shape_text, xy_text
+from .texts import access_text, dtype_label, shape_text, xy_text
 from .warprows import grouped_rows
 
 COUNTER_NAMES = tuple(Counters.__dataclass_fields__)
@@ -94,6 +94,7 @@ class RunStepping:
         self.grid_expected = MatrixGrid("expected", "NumPy's answer", canvas_above=CANVAS_ABOVE_CELLS, level="output")
         self.shared_box = h("div", "shared-grids")
         self.shared_grids: dict[str, MatrixGrid] = {}
+        self.dtypes: dict[str, str] = {}  # each shared array's dtype, marked beside its values (texts.dtype_label)
         self.wrong: list[tuple[int, int]] = []
 
         # When the section appears, its listing and grids show a frame after the player, and its tables a frame
@@ -251,14 +252,17 @@ class RunStepping:
     def load_shared_grids(self, allocations) -> None:
         """One grid per shared array: a grid of the same name is reused, the others are closed (their
         listeners and proxies go with them), so Run after Run holds no more than one run needs."""
-        old, self.shared_grids = self.shared_grids, {}
+        old, self.shared_grids, self.dtypes = self.shared_grids, {}, {}
         self.shared_box.textContent = ""
         for allocation in allocations:
             grid = old.pop(allocation.name, None) or MatrixGrid(
                 allocation.name, allocation.name, canvas_above=CANVAS_ABOVE_CELLS, level="shared"
             )
             rows, cols = allocation.grid_shape
-            grid.resize(rows, cols, f"{allocation.name} [{shape_text(allocation.shape)}]")
+            grid.resize(
+                rows, cols, f"{allocation.name} [{shape_text(allocation.shape)}]{dtype_label(allocation.dtype)}"
+            )
+            self.dtypes[allocation.name] = allocation.dtype
             self.shared_grids[allocation.name] = grid
             self.shared_box.appendChild(grid.element)
         for grid in old.values():
@@ -403,7 +407,8 @@ class RunStepping:
         text = self.source_lines[step.line - 1].strip() if 0 < step.line <= len(self.source_lines) else ""
         accesses = h("td", "accesses")
         for record in step.accesses:
-            accesses.appendChild(h("span", f"access {record.space}-{record.op}", access_text(record)))
+            shown = access_text(record, self.dtypes.get(record.array, "float32"))
+            accesses.appendChild(h("span", f"access {record.space}-{record.op}", shown))
         return h(
             "tr",
             "",

@@ -39,15 +39,25 @@ def size_text(size: tuple[int, int, int]) -> str:
 
 
 def xy_text(pair) -> str:
-    return f"({pair[0]}, {pair[1]})"
+    """(x, y), or (x, y, z) for a thread or block of a 3-D launch."""
+    return "(" + ", ".join(str(v) for v in pair) + ")"
 
 
 def shape_text(shape) -> str:
     return " × ".join(str(v) for v in shape)
 
 
-def access_text(record) -> str:
-    """`load global A[3, 4] → 5`: one access of one thread, from pysim's record."""
+def dtype_label(dtype: str) -> str:
+    """The words that mark an array's values with their type: none for float32 (A, B, C and most arrays), the
+    dtype's name for the others. Written out, not a colour only, so a float64 value (computed at a fraction of
+    float32's rate on most GPUs) reads as one to everyone."""
+    return "" if dtype == "float32" else f" {dtype}"
+
+
+def access_text(record, dtype: str = "float32") -> str:
+    """`load global A[3, 4] → 5`: one access of one thread, from pysim's record; `dtype`: its array's, marked
+    after the value when not float32 (a float64 value with every digit it holds)."""
     where = f"{record.array}[{', '.join(str(i) for i in record.index)}]"
     arrow = "→" if record.op == "load" else "←"
-    return f"{record.op} {record.space} {where} {arrow} {fmt(record.value) or 'NaN'}"
+    value = repr(float(record.value)) if dtype == "float64" and record.value == record.value else fmt(record.value)
+    return f"{record.op} {record.space} {where} {arrow} {value or 'NaN'}{dtype_label(dtype)}"
