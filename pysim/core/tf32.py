@@ -9,7 +9,8 @@ listing's own SASS by tests/unit/test_mma_sass.py): unless |x| is infinite or Na
 the 13 dropped bits, so a tie carries away from zero, into the exponent if need be: the largest floats
 round to infinity), then clear the low 13 bits. Subnormals round the same way (integer arithmetic, no
 flush to zero). A NaN is only masked, so a NaN whose payload lies wholly in the low 13 bits comes out as
-infinity: the hardware rule, kept.
+infinity: the hardware rule, kept. Where the rounded value only feeds an HMMA, nvcc drops the mask (the
+listing's SASS at split=1): the tensor core reads the top 19 bits alone, so the result is the same.
 
 3xTF32 (CUTLASS's OpMultiplyAddFastF32, include/cutlass/gemm/warp/mma_tensor_op_fast_f32.h) splits
 x = big + small with big = tf32(x), small = tf32(x - big) (x - big is exact in float32) and sums
