@@ -18,6 +18,7 @@ from pysim.hardware.mma_params import MmaParams
 from pysim.hardware.params import ParamError
 from pysim.kernels import KERNELS, k12_mma
 from pysim.kernels.mma_layout import FLOPS_PER_MMA, tensor_flops
+from pysim.lessons.narration import narration
 
 KERNEL = KERNELS["mma"]
 ONE = {"BM": 16, "BN": 16, "BK": 8, "WM": 16, "WN": 16}
@@ -130,7 +131,7 @@ def test_each_tile_lands_before_its_fragments_are_read():
 @pytest.mark.parametrize("values", [CASES[1], CASES[3]])
 def test_highlighted_lines(values):
     p = MmaParams(**values)
-    source = KERNEL.source(p)
+    source, words = KERNEL.source(p), narration("mma")
     assert not any("@@" in line for line in source)
     expected = {
         k12_mma.LOAD_A: "cpAsync16(&As[",
@@ -144,6 +145,8 @@ def test_highlighted_lines(values):
         if step.lines in expected:
             assert expected[step.lines] in source[step.line - 1], source[step.line - 1]
         KERNEL.focus(p, step, 0)
+        assert words.narrate(step, p, p.threads - 1).endswith(".")
+        assert words.phase_detail(step, p).endswith(".")
 
 
 @pytest.mark.parametrize("values", [CASES[4], CASES[5], CASES[6]])
@@ -195,6 +198,8 @@ def test_cli_count_and_refusals():
     data = json.loads(out.stdout)
     assert data["c_matches"] is True
     assert {k: data[k] for k in Counters().as_dict()} == bruteforce_mma.mma(**values)
+    text = run_cli("trace", "--kernel", "mma", *flags, "--limit", "30")
+    assert text.returncode == 0 and "mma3xTf32(acc" in text.stdout, text.stderr
     for flags, word in (
         (["--WM", "24"], "WM"),
         (["--stages", "4", "--BK", "256"], "stages"),
