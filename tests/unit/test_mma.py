@@ -10,6 +10,7 @@ import sys
 import bruteforce_mma
 import numpy as np
 import pytest
+from groups import replay
 
 from pysim.core import tf32
 from pysim.core.counters import Counters
@@ -113,19 +114,7 @@ def test_each_tile_lands_before_its_fragments_are_read():
     for values in CASES[:5]:
         p = MmaParams(**values)
         trace = Trace(KERNEL, p)
-        pending, landed, copying = [], set(), []
-        for step in (trace[i] for i in range(trace.steps_per_block)):
-            if step.phase == "load":
-                copying.append(step.tile)
-                assert step.accesses[1].asynchronous
-            elif step.phase == "commit":
-                pending.append(tuple(dict.fromkeys(copying)))
-                copying = []
-            elif step.phase == "wait":
-                while len(pending) > p.stages - 1:
-                    landed.update(pending.pop(0))
-            elif step.phase == "compute":
-                assert step.tile in landed, (values, step.index)
+        assert replay(trace, p.stages) == list(range(p.tiles)), values
 
 
 @pytest.mark.parametrize("values", [CASES[1], CASES[3]])
