@@ -40,6 +40,9 @@ OPTIONS = {
     },
 }
 OPTIONS["pipelined"] = {**OPTIONS["warptile"], "stages": "stages"}
+OPTIONS["mma"] = {
+    name: name for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "stages", "swizzle", "split", "device")
+}
 
 # Every kernel option, in the order --help lists them.
 KNOWN_OPTIONS = tuple(dict.fromkeys(option for options in OPTIONS.values() for option in options))

@@ -143,6 +143,7 @@ class Step:
     inner: tuple[int, ...] = ()
     fma: int = 0
     register_reads: int = 0
+    mma: int = 0  # warp-wide tensor-core instructions the statement issued (SPEC §7 mma_instructions)
     barrier: bool = False
     index: int = -1
     block: tuple[int, int] = (0, 0)
@@ -188,7 +189,12 @@ class Filling:
 
 def count_step(step: Step) -> Counters:
     """Count a step's events from what it recorded (SPEC §2)."""
-    totals = {"fma": step.fma, "register_reads": step.register_reads, "barriers": int(step.barrier)}
+    totals = {
+        "fma": step.fma,
+        "register_reads": step.register_reads,
+        "mma_instructions": step.mma,
+        "barriers": int(step.barrier),
+    }
     for access in step.accesses:
         if access.asynchronous:
             found = {"async_copy_bytes": access.elements * WORD_BYTES}

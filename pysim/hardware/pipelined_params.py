@@ -17,6 +17,18 @@ ASYNC_COPY_ARCH = 80
 COMPUTE_CAPABILITY = {"a100": 80, "h100": 90, "h200": 90, "t4": 75, "rtx4090": 89, "rtxa6000": 86}
 """Each device preset's compute capability ×10, as the CUDA guide lists it (CUDA_GUIDE, "Compute Capabilities")."""
 
+
+def require_arch(device_key: str, arch: int, feature: str) -> None:
+    """Refuse a device preset older than compute capability `arch` (×10), naming the feature that needs it."""
+    found = COMPUTE_CAPABILITY[device_key]
+    _require(
+        "device",
+        found >= arch,
+        f"device: the {device(device_key).name} is compute capability {found // 10}.{found % 10}; {feature} "
+        f"needs {arch // 10}.{arch % 10} or later (sm_{arch}), so this kernel cannot run there",
+    )
+
+
 MIN_STAGES, MAX_STAGES = 2, 4  # one stage is warptiling itself; beyond four the latency is already hidden
 
 
@@ -39,13 +51,7 @@ class PipelinedParams(WarptileParams):
     stages: int = _int(2, low=MIN_STAGES, high=MAX_STAGES)
 
     def check(self) -> None:
-        arch = COMPUTE_CAPABILITY[self.device]
-        _require(
-            "device",
-            arch >= ASYNC_COPY_ARCH,
-            f"device: the {device(self.device).name} is compute capability {arch // 10}.{arch % 10}; cp.async "
-            f"needs {ASYNC_COPY_ARCH // 10}.{ASYNC_COPY_ARCH % 10} or later (sm_80), so this kernel cannot run there",
-        )
+        require_arch(self.device, ASYNC_COPY_ARCH, "cp.async")
         super().check()
 
     def _check_shared(self) -> None:

@@ -23,8 +23,9 @@ Steps: warptiling's, plus one per commit and one per wait. A thread is named (la
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -247,21 +248,38 @@ def block_steps(p: PipelinedParams, A: np.ndarray, B: np.ndarray, bx: int, by: i
         )
         yield Step("load", LOAD_B, tile=tile, accesses=accesses, **state())
 
+    def compute(tile: int) -> Iterator[Step]:
+        nonlocal registers
+        row, lines = stage_of(p, tile) * p.BK, (LOAD_M, LOAD_N, FMA)
+        registers = yield from warptile.outer_products(p, tile, row, {"As": As, "Bs": Bs}, registers, lines)
+
     yield Step("setup", SETUP, **state())
+    yield from rounds(p, LISTING, load, compute, state)
+    yield Step("store", STORE, accesses=(warptile._store(p, registers["threadResults"], bx, by),), **state())
+
+
+def rounds(
+    p: Any,
+    listing: Listing,
+    load: Callable[[int], Iterator[Step]],
+    compute: Callable[[int], Iterator[Step]],
+    state: Callable[[], dict],
+) -> Iterator[Step]:
+    """The pipeline between setup and store, for any kernel whose listing marks the same statements (k12's
+    too): S-1 tiles copied and committed ahead, then per round the copy of the tile S-1 ahead, its commit,
+    the wait for this tile's group, a barrier, `compute(tile)` and the barrier before its stage is reused."""
     for s in range(p.stages - 1):
         if s < p.tiles:
             yield from load(s)
-        yield Step("commit", COMMIT_FIRST, tile=s if s < p.tiles else None, **state())
+        yield Step("commit", listing.at("commit_first"), tile=s if s < p.tiles else None, **state())
     for tile in range(p.tiles):
         if tile + p.stages - 1 < p.tiles:
             yield from load(tile + p.stages - 1)
-        yield Step("commit", COMMIT, tile=tile, **state())
-        yield Step("wait", WAIT, tile=tile, **state())
-        yield Step("barrier", SYNC_LOADED, tile=tile, barrier=True, **state())
-        row, lines = stage_of(p, tile) * p.BK, (LOAD_M, LOAD_N, FMA)
-        registers = yield from warptile.outer_products(p, tile, row, {"As": As, "Bs": Bs}, registers, lines)
-        yield Step("barrier", SYNC_DONE, tile=tile, barrier=True, **state())
-    yield Step("store", STORE, accesses=(warptile._store(p, registers["threadResults"], bx, by),), **state())
+        yield Step("commit", listing.at("commit"), tile=tile, **state())
+        yield Step("wait", listing.at("wait"), tile=tile, **state())
+        yield Step("barrier", listing.at("sync_loaded"), tile=tile, barrier=True, **state())
+        yield from compute(tile)
+        yield Step("barrier", listing.at("sync_done"), tile=tile, barrier=True, **state())
 
 
 def counters_for(p: PipelinedParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:

@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from groups import replay
 
 import bruteforce
 from pysim.core.counters import Counters
@@ -95,21 +96,7 @@ def test_each_tile_lands_before_it_is_read_and_waits_keep_s_minus_1_in_flight():
     for values in CASES[:5]:
         p = PipelinedParams(**values)
         trace = Trace(KERNEL, p)
-        committed, pending, landed, copying = [], [], set(), []
-        for step in (trace[i] for i in range(trace.steps_per_block)):
-            if step.phase == "load":
-                copying.append(step.tile)
-                assert step.accesses[1].asynchronous
-            elif step.phase == "commit":
-                pending.append(tuple(dict.fromkeys(copying)))
-                copying = []
-            elif step.phase == "wait":
-                while len(pending) > p.stages - 1:
-                    landed.update(pending.pop(0))
-                committed.append(step.tile)
-            elif step.phase == "compute":
-                assert step.tile in landed, (values, step.index)
-        assert committed == list(range(p.tiles))
+        assert replay(trace, p.stages) == list(range(p.tiles)), values
 
 
 @pytest.mark.parametrize("values", [CASES[1], CASES[3]])

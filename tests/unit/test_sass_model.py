@@ -54,9 +54,15 @@ UNMODELLED: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {
 FROM_SM_80 = {"pipelined": "cp.async (LDGSTS, cp.async.wait_group) needs sm_80 or later"}
 
 
+# Kernels whose main-loop mix pysim does not model yet, each with why (their SASS is checked elsewhere).
+NOT_MODELLED = {
+    "mma": "pysim's mix has no HMMA or cvt.rna class yet (issue 41); tests/unit/test_mma_sass.py finds HMMA.1688"
+}
+
+
 def _cases() -> list:
     found = []
-    for kernel in ORDER:
+    for kernel in (kernel for kernel in ORDER if kernel.NAME not in NOT_MODELLED):
         archs = toolchain.ARCHS[1:] if kernel.NAME in FROM_SM_80 else toolchain.ARCHS
         for label, preset in kernel.PARAMS.PRESETS.items():
             for arch in archs:

@@ -26,6 +26,7 @@ def test_kernels_are_in_teaching_order():
         "vectorized",
         "warptile",
         "pipelined",
+        "mma",
     ]
 
 

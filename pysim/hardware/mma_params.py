@@ -1,0 +1,151 @@
+"""Parameters of the TF32 tensor-core kernel (pysim/kernels/k12_mma.py): warp tiles made of whole
+mma.m16n8k8 tiles, a cp.async pipeline of `stages` buffers, padded or XOR-swizzled shared rows, and
+TF32 (split=1) or 3xTF32 (split=3) arithmetic; each rule refused with a message naming the parameter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+from typing import ClassVar
+
+from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..core.fragments import MMA_K, MMA_M, MMA_N
+from .blocktile_params import _require
+from .devices import KIB, device
+from .params import Params, _check_threads, _device, _int
+from .pipelined_params import MAX_STAGES, MIN_STAGES, require_arch
+
+TENSOR_TF32_ARCH = 80
+"""mma.sync.m16n8k8 with .tf32 operands needs sm_80 (PTX ISA, "mma": "requires sm_80 or higher" for .tf32)."""
+
+PAD_A, PAD_B = 4, 8
+"""Words added to each As and Bs row when swizzle=0: As rows BK+4 long put the 8 rows an A fragment reads in
+8 different groups of 4 banks, Bs rows BN+8 long do the same for the 4 rows a B fragment reads (BK and BN being
+multiples of 8); both keep every row 16-byte aligned for cp.async."""
+
+COPY_FLOATS = 4  # one cp.async moves 16 bytes
+
+
+@dataclass(frozen=True)
+class MmaParams(Params):
+    """A BM×BN block tile of C, warps of WM×WN made of 16×8 mma tiles, BK-deep slices copied `stages` ahead."""
+
+    PRESETS: ClassVar[dict[str, dict[str, int]]] = {
+        label: dict(zip(("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "stages", "swizzle", "split"), values))
+        for label, values in (
+            (
+                "teaching: 16×16×32, one warp, BM=BN=WM=WN=16, BK=8, 2 stages, padded, TF32",
+                (16, 16, 32, 16, 16, 8, 16, 16, 2, 0, 1),
+            ),
+            (
+                "production: 128³, 4 warps, BM=BN=128, BK=16, WM=WN=64, 3 stages, padded, TF32",
+                (128, 128, 128, 128, 128, 16, 64, 64, 3, 0, 1),
+            ),
+        )
+    }
+
+    M: int = _int(64)
+    N: int = _int(64)
+    K: int = _int(64)
+    BM: int = _int(64, high=1024)
+    BN: int = _int(64, high=1024)
+    BK: int = _int(16, high=1024)
+    WM: int = _int(32, high=1024)
+    WN: int = _int(32, high=1024)
+    stages: int = _int(3, low=MIN_STAGES, high=MAX_STAGES)
+    swizzle: int = _int(0, low=0, high=1, label="swizzle (0: padded rows, 1: XOR swizzle)")
+    split: int = _int(1, low=1, high=3, label="split (1: TF32, 3: 3xTF32)")
+    device: str = _device()
+
+    def check(self) -> None:
+        require_arch(self.device, TENSOR_TF32_ARCH, "mma.sync with .tf32 operands")
+        _require("split", self.split in (1, 3), f"split={self.split}: split is 1 (TF32) or 3 (3xTF32)")
+        for name, shape, what in (("WM", MMA_M, "m"), ("WN", MMA_N, "n"), ("BK", MMA_K, "k")):
+            value = getattr(self, name)
+            _require(
+                name,
+                value % shape == 0,
+                f"{name}={value} is not a multiple of {shape}, the {what} of mma.m16n8k8: a warp's tile is made "
+                f"of whole {MMA_M}×{MMA_N}×{MMA_K} MMA tiles",
+            )
+        _require("WM", self.BM % self.WM == 0, f"BM={self.BM} is not divisible by WM={self.WM} (BM % WM == 0)")
+        _require("WN", self.BN % self.WN == 0, f"BN={self.BN} is not divisible by WN={self.WN} (BN % WN == 0)")
+        _check_threads("WM", f"(BM/WM)·(BN/WN) = {self.warps} warps", self.threads, self.device)
+        for name in ("K", "N"):
+            value = getattr(self, name)
+            _require(
+                name,
+                value % COPY_FLOATS == 0,
+                f"{name}={value} is not a multiple of 4: a cp.async copies 16 bytes (4 floats) of a row of "
+                f"{'A' if name == 'K' else 'B'}, which must start on a 16-byte boundary",
+            )
+        self._check_registers()
+        self._check_shared()
+
+    def _check_registers(self) -> None:
+        """A lane's accumulators and fragments (an estimate: nvcc needs a few more for addresses)."""
+        needed = self.accumulators + 4 * self.MITER + 2 * self.NITER
+        limit = device(self.device).register_limit
+        _require(
+            "WN" if self.WN > self.WM else "WM",
+            needed <= limit,
+            f"WM×WN = {self.WM}×{self.WN} gives each lane {self.accumulators} accumulators and {needed - self.accumulators} "
+            f"fragment registers, {needed} in all; a thread may use at most {limit} registers",
+        )
+
+    def _check_shared(self) -> None:
+        preset = device(self.device)
+        limit = int(preset.shared_per_block_optin.value) * KIB
+        rows = f"As[{self.BM}][{self.a_stride}] + Bs[{self.BK}][{self.b_stride}]"
+        _require(
+            "stages",
+            self.shared_bytes <= limit,
+            f"stages={self.stages}: {self.stages} × ({rows}) need {self.shared_bytes:,} bytes of shared memory per "
+            f"block; the {preset.name} allows {limit:,} (dynamic, opt-in), so fewer stages or smaller tiles",
+        )
+
+    @property
+    def warps(self) -> int:
+        return (self.BM // self.WM) * (self.BN // self.WN)
+
+    @property
+    def threads(self) -> int:
+        return self.warps * WARP_SIZE
+
+    @property
+    def warp_cols(self) -> int:
+        return self.BN // self.WN
+
+    @property
+    def MITER(self) -> int:
+        return self.WM // MMA_M
+
+    @property
+    def NITER(self) -> int:
+        return self.WN // MMA_N
+
+    @property
+    def accumulators(self) -> int:
+        return self.WM * self.WN // WARP_SIZE
+
+    @property
+    def a_stride(self) -> int:
+        """Words per As row: BK, plus the padding when the rows are not swizzled."""
+        return self.BK + (0 if self.swizzle else PAD_A)
+
+    @property
+    def b_stride(self) -> int:
+        return self.BN + (0 if self.swizzle else PAD_B)
+
+    @property
+    def shared_bytes(self) -> int:
+        return self.stages * (self.BM * self.a_stride + self.BK * self.b_stride) * WORD_BYTES
+
+    @property
+    def tiles(self) -> int:
+        return ceil(self.K / self.BK)
+
+    @property
+    def ksteps(self) -> int:
+        """mma k-steps per tile."""
+        return self.BK // MMA_K

@@ -1,0 +1,131 @@
+"""Where the TF32 kernel (k12_mma.py) puts things and who touches what: the padded or XOR-swizzled shared
+rows, the cp.async copy rounds, the fragment reads of each warp, and the closed-form counters built on them.
+
+The swizzle permutes the 16-byte chunks inside each 128-byte line of shared memory (32 banks × 4 bytes):
+chunk' = chunk XOR (line mod 8), in words w' = w ^ (((w >> 5) & 7) << 2), CUTLASS's Swizzle<3, 2, 3> on
+float words. Rows that straddle the same banks in one read land in different chunks, without the padding's
+extra bytes. Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so
+the swizzle never moves a word out of its stage.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..core import banks
+from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..core.counters import Counters
+from ..core.fragments import A_MAP, B_MAP, MMA_K, MMA_M, MMA_N
+from ..core.sectors import tile_load_sectors
+from ..core.warps import INACTIVE
+from ..hardware.mma_params import COPY_FLOATS, MmaParams
+
+LINE_WORDS, CHUNKS_PER_LINE = 32, 8
+
+
+def swizzle_words(words: np.ndarray) -> np.ndarray:
+    """The physical word of each logical word under the XOR swizzle (INACTIVE stays)."""
+    moved = words ^ (((words >> 5) & (CHUNKS_PER_LINE - 1)) << 2)
+    return np.where(words == INACTIVE, INACTIVE, moved)
+
+
+def place(p: MmaParams, words: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, col) in a shared array of rows `stride` words long, of logical words row·stride + col."""
+    physical = swizzle_words(words) if p.swizzle else words
+    rows, cols = np.divmod(physical, stride)
+    idle = words == INACTIVE
+    return np.where(idle, INACTIVE, rows), np.where(idle, INACTIVE, cols)
+
+
+@lru_cache(maxsize=16)
+def copy_rounds(p: MmaParams, height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """`for (i = threadIdx.x; i < height·width/4; i += threads)`: (row, first col) of the 16-byte chunk each
+    lane copies in each round, (rounds, threads), INACTIVE past the tile's last chunk."""
+    chunks, per_row = height * width // COPY_FLOATS, width // COPY_FLOATS
+    i = np.arange(-(-chunks // p.threads))[:, None] * p.threads + np.arange(p.threads)[None, :]
+    live = i < chunks
+    return np.where(live, i // per_row, INACTIVE), np.where(live, i % per_row * COPY_FLOATS, INACTIVE)
+
+
+def warp_origin(p: MmaParams) -> tuple[np.ndarray, np.ndarray]:
+    """(warpRow, warpCol) of each thread's warp inside the block tile, (threads,)."""
+    warp = np.arange(p.threads) // WARP_SIZE
+    return warp // p.warp_cols * p.WM, warp % p.warp_cols * p.WN
+
+
+@lru_cache(maxsize=16)
+def fragment_reads(p: MmaParams) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Logical (row, col) inside one stage's As (m, k) and Bs (k, n) of every fragment load of k-step 0,
+    (instructions, threads): MITER·4 loads of A (a0..a3 per mma row), NITER·2 of B (b0, b1)."""
+    top, left = warp_origin(p)
+    lane = np.arange(p.threads) % WARP_SIZE
+    a_rows = top[None, None] + np.arange(p.MITER)[:, None, None] * MMA_M + A_MAP[lane, :, 0].T[None]
+    a_cols = np.broadcast_to(A_MAP[lane, :, 1].T[None], a_rows.shape)
+    b_rows = np.broadcast_to(B_MAP[lane, :, 0].T[None], (p.NITER, 2, p.threads))
+    b_cols = left[None, None] + np.arange(p.NITER)[:, None, None] * MMA_N + B_MAP[lane, :, 1].T[None]
+    shape_a, shape_b = (p.MITER * 4, p.threads), (p.NITER * 2, p.threads)
+    return a_rows.reshape(shape_a), a_cols.reshape(shape_a), b_rows.reshape(shape_b), b_cols.reshape(shape_b)
+
+
+def a_words(p: MmaParams, stage: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Logical words of As[stage][rows][cols] (INACTIVE stays)."""
+    words = (stage * p.BM + rows) * p.a_stride + cols
+    return np.where(rows == INACTIVE, INACTIVE, words)
+
+
+def b_words(p: MmaParams, stage: int, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    words = (stage * p.BK + rows) * p.b_stride + cols
+    return np.where(rows == INACTIVE, INACTIVE, words)
+
+
+def _physical(p: MmaParams, words: np.ndarray) -> np.ndarray:
+    return swizzle_words(words) if p.swizzle else words
+
+
+@lru_cache(maxsize=16)
+def shared_costs(p: MmaParams, stage: int) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one tile computed from `stage`: its cp.async chunks landing
+    (16 bytes a lane) and BK/8 k-steps of fragment loads (4 bytes a lane)."""
+    accesses = [
+        (a_words(p, stage, *copy_rounds(p, p.BM, p.BK)), COPY_FLOATS),
+        (b_words(p, stage, *copy_rounds(p, p.BK, p.BN)), COPY_FLOATS),
+    ]
+    a_rows, a_cols, b_rows, b_cols = fragment_reads(p)
+    for k in range(0, p.BK, MMA_K):
+        accesses += [(a_words(p, stage, a_rows, a_cols + k), 1), (b_words(p, stage, b_rows + k, b_cols), 1)]
+    found = [banks.costs(_physical(p, words), width) for words, width in accesses]
+    return sum(extra for extra, _ in found), sum(waves for _, waves in found)
+
+
+def counters_for(p: MmaParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
+    """Closed-form counters of the blocks (bx, by) for bx in bxs, by in bys."""
+    blocks, tiles = len(bxs) * len(bys), p.tiles
+    rows = int(np.minimum(p.M - bys * p.BM, p.BM).sum())
+    cols = int(np.minimum(p.N - bxs * p.BN, p.BN).sum())
+    k_origins = np.arange(tiles) * p.BK
+    sectors = tile_load_sectors(*copy_rounds(p, p.BM, p.BK), p.K, bys * p.BM, k_origins, (p.M, p.K), len(bxs), 4)
+    sectors += tile_load_sectors(*copy_rounds(p, p.BK, p.BN), p.N, k_origins, bxs * p.BN, (p.K, p.N), len(bys), 4)
+    costs = [shared_costs(p, tile % p.stages) for tile in range(tiles)]
+    per_kstep = p.threads * (4 * p.MITER + 2 * p.NITER)
+    return Counters(
+        global_loads=rows * p.K * len(bxs) + cols * p.K * len(bys),
+        global_stores=rows * cols,
+        shared_loads=blocks * tiles * p.ksteps * per_kstep,
+        barriers=blocks * tiles * 2,
+        global_sectors=sectors,
+        bank_extra_cycles=blocks * sum(extra for extra, _ in costs),
+        shared_wavefronts=blocks * sum(waves for _, waves in costs),
+        mma_instructions=blocks * tiles * p.ksteps * p.warps * p.MITER * p.NITER * p.split,
+        async_copy_bytes=blocks * tiles * p.BK * (p.BM + p.BN) * WORD_BYTES,
+    )
+
+
+FLOPS_PER_MMA = 2 * MMA_M * MMA_N * MMA_K
+"""One m16n8k8 is 16·8·8 = 1,024 multiply-adds, 2,048 floating-point operations."""
+
+
+def tensor_flops(counters: Counters) -> int:
+    """FLOPs the tensor cores executed (3xTF32 executes three per useful one)."""
+    return counters.mma_instructions * FLOPS_PER_MMA
