@@ -16,6 +16,13 @@ RULES, in the order they apply:
   merged, lowest offset first, into 128-bit (LDS.128) then 64-bit (LDS.64) accesses where the words are
   consecutive and the address is provably aligned: the offset a multiple of the width and the thread's
   part of the address a multiple of it for every thread (shared arrays are placed 16-byte aligned).
+- `kept-loop`: ptxas (not NVVM: the PTX of kernels 4 and 5 still reads scalar ld.shared.f32; ptxas merges) unrolls
+  the dotIdx loop, and so merges reads across its rounds, only while one round is short; a round of more
+  than KEPT_LOOP_BODY instructions (its FFMA and scalar shared reads) stays a loop in the SASS, and `merge`
+  sees one round at a time. Found on nvcc 13 for every architecture: rounds of 44 (register, TM=4, TN=8:
+  As merged across rounds into LDS.128) are unrolled; rounds of 65 (blocktile1d, TM=32: 32 FFMA, 33 LDS)
+  and 80 (register at siboehm's runner shape, TM=TN=8) are kept, their As reads scalar. The bound is
+  somewhere in 45-64; 48 is fitted, not read from ptxas, and tests/unit/test_sass_model.py holds it.
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
@@ -42,6 +49,7 @@ WIDTH_SUFFIX = {1: "", 2: ".64", 4: ".128"}
 SHARED = {"load": "LDS", "store": "STS"}
 GLOBAL = {"load": "LDG.E", "store": "STG.E"}
 ASYNC_COPY = "LDGSTS.E"
+KEPT_LOOP_BODY = 48  # the `kept-loop` rule's bound, instructions in one round of the dotIdx loop
 
 
 def instruction_class(op: str, width: int) -> str:
@@ -121,14 +129,21 @@ def alignment_of(bases: Iterable[int]) -> int:
     return next(width for width in (4, 2, 1) if common % width == 0)
 
 
-def shared_mix(accesses: Sequence[Access]) -> Counter[str]:
-    """The `reuse`, `merge` and `vector-type` rules over one iteration's shared accesses of a block.
+def keeps_loop(ffma: int, reads: int) -> bool:
+    """The `kept-loop` rule: whether ptxas keeps the dotIdx loop whose one round has `ffma` FFMA and
+    `reads` scalar shared reads per thread, so that no read is merged with one of another round."""
+    return ffma + reads > KEPT_LOOP_BODY
+
+
+def shared_mix(accesses: Sequence[Access], rounds: Sequence[int | None]) -> Counter[str]:
+    """The `reuse`, `merge` and `vector-type` rules over one iteration's shared accesses of a block;
+    `rounds` gives each access's round of a kept loop (`kept-loop`; None: merged with any round).
 
     Each access's first instruction row is read per thread; thread 0 (all of whose thread-dependent
     terms are 0) gives each access's constant offset, the others its thread-dependent part."""
-    groups: dict[tuple[str, str, bytes], list[int]] = {}
+    groups: dict[tuple[str, str, bytes, int | None], list[int]] = {}
     found: Counter[str] = Counter()
-    for access in accesses:
+    for access, round_ in zip(accesses, rounds, strict=True):
         for words in access.words:
             live = words != INACTIVE
             if not live[0]:
@@ -141,8 +156,8 @@ def shared_mix(accesses: Sequence[Access]) -> Counter[str]:
                 continue
             offset = int(words[0])
             part = np.where(live, words - offset, 0).astype(np.int64)
-            groups.setdefault((access.array, access.op, part.tobytes()), []).append(offset)
-    for (_, op, raw), offsets in groups.items():
+            groups.setdefault((access.array, access.op, part.tobytes(), round_), []).append(offset)
+    for (_, op, raw, _), offsets in groups.items():
         alignment = alignment_of(np.frombuffer(raw, dtype=np.int64).tolist())
         for _, width in merged_runs(offsets, alignment):
             found[instruction_class(SHARED[op], width)] += 1
@@ -195,9 +210,13 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     skipped = set(runtime_loop_lines(lines))
     first, after = iteration_steps(kernel, params)
     kept = [step for step in first if not skipped.intersection(step.lines)]
-    accesses = [access for step in kept for access in step.accesses]
-    mix = Counter({"FFMA": _fma_per_thread(kept, kernel.threads(params))})
-    mix += shared_mix([a for a in accesses if a.space == "shared"])
+    threads = kernel.threads(params)
+    shared = [(access, step.k) for step in kept for access in step.accesses if access.space == "shared"]
+    first_round = [step for step in kept if step.k == 0]
+    reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
+    kept_loop = keeps_loop(_fma_per_thread(first_round, threads), reads)
+    mix = Counter({"FFMA": _fma_per_thread(kept, threads)})
+    mix += shared_mix([a for a, _ in shared], [k if kept_loop else None for _, k in shared])
     mix += global_mix([a for step in kept if not _copies(step) for a in step.accesses if a.space == "global"])
     stores = global_mix([a for step in after for a in step.accesses if a.space == "global"])
     return Mix(_plain(mix), _plain(stores), tuple(sorted(skipped)))

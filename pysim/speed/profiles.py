@@ -10,7 +10,9 @@ Modelled compiler behaviour: the un-tiled loops are unrolled ×4; in kernels 3 a
 thread's As reads of one iteration are the instructions pysim's instruction model says nvcc
 emits (pysim/core/instructions.py, `merge`: consecutive aligned words become LDS.128, a
 broadcast when a warp shares the address; tests/unit/test_sass_model.py holds that model to
-nvcc's SASS); As reads stay LDS.32 in kernel 5; Bs reads with TN % 4 == 0 become LDS.128;
+nvcc's SASS; `kept-loop`: not across rounds at TM=32); As reads stay LDS.32 in kernel 5, as nvcc
+issues them at siboehm's runner shape (`kept-loop`: TM=TN=8 rounds stay a loop; at rounds of up to
+48 instructions nvcc merges them, which this model does not follow yet); Bs reads with TN % 4 == 0 become LDS.128;
 other instructions = 4 per round + 1 per global access; registers as RegisterBudget
 estimates them (32 for the un-tiled kernels).
 """
@@ -25,7 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
-from ..core.instructions import alignment_of, merged_runs
+from ..core.instructions import alignment_of, keeps_loop, merged_runs
 from ..hardware.params import NaiveParams, SmemParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
@@ -229,7 +231,7 @@ def _merged_reads(array: int, base: np.ndarray, offsets: range) -> Iterator[Inst
 
 def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool, merge_a: bool) -> Iterator[Instr]:
     """Kernels 4 and 5: scalar copies of A's BM×BK and B's BK×BN slices, then BK rounds of register reads
-    (kernel 4's As reads merged as nvcc merges them, `merge_a`)."""
+    (kernel 4's As reads merged across rounds as nvcc merges them, `merge_a`: while ptxas unrolls them, `kept-loop`)."""
     As, Bs, k0 = 0, p.BM * p.BK * WORD_BYTES, it * p.BK
     for (ar, ac), (br, bc) in zip(
         _strided_copy(tid, threads, p.BM, p.BK), _strided_copy(tid, threads, p.BK, p.BN), strict=False
@@ -291,7 +293,7 @@ def blocktile1d(p: Tiled) -> KernelProfile:
     threads = p.BM * p.BN // p.TM
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        return _tile_reads(shape, tid, threads, it, False, merge_a=True)
+        return _tile_reads(shape, tid, threads, it, False, merge_a=not keeps_loop(p.TM, p.TM + 1))
 
     return _tiled(shape, p.TM, 1, body, _patch_epilogue(shape, 1), threads)
 
