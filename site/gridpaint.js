@@ -82,6 +82,15 @@
     }
   }
 
+  // A picture's changed attributes and texts in one call from Python (site/app/widgets/warp_pictures.py):
+  // a step of #/transpose changes about 200 of its SVG shapes' attributes. names[i] "" writes the text.
+  function write(elements, names, values) {
+    for (var i = 0; i < elements.length; i++) {
+      if (names[i]) elements[i].setAttribute(names[i], values[i]);
+      else elements[i].textContent = values[i];
+    }
+  }
+
   // Values in flight (site/app/widgets/motion.py), placed and set moving in one call: each token is put on
   // its start by a transform, the layer's style is resolved once, and each is given its end, so that the
   // CSS transition (css/tilelab.css .flight) moves it on the compositor. The page's content security policy
@@ -104,5 +113,6 @@
 
   window.tilelabGridPaint = paint;
   window.tilelabUpdate = update;
+  window.tilelabWrite = write;
   window.tilelabFly = fly;
 })();
