@@ -14,7 +14,12 @@
   // style: {fill, border, dashed, width, line, outline, hatch, color, bold} ("" for a cue the cell lacks)
   function paint(ctx, pitch, cols, indices, values, styleIds, styles, labels, cursor) {
     var size = pitch - 1;
+    var font = "", align = "";  // set only when they change: each assignment of a font is parsed again
     ctx.textBaseline = "middle";
+    function setText(newFont, newAlign) {
+      if (newFont !== font) ctx.font = font = newFont;
+      if (newAlign !== align) ctx.textAlign = align = newAlign;
+    }
     for (var i = 0; i < indices.length; i++) {
       var index = indices[i], s = styles[styleIds[i]];
       var x = (index % cols) * pitch, y = Math.floor(index / cols) * pitch;
@@ -49,15 +54,13 @@
       var value = text(values[i]);
       if (value) {
         ctx.fillStyle = s.color;
-        ctx.textAlign = "center";
-        ctx.font = (s.bold ? "bold " : "") + "10px ui-monospace, monospace";
+        setText((s.bold ? "bold " : "") + "10px ui-monospace, monospace", "center");
         ctx.fillText(value, x + size / 2, y + size / 2 + 1);
       }
       var label = labels.get(index);
       if (label) {
         ctx.fillStyle = s.color;
-        ctx.textAlign = "left";
-        ctx.font = "7px ui-monospace, monospace";
+        setText("7px ui-monospace, monospace", "left");
         ctx.fillText(label, x + 2, y + size - 4);
       }
       if (index === cursor.index) {  // the keyboard cursor
@@ -79,6 +82,15 @@
       var element = elements[indices[i]];
       if (texts[i] != null) element.textContent = texts[i];
       if (classes && classes[i] != null) element.className = classes[i];
+    }
+  }
+
+  // A picture's changed attributes and texts in one call from Python (site/app/widgets/warp_pictures.py):
+  // a step of #/transpose changes about 200 of its SVG shapes' attributes. names[i] "" writes the text.
+  function write(elements, names, values) {
+    for (var i = 0; i < elements.length; i++) {
+      if (names[i]) elements[i].setAttribute(names[i], values[i]);
+      else elements[i].textContent = values[i];
     }
   }
 
@@ -104,5 +116,6 @@
 
   window.tilelabGridPaint = paint;
   window.tilelabUpdate = update;
+  window.tilelabWrite = write;
   window.tilelabFly = fly;
 })();

@@ -34,6 +34,17 @@ def cells(rows: range, cols: range) -> list[Cell]:
     return [(r, c) for r in rows for c in cols]
 
 
+def _distinct_cells(rows: np.ndarray, cols: np.ndarray) -> list[Cell]:
+    """The distinct (row, col) pairs, sorted, found by NumPy: a view asks for a block's 1,024 cells at
+    every step, and a set of Python tuples built from them was a sixth of a naive step (issue 44)."""
+    if rows.size == 0:
+        return []
+    width = int(cols.max()) + 1
+    keys = np.unique(rows.astype(np.int64) * width + cols)  # cols >= 0: a key orders as (row, col) does
+    found_rows, found_cols = np.divmod(keys, width)
+    return list(zip(found_rows.tolist(), found_cols.tolist()))
+
+
 def _two_d(values: np.ndarray, shape: tuple[int, int] | None = None) -> np.ndarray:
     """`values` as (instructions, threads), broadcast to `shape` if given (the fast path first:
     a simulation makes hundreds of thousands of accesses)."""
@@ -111,14 +122,12 @@ class Access:
         mask = self.active
         if thread is not None:
             mask = mask & (np.arange(mask.shape[1]) == thread)
-        rows, cols, _ = self._spread(mask)
-        return sorted({(int(r), int(c)) for r, c in zip(rows, cols)})
+        return _distinct_cells(*self._spread(mask)[:2])
 
     def zero_cells(self) -> list[tuple[int, int]]:
         if self.zero_fill is None:
             return []
-        rows, cols, _ = self._spread(self.zero_fill & self.active)
-        return sorted({(int(r), int(c)) for r, c in zip(rows, cols)})
+        return _distinct_cells(*self._spread(self.zero_fill & self.active)[:2])
 
     def write_into(self, target: np.ndarray) -> None:
         """Apply this access's stored values to `target` (a store's effect on its array)."""

@@ -4,6 +4,9 @@ counter check.)"""
 
 import pytest
 
+from pysim.core.trace import Trace
+from pysim.kernels import KERNELS, k03_tilelab_transpose
+
 
 @pytest.mark.parametrize("pad,degree,banks", [(0, 32, 1), (1, 1, 32), (2, 2, 16)])
 def test_column_read_degree_per_pad(page, pad, degree, banks):
@@ -36,3 +39,24 @@ def test_the_address_names_the_tile_T(page):
     assert {key: page.params()[key] for key in ("n", "T", "pad")} == {"n": "8", "T": "4", "pad": "1"}
     assert page.testid("input-T").value == "4"
     assert "TILE" not in page.address
+
+
+def marked(page, testid: str, cls: str) -> list[tuple[int, int]]:
+    cells = page.all(f".cell.{cls}", page.testid(testid))
+    return sorted((int(cell.getAttribute("data-r")), int(cell.getAttribute("data-c"))) for cell in cells)
+
+
+def test_the_block_tiles_and_the_padding_stay_marked_across_blocks(page):
+    """Every step of a four-block run: A's and C's cells of the block's tile (in-tile) and the shared tile's
+    padding (pad-cell), exactly. The view holds them as the grids' base classes, set when the block changes
+    (issue 44), so a block left behind must lose them."""
+    kernel = KERNELS["transpose"]
+    params = kernel.PARAMS.parse({"n": "16", "T": "8", "pad": "1"})
+    trace = Trace(kernel, params)
+    page.go("#/transpose?n=16&T=8&pad=1&step=0&guide=0")
+    for index in range(len(trace)):
+        regions = kernel.regions(params, trace[index])
+        assert [marked(page, f"grid-{name}", "in-tile") for name in ("A", "C")] == [regions["A"], regions["C"]]
+        assert marked(page, "grid-tile", "pad-cell") == k03_tilelab_transpose.padding_cells(params)
+        if index < len(trace) - 1:
+            page.click("step")

@@ -59,14 +59,15 @@ class TransposeView(SteppingView):
     def step_marks(self, step, arrays: tuple[str, ...]) -> dict[str, dict]:
         """As the base class draws them, except that an access marks only the followed thread's warp:
         a block here is up to 1,024 threads, the lesson is one warp, and marking every thread would
-        redraw thousands of cells per step. The block's regions are the same for its four steps."""
-        if getattr(self, "regions_of", (None,))[0] != (step.block_number, self.params):
-            found: dict[str, dict] = {name: {} for name in arrays}
-            for array, cells in self.kernel.regions(self.params, step).items():
-                add_marks(found[array], cells, "in-tile")
-            add_marks(found["tile"], self.padding, "pad-cell")
-            self.regions_of = ((step.block_number, self.params), found)
-        targets = {name: dict(marks) for name, marks in self.regions_of[1].items()}
+        redraw thousands of cells per step. The block's regions (and the tile's padding) are the grids'
+        base classes, set when the block changes: as marks, every step compared their 2,048 cells (issue 44)."""
+        if self.base_block != step.block_number:
+            self.base_block = step.block_number
+            regions = self.kernel.regions(self.params, step)
+            for name, grid in (("A", self.grid_a), ("C", self.grid_c)):
+                grid.set_base({cell: "in-tile" for cell in regions[name]})
+            self.grid_tile.set_base({cell: "pad-cell" for cell in self.padding})
+        targets: dict[str, dict] = {name: {} for name in arrays}
         warp = lanes.warp_of(self.thread)
         for access in step.accesses:
             found_lanes = [lane for lane in lanes.lanes(access, warp) if lane.active]
@@ -130,6 +131,7 @@ class TransposeView(SteppingView):
         self.grid_tile.resize(p.TILE, stride, f"tile [{p.TILE}][{stride}] (pad = {p.pad})")
         self.grid_c.resize(p.n, p.n, f"Matrix C = Aᵀ ({p.n} × {p.n})", self.trace.expected.max())
         self.padding = k03_tilelab_transpose.padding_cells(p)
+        self.base_block = None  # the grids are resized: their base classes are gone
         transpose_explain.show(self.explained, p)
 
     def monitor_columns(self) -> tuple[str, ...]:

@@ -118,7 +118,7 @@ class MatrixGrid:
         cols = self.shape[1]
         old, self.base = self.base, {r * cols + c: cls for (r, c), cls in classes.items()}
         changed = set()
-        for i in old.keys() | self.base.keys():
+        for i in {i for i, _ in old.items() ^ self.base.items()}:  # the cells whose base differs (as in show)
             cls = f"{self.base.get(i, '')} {self.marks.get(i, '')}".strip()
             if self.classes.get(i, "") != cls:
                 changed.add(i)
@@ -175,12 +175,11 @@ class MatrixGrid:
         rows, cols = self.shape
         wanted = {r * cols + c: cls for (r, c), cls in marks.items() if r < rows and c < cols}
         # Only cells whose marks differ from the last step's can change (set_base forgets the marks of
-        # the cells it redraws): a step costs its changes, not the grid's size or its marks'.
-        old = self.marks
-        for i in old.keys() | wanted.keys():
+        # the cells it redraws): a step costs its changes, not the grid's size or its marks'. The pairs
+        # that differ are found by one set operation: a loop over every marked cell was most of a
+        # #/transpose step, whose marks hold a 32×32 block (issue 44).
+        for i in {i for i, _ in self.marks.items() ^ wanted.items()}:
             mark = wanted.get(i, "")
-            if old.get(i, "") == mark:
-                continue
             cls = f"{self.base.get(i, '')} {mark}".strip()
             if self.classes.get(i, "") != cls:
                 changed.add(i)

@@ -3,10 +3,15 @@ banks of a shared access. Shared by the naive and transpose views (and any view 
 
 A picture keeps its SVG shapes between steps (pools of rects and texts) and writes only the
 attributes that changed, so stepping through a warp's 32 strided loads moves a few dozen
-shapes instead of building a few hundred: the views must step in well under 16 ms.
+shapes instead of building a few hundred: the views must step in well under 16 ms. The changed
+attributes of a draw are written in one call into the page (site/gridpaint.js), not one call each:
+a #/transpose step changed about 200 of them, each a crossing from Python into JavaScript (issue 44).
 """
 
 from __future__ import annotations
+
+from pyodide.ffi import to_js
+from pyscript import window
 
 from pysim.core.constants import NUM_BANKS, WORDS_PER_SECTOR
 from pysim.core.lanes import WarpBanks, WarpSectors
@@ -24,11 +29,31 @@ BOX_TALL, BOX_SHORT = 15, 9  # px per word box in a bank column (short when many
 BANK_TOP = 30
 
 
-class Shape:
-    """One SVG element and the attributes it shows; `set` writes only what differs."""
+class Writes:
+    """A draw's changed attributes and texts, written into the page in one call by `flush`."""
 
-    def __init__(self, element) -> None:
+    def __init__(self) -> None:
+        self.elements: list = []
+        self.names: list[str] = []  # "" writes the element's text
+        self.values: list[str] = []
+
+    def add(self, element, name: str, value: str) -> None:
+        self.elements.append(element)
+        self.names.append(name)
+        self.values.append(value)
+
+    def flush(self) -> None:
+        if self.elements:
+            window.tilelabWrite(to_js(self.elements), to_js(self.names), to_js(self.values))
+            self.elements, self.names, self.values = [], [], []
+
+
+class Shape:
+    """One element and the attributes it shows; `set` notes only what differs (written by `Writes.flush`)."""
+
+    def __init__(self, element, writes: Writes) -> None:
         self.element = element
+        self.writes = writes
         self.shown: dict[str, str] = {}
         self.label: str | None = None
 
@@ -36,12 +61,12 @@ class Shape:
         for name, value in attrs.items():
             text = str(value)
             if self.shown.get(name) != text:
-                self.element.setAttribute(name.replace("_", "-"), text)
+                self.writes.add(self.element, name.replace("_", "-"), text)
                 self.shown[name] = text
 
     def text(self, value: str) -> None:
         if self.label != value:
-            self.element.textContent = value
+            self.writes.add(self.element, "", value)
             self.label = value
 
 
@@ -49,8 +74,8 @@ class Pool:
     """Shapes of one kind, reused in order on every draw; those not asked for are hidden (display: none,
     so a pool grown by a 32-way conflict costs no layout once smaller pictures are drawn)."""
 
-    def __init__(self, parent, tag: str) -> None:
-        self.parent, self.tag = parent, tag
+    def __init__(self, parent, tag: str, writes: Writes) -> None:
+        self.parent, self.tag, self.writes = parent, tag, writes
         self.shapes: list[Shape] = []
         self.used = 0
 
@@ -61,7 +86,7 @@ class Pool:
         if self.used == len(self.shapes):
             element = svg(self.tag)
             self.parent.appendChild(element)
-            self.shapes.append(Shape(element))
+            self.shapes.append(Shape(element, self.writes))
         shape = self.shapes[self.used]
         shape.set(display="inline")
         self.used += 1
@@ -82,32 +107,38 @@ class WarpPicture:
     def __init__(self, testid: str, caption: str) -> None:
         self.caption = h("figcaption", "", caption)
         self.summary = h("p", "warp-summary", "", data_testid=testid)
+        self.writes = Writes()
+        self.heading = Shape(self.caption, self.writes)
+        self.facts = Shape(self.summary, self.writes)  # the summary: its text and data attributes
         self.drawing = picture(1, 1, caption)
         self.drawing.setAttribute("class", "picture warp")
-        self.title = self.drawing.firstChild
+        self.title = Shape(self.drawing.firstChild, self.writes)
         layers = {name: svg("g", name) for name in ("boxes", "words", "labels")}
         for layer in layers.values():
             self.drawing.appendChild(layer)
-        self.boxes = Pool(layers["boxes"], "rect")
-        self.words = Pool(layers["words"], "rect")
-        self.texts = Pool(layers["labels"], "text")
-        self.frame = Shape(self.drawing)
+        self.boxes = Pool(layers["boxes"], "rect", self.writes)
+        self.words = Pool(layers["words"], "rect", self.writes)
+        self.texts = Pool(layers["labels"], "text", self.writes)
+        self.frame = Shape(self.drawing, self.writes)
         holder = h("div", "warp-drawing", children=[self.drawing])
         self.element = h("figure", "warp-picture", children=[self.caption, self.summary, holder])
         self.shown = None
+        self.hidden = False
 
     def hide(self) -> None:
-        self.element.setAttribute("hidden", "")
+        if not self.hidden:
+            self.element.setAttribute("hidden", "")
+            self.hidden = True
 
     def _begin(self, key, caption: str, summary: str) -> bool:
         """Show the figure with its texts; False when the picture already shows this instruction."""
-        self.element.removeAttribute("hidden")
-        if self.caption.textContent != caption:
-            self.caption.textContent = caption
-        if self.summary.textContent != summary:
-            self.summary.textContent = summary
-            self.title.textContent = summary
-            self.frame.set(aria_label=summary)
+        if self.hidden:
+            self.element.removeAttribute("hidden")
+            self.hidden = False
+        self.heading.text(caption)
+        self.facts.text(summary)
+        self.title.text(summary)
+        self.frame.set(aria_label=summary)
         if key == self.shown:
             return False
         self.shown = key
@@ -119,6 +150,7 @@ class WarpPicture:
         for pool in (self.boxes, self.words, self.texts):
             pool.end()
         self.frame.set(viewBox=f"0 0 {width} {height}", width=width)
+        self.writes.flush()
 
     def _label(self, text: str, x: float, y: float, cls: str) -> None:
         label = self.texts.take()
@@ -131,15 +163,12 @@ class WarpPicture:
         (labelled with its lane, ×n when n lanes share the word) for each word asked for. The rest of
         each box was moved for nothing."""
         summary = ws.summary()
-        for name, value in (
-            ("data-sectors", len(ws.sectors)),
-            ("data-fetched", ws.bytes_fetched),
-            ("data-used", ws.bytes_used),
-            ("data-lanes", ws.active),
-        ):
-            self.summary.setAttribute(name, str(value))
+        self.facts.set(
+            data_sectors=len(ws.sectors), data_fetched=ws.bytes_fetched, data_used=ws.bytes_used, data_lanes=ws.active
+        )
         key = ("sectors", ws.array, ws.op, tuple(lane.word for lane in ws.lanes))
         if not self._begin(key, caption, summary):
+            self.writes.flush()
             return
         box = WORDS_PER_SECTOR * SLOT
         labelled = len(ws.sectors) <= LABELLED_SECTORS
@@ -167,11 +196,10 @@ class WarpPicture:
         """NUM_BANKS columns, each a stack of the distinct words that bank serves (one per cycle); a stack
         of more than one is a conflict, marked and counted (×n)."""
         summary = wb.summary()
-        self.summary.setAttribute("data-degree", str(wb.degree))
-        self.summary.setAttribute("data-extra", str(wb.extra_cycles))
-        self.summary.setAttribute("data-banks", str(wb.report.banks_used))
+        self.facts.set(data_degree=wb.degree, data_extra=wb.extra_cycles, data_banks=wb.report.banks_used)
         key = ("banks", wb.array, wb.op, tuple(lane.word for lane in wb.lanes))
         if not self._begin(key, caption, summary):
+            self.writes.flush()
             return
         degree = max(wb.degree, 1)
         size = BOX_TALL if degree <= 8 else BOX_SHORT

@@ -117,6 +117,16 @@ class Window(EventTarget):
             if classes is not None and classes[i] is not None:
                 element.className = classes[i]
 
+    @staticmethod
+    def tilelabWrite(elements: list[Element], names: list[str], values: list[str]) -> None:
+        """site/gridpaint.js's `write`, which the warp pictures call: each element's attribute, or its
+        text where the name is ""."""
+        for element, name, value in zip(elements, names, values, strict=True):
+            if name:
+                element.setAttribute(name, value)
+            else:
+                element.textContent = value
+
     def _timer(self, callback: object, delay: float = 0) -> int:
         return next(self._ids)
 
