@@ -47,8 +47,8 @@ TILES: dict[str, dict[str, tuple[object, ...]]] = {
 TILES["pipelined"] = {**TILES["warptile"], "stages": (2, 3, 4)}
 TILES["mma"] = {
     "BM": (16, 32, 64, 128),
-    "BN": (8, 16, 32, 64, 128),
-    "BK": (8, 16, 32),
+    "BN": (16, 32, 64, 128),
+    "BK": (8, 32),  # 32: swizzled rows must be whole 128-byte lines
     "WM": (16, 32, 64),
     "WN": (8, 16, 32, 64),
     "stages": (2, 3, 4),
