@@ -134,8 +134,9 @@ def test_a_refused_kernel_is_reported_with_nvccs_line(compiler: None, tmp_path, 
         toolchain.disassemble(toolchain.Job(source, "sm_80"))
 
 
-def test_the_pipelined_kernel_is_refused_on_sm_75_with_ptxas_line(compiler: None) -> None:
-    kernel, params = render.kernel_params("pipelined", {})
+@pytest.mark.parametrize("name", sorted(FROM_SM_80))
+def test_a_kernel_from_sm_80_is_refused_on_sm_75_with_ptxas_line(compiler: None, name: str) -> None:
+    kernel, params = render.kernel_params(name, {})
     with pytest.raises(toolchain.CompileError, match="ptxas.*requires .target sm_80 or higher"):
         toolchain.disassemble(report.job(kernel, params, "sm_75"))
 
