@@ -7,10 +7,15 @@ each named, so that tests/unit/test_sass_model.py can hold it equal to what nvcc
 
 RULES, in the order they apply:
 - `contract`: `sum += a * b` in float32 becomes one FFMA (nvcc contracts a*b+c by default).
+- `tensor-core`: each warp's `mma.sync.m16n8k8` TF32 is one HMMA.1688.F32.TF32 that every thread issues; its
+  operands' `cvt.rna.tf32.f32` is plain integer and compare code (FSETP, IADD), no class counted here.
+- `split-operands`: 3xTF32 (split=3) splits each fragment register x read from shared memory into
+  big = tf32(x) and small = tf32(x - big): one FADD per word a thread's fragment reads bring in.
 - `unroll`: loops with constant bounds inside the main loop are unrolled completely, so one iteration's
   reads are all in one straight stretch of code and the rules below see them all at once.
 - `runtime-loop`: a loop whose start is threadIdx.x (a cooperative copy) has a trip count nvcc cannot know;
-  it stays a loop and its instructions are left out of the iteration's mix (`runtime_loop_lines`).
+  it stays a loop and its instructions are left out of the iteration's mix (`runtime_loop_lines`), with
+  those of a `__device__` function called only inside such loops (inlined, they carry the function's lines).
 - `reuse`: a thread reading one shared word twice between barriers issues one load (no store between).
 - `merge`: a thread's shared reads (and writes) of one array whose addresses differ only by constants are
   merged, lowest offset first, into 128-bit (LDS.128) then 64-bit (LDS.64) accesses where the words are
@@ -33,6 +38,7 @@ RULES, in the order they apply:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -50,6 +56,7 @@ SHARED = {"load": "LDS", "store": "STS"}
 GLOBAL = {"load": "LDG.E", "store": "STG.E"}
 ASYNC_COPY = "LDGSTS.E"
 KEPT_LOOP_BODY = 48  # the `kept-loop` rule's bound, instructions in one round of the dotIdx loop
+TENSOR_CORE = "HMMA.1688.F32.TF32"
 
 
 def instruction_class(op: str, width: int) -> str:
@@ -100,7 +107,15 @@ def runtime_loop_lines(lines: Sequence[str]) -> tuple[int, ...]:
     for number, text in enumerate(lines, start=1):
         if text.lstrip().startswith("for (") and "= threadIdx.x;" in text:
             found += range(number, _closing_line(lines, number) + 1)
-    return tuple(found)
+    for number, text in enumerate(lines, start=1):
+        name = re.match(r"__device__ .*?(\w+)\(", text)
+        if not name or not found:
+            continue
+        body = range(number, _closing_line(lines, number) + 1)
+        calls = [n for n, t in enumerate(lines, start=1) if n not in body and f"{name.group(1)}(" in t]
+        if calls and set(calls) <= set(found):
+            found += body
+    return tuple(sorted(found))
 
 
 def merged_runs(offsets: Iterable[int], alignment: int) -> list[tuple[int, int]]:
@@ -190,6 +205,11 @@ def _fma_per_thread(steps: Sequence[Step], threads: int) -> int:
     return round(total)
 
 
+def _mma_per_thread(steps: Sequence[Step], threads: int) -> int:
+    """The `tensor-core` rule: a step's `mma` counts warp-wide instructions; each of a warp's 32 threads issues it."""
+    return sum(step.mma for step in steps) * 32 // threads
+
+
 def iteration_steps(kernel: Any, params: Any) -> tuple[list[Step], list[Step]]:
     """Block (0, 0)'s steps of its first main-loop iteration (tile 0; k 0 for a kernel without tiles),
     and its steps after the loop (the stores); a kernel without a loop is one iteration."""
@@ -211,12 +231,15 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     first, after = iteration_steps(kernel, params)
     kept = [step for step in first if not skipped.intersection(step.lines)]
     threads = kernel.threads(params)
+    accesses = [access for step in kept for access in step.accesses]
     shared = [(access, step.k) for step in kept for access in step.accesses if access.space == "shared"]
     first_round = [step for step in kept if step.k == 0]
     reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
     kept_loop = keeps_loop(_fma_per_thread(first_round, threads), reads)
-    mix = Counter({"FFMA": _fma_per_thread(kept, threads)})
+    mix = Counter({"FFMA": _fma_per_thread(kept, threads), TENSOR_CORE: _mma_per_thread(kept, threads)})
     mix += shared_mix([a for a, _ in shared], [k if kept_loop else None for _, k in shared])
+    if getattr(params, "split", 1) == 3:
+        mix["FADD"] += sum(len(a.words) for a in accesses if a.space == "shared" and a.op == "load")
     mix += global_mix([a for step in kept if not _copies(step) for a in step.accesses if a.space == "global"])
     stores = global_mix([a for step in after for a in step.accesses if a.space == "global"])
     return Mix(_plain(mix), _plain(stores), tuple(sorted(skipped)))

@@ -24,6 +24,10 @@ PAD_A, PAD_B = 4, 8
 multiples of 8); both keep every row 16-byte aligned for cp.async."""
 
 COPY_FLOATS = 4  # one cp.async moves 16 bytes
+SWIZZLE_LINE = 32
+"""Words in the 128-byte line whose 16-byte chunks the XOR swizzle permutes (Swizzle<3, 2, 3> on floats): a
+swizzled row must be whole lines, or the XOR moves chunks into the neighbouring row (it permutes the stage,
+not the row, and a row no longer holds one row of the tile)."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +83,21 @@ class MmaParams(Params):
                 f"{name}={value} is not a multiple of 4: a cp.async copies 16 bytes (4 floats) of a row of "
                 f"{'A' if name == 'K' else 'B'}, which must start on a 16-byte boundary",
             )
+        if self.swizzle:
+            self._check_swizzle()
         self._check_registers()
         self._check_shared()
+
+    def _check_swizzle(self) -> None:
+        for name, array in (("BK", "As"), ("BN", "Bs")):
+            value = getattr(self, name)
+            _require(
+                name,
+                value % SWIZZLE_LINE == 0,
+                f"{name}={value}: swizzle=1 permutes the 16-byte chunks inside each 128-byte line ({SWIZZLE_LINE} "
+                f"words), so a swizzled {array} row of {name} words must be whole lines ({name} a multiple of "
+                f"{SWIZZLE_LINE}); a row of {value} words would not be permuted within itself (use swizzle=0, padding)",
+            )
 
     def _check_registers(self) -> None:
         """A lane's accumulators and fragments (an estimate: nvcc needs a few more for addresses)."""

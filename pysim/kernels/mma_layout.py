@@ -4,7 +4,8 @@ rows, the cp.async copy rounds, the fragment reads of each warp, and the closed-
 The swizzle permutes the 16-byte chunks inside each 128-byte line of shared memory (32 banks × 4 bytes):
 chunk' = chunk XOR (line mod 8), in words w' = w ^ (((w >> 5) & 7) << 2), CUTLASS's Swizzle<3, 2, 3> on
 float words. Rows that straddle the same banks in one read land in different chunks, without the padding's
-extra bytes. Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so
+extra bytes. A swizzled row is whole lines (BK and BN multiples of 32 words; MmaParams refuses others), so the
+XOR permutes each row within itself. Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so
 the swizzle never moves a word out of its stage.
 """
 

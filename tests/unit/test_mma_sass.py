@@ -15,7 +15,8 @@ from tools.sass import report, toolchain
 
 KERNEL = KERNELS["mma"]
 TEACH, PRODUCTION = MmaParams.PRESETS.values()
-CASES = [TEACH, PRODUCTION, {**TEACH, "split": 3, "swizzle": 1}, {**PRODUCTION, "split": 3, "swizzle": 1}]
+SWIZZLED = {"swizzle": 1, "split": 3, "BK": 32}  # a swizzled row is whole 128-byte lines (BK, BN multiples of 32)
+CASES = [TEACH, PRODUCTION, {**TEACH, **SWIZZLED, "BN": 32, "WN": 32}, {**PRODUCTION, **SWIZZLED}]
 
 
 def _sass(values, arch="sm_80"):

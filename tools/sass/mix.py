@@ -3,7 +3,8 @@
 The main loop is the listing's outermost `for` around the FMA statement (`main_loop_span`, shared with
 pysim's model). In the SASS it is the backward branch whose body holds the most FFMA; nvcc may have
 unrolled it u times (u = the body's barriers over the barriers one iteration has, or for a loop without
-barriers its FFMA over one iteration's), so the body's counts are divided by u. A loop with constant
+barriers its FFMA over one iteration's), so the body's counts are divided by u. The arithmetic that anchors
+the reading is FFMA, or HMMA in a tensor-core kernel (one iteration has no FFMA there). A loop with constant
 bounds may be unrolled completely (no backward branch): then the loop lines' instructions over the trip
 count. Loops nested in the body (a cooperative copy starting at threadIdx.x) are counted apart.
 """
@@ -17,7 +18,7 @@ from fractions import Fraction
 
 from .disasm import Instruction
 
-COUNTED = ("FFMA", "LDS", "STS", "LDG", "STG", "LDGSTS", "DFMA", "DADD", "DMUL", "FMUL", "FADD")
+COUNTED = ("FFMA", "HMMA", "LDS", "STS", "LDG", "STG", "LDGSTS", "DFMA", "DADD", "DMUL", "FMUL", "FADD")
 GLOBAL_FAMILIES = (
     "LDG",
     "STG",
@@ -32,6 +33,8 @@ def instruction_class(opcode: str) -> str | None:
     family = opcode.split(".")[0]
     if family not in COUNTED:
         return None
+    if family == "HMMA":  # the shape and types are the class: HMMA.1688.F32.TF32
+        return opcode
     width = next((w for w in WIDTHS if f"{w}." in f"{opcode}."), "")
     if family in GLOBAL_FAMILIES:
         return f"{family}.E{width}"
@@ -80,13 +83,14 @@ class Iteration:
 
     span: tuple[int, int]  # the listing lines of the main loop
     barriers: int
-    ffma: int
+    anchored: int  # one iteration's instructions of the anchor
     trips: int | None  # the trip count when the listing fixes it (nvcc may unroll the loop completely)
     runtime_lines: frozenset[int]
+    anchor: str = "FFMA"  # the opcode family whose count anchors unrolling: FFMA, or HMMA (tensor cores)
 
 
-def _ffma(instructions: Sequence[Instruction]) -> int:
-    return sum(1 for i in instructions if i.opcode.startswith("FFMA"))
+def _anchored(instructions: Sequence[Instruction], one: Iteration) -> int:
+    return sum(1 for i in instructions if i.opcode.startswith(one.anchor))
 
 
 def _bars(instructions: Sequence[Instruction]) -> int:
@@ -94,12 +98,15 @@ def _bars(instructions: Sequence[Instruction]) -> int:
 
 
 def main_loop(instructions: Sequence[Instruction], one: Iteration) -> LoopBody:
-    """The main loop: the backward branch whose body has the most barriers (the most FFMA in a kernel
+    """The main loop: the backward branch whose body has the most barriers (the most anchors in a kernel
     without barriers); none when nvcc unrolled it completely (then the loop lines over the trip count)."""
     apart = tuple(i for i in instructions if i.line in one.runtime_lines)
     kept = [i for i in instructions if i.line not in one.runtime_lines]
     all_loops = loops(kept)
-    measure = _bars if one.barriers else _ffma
+
+    def measure(found: Sequence[Instruction]) -> int:
+        return _bars(found) if one.barriers else _anchored(found, one)
+
     candidates = [lp for lp in all_loops if measure([i for i in kept if lp.holds(i)])]
     if not candidates:
         inside = tuple(i for i in kept if one.span[0] <= i.line <= one.span[1])
@@ -109,9 +116,10 @@ def main_loop(instructions: Sequence[Instruction], one: Iteration) -> LoopBody:
     nested = [lp for lp in all_loops if lp != loop and loop.start <= lp.start and lp.end <= loop.end]
     body = tuple(i for i in kept if loop.holds(i) and not any(lp.holds(i) for lp in nested))
     inner = tuple(i for i in kept if any(lp.holds(i) for lp in nested))
-    unrolled = max(measure(body) // max(one.barriers or one.ffma, 1), 1)
-    # The inner loop's trip count is not in the SASS: FFMA anchors it (the iteration's FFMA, less the body's).
-    weight = Fraction(unrolled * one.ffma - _ffma(body), _ffma(inner)) if _ffma(inner) else Fraction(0)
+    unrolled = max(measure(body) // max(one.barriers or one.anchored, 1), 1)
+    # The inner loop's trip count is not in the SASS: the anchor gives it (the iteration's FFMA, less the body's).
+    in_inner = _anchored(inner, one)
+    weight = Fraction(unrolled * one.anchored - _anchored(body, one), in_inner) if in_inner else Fraction(0)
     after = tuple(i for i in kept if i.address > loop.end and i.line > one.span[1])
     return LoopBody(body, inner, weight, unrolled, apart, after)
 

@@ -9,22 +9,26 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from pysim.core.instructions import Mix, iteration_steps, main_loop_span, model_mix
+from pysim.core.instructions import TENSOR_CORE, Mix, iteration_steps, main_loop_span, model_mix
 from pysim.kernels import Kernel
 
 from . import disasm, mix, render, toolchain
 
 
 def iteration(kernel: Kernel, params: Any, model: Mix) -> mix.Iteration:
-    """The anchors of reading the SASS: the main loop's lines, and one iteration's barriers and FFMA."""
+    """The anchors of reading the SASS: the main loop's lines (around the FMA, or the tensor-core mma), and one
+    iteration's barriers and FFMA (HMMA in a tensor-core kernel)."""
     lines = kernel.source(params)
     markers = kernel.LISTING.markers
-    span = main_loop_span(lines, markers["fma"][0]) if "fma" in markers else (1, len(lines))
+    inner = next((markers[name][0] for name in ("fma", "mma") if name in markers), None)
+    span = main_loop_span(lines, inner) if inner else (1, len(lines))
     first, _ = iteration_steps(kernel, params)
+    anchor = TENSOR_CORE if model.per_iteration.get(TENSOR_CORE) else "FFMA"
     return mix.Iteration(
         span=span,
         barriers=sum(1 for step in first if step.barrier),
-        ffma=model.per_iteration.get("FFMA", 0),
+        anchored=model.per_iteration.get(anchor, 0),
+        anchor=anchor.split(".")[0],
         trips=getattr(params, "tiles", None),
         runtime_lines=frozenset(model.runtime_loop_lines),
     )

@@ -45,7 +45,17 @@ TILES: dict[str, dict[str, tuple[object, ...]]] = {
     },
 }
 TILES["pipelined"] = {**TILES["warptile"], "stages": (2, 3, 4)}
-ALIGNED = {"vectorized": ("K", "N"), "warptile": ("K", "N"), "pipelined": ("K", "N")}  # float4 rows: multiples of 4
+TILES["mma"] = {
+    "BM": (16, 32, 64, 128),
+    "BN": (16, 32, 64, 128),
+    "BK": (8, 32),  # 32: swizzled rows must be whole 128-byte lines
+    "WM": (16, 32, 64),
+    "WN": (8, 16, 32, 64),
+    "stages": (2, 3, 4),
+    "swizzle": (0, 1),
+    "split": (1, 3),
+}
+ALIGNED = {name: ("K", "N") for name in ("vectorized", "warptile", "pipelined", "mma")}  # 16-byte rows: multiples of 4
 
 
 def samples(kernel: str, count: int, seed: int = 40) -> list[dict[str, object]]:
