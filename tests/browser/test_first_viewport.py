@@ -47,9 +47,6 @@ NOT_YET: dict[tuple[str, str], str] = {
         for route in ("tiling", "register", "blocktile1d", "vectorized", "warptile", "naive", "transpose")
     },
     **{(route, "390x844"): "SVG labels scale below 12 px" for route in ("hierarchy", "ladder", "walk-banks")},
-    # Four 16- to 64-column spaces do not fit one row at 800 px, and the global A stays the first grid on
-    # screen (test_geometry's embed check): C wraps below the fold.
-    **{(route, "embed-800x600"): "C below the fold at 800 px" for route in ("vectorized", "warptile")},
 }
 
 # Each part must start on the screen (a tall grid may run on below it), and the cells the step marks in it
