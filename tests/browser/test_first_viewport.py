@@ -12,13 +12,17 @@ import pytest
 
 from browser.test_geometry import CELL_OVERFLOW, SVG_TEXT_OUTSIDE, TEXT_OVERFLOW, open_page
 
+TILE = "[data-testid=register-tile]"  # the register family's outer product (issue 39 item 3), between As/Bs and C
 # route -> (address, the parts that must start on the first screen: source, destination, step control)
 ROUTES = {
     "tiling": ("#/tiling?M=6&N=6&K=9&T=3&step=14", ("[data-testid=grid-tileA]", "[data-testid=grid-C]")),
-    "register": ("#/register?step=40", ("[data-testid=grid-As]", "[data-testid=grid-Bs]", "[data-testid=grid-C]")),
+    "register": (
+        "#/register?step=40",
+        ("[data-testid=grid-As]", "[data-testid=grid-Bs]", TILE, "[data-testid=grid-C]"),
+    ),
     "blocktile1d": ("#/blocktile1d?step=12", ("[data-testid=grid-As]", "[data-testid=grid-C]")),
-    "vectorized": ("#/vectorized?step=2", ("[data-testid=grid-As]", "[data-testid=grid-C]")),
-    "warptile": ("#/warptile?step=30", ("[data-testid=grid-As]", "[data-testid=grid-C]")),
+    "vectorized": ("#/vectorized?step=2", ("[data-testid=grid-As]", TILE, "[data-testid=grid-C]")),
+    "warptile": ("#/warptile?step=30", ("[data-testid=grid-As]", TILE, "[data-testid=grid-C]")),
     "naive": ("#/naive?step=3", (".warp-picture:not([hidden])",)),  # lanes (destination) under their sectors
     "transpose": ("#/transpose?step=15", (".warp-picture:not([hidden])",)),
     "hierarchy": ("#/hierarchy?N=1024&T=16&step=0", (".walk-step[aria-current=step] .picture",)),
@@ -40,12 +44,9 @@ PHONE = "no compact A | tile | C strip yet; SVG labels scale below 12 px"
 NOT_YET: dict[tuple[str, str], str] = {
     **{
         (route, "390x844"): PHONE
-        for route in ("tiling", "register", "blocktile1d", "vectorized", "warptile", "naive", "transpose")
+        for route in ("tiling", "register", "blocktile1d", "vectorized", "warptile")
     },
     **{(route, "390x844"): "SVG labels scale below 12 px" for route in ("hierarchy", "ladder", "walk-banks")},
-    # Four 16- to 64-column spaces do not fit one row at 800 px, and the global A stays the first grid on
-    # screen (test_geometry's embed check): C wraps below the fold.
-    **{(route, "embed-800x600"): "C below the fold at 800 px" for route in ("vectorized", "warptile")},
 }
 
 # Each part must start on the screen (a tall grid may run on below it), and the cells the step marks in it
@@ -143,3 +144,27 @@ def test_source_destination_and_step_control_on_the_first_screen(pages, size, ro
     if size == "390x844":
         problems += visit.page.evaluate(PHONE_SIZES)
     assert not problems, "\n".join(problems)
+
+
+# A guided register-family view as a link opens it (guide on, step 0): the guide's question, the register tile,
+# C and the step control whole on a laptop's first screen (the guide panel stands above the counters and Step).
+WHOLE = """([parts]) => parts.flatMap(selector => {
+  const part = [...document.querySelectorAll(`main section[data-route]:not([hidden]) ${selector}`)].find(e => e.checkVisibility());
+  if (!part) return [`no ${selector}`];
+  const b = part.getBoundingClientRect();
+  return b.top < -1 || b.bottom > innerHeight + 1 || b.left < -1 || b.right > innerWidth + 1
+    ? [`${selector} at ${Math.round(b.left)},${Math.round(b.top)}..${Math.round(b.right)},${Math.round(b.bottom)}`] : [];
+})"""
+
+
+@pytest.mark.parametrize("size", ("1280x720", "1366x768"))
+@pytest.mark.parametrize("route", ("register", "vectorized", "warptile"))
+def test_a_guided_register_view_keeps_question_tile_and_step_on_the_first_screen(browser, server, size, route):
+    visit = open_page(browser, server, f"#/{route}?guide=1", *SIZES[size][:2], "light")
+    try:
+        visit.page.wait_for_selector(f"#view-{route} [data-testid=guide-question]:visible")
+        problems = visit.page.evaluate(WHOLE, [["[data-testid=guide-question]", TILE, STEP]])
+        problems += visit.page.evaluate(ON_FIRST_SCREEN, [["[data-testid=grid-C]"]])
+        assert not problems, "\n".join(problems)
+    finally:
+        visit.close()

@@ -62,7 +62,8 @@ class LadderView:
         scroller = h(
             "div", "table-scroll", tabindex="0", role="region", aria_label="Kernel ladder table", children=[table]
         )
-        self.chart = h("div", "roofline", data_testid="roofline")
+        # A phone draws the roofline at its natural size in this box (phone.css): it scrolls, the keyboard reaches it.
+        self.chart = h("div", "roofline", data_testid="roofline", tabindex="0", role="region", aria_label="Roofline")
         self.chart_key = h("ol", "roofline-key", data_testid="roofline-key")
         self.chart_note = h("p", "hint", "")
         self.steps = h("ul", "ladder-steps", data_testid="ladder-steps")

@@ -17,7 +17,9 @@ ROW = 16  # px between stacked label rows
 
 def picture(width: int, height: int, label: str):
     """An empty, accessible SVG drawing: role img, labelled, with a <title>."""
-    drawing = svg("svg", "picture", viewBox=f"0 0 {width} {height}", role="img", aria_label=label)
+    # width: the natural size a phone draws it at (phone.css), so its 12 px labels stay 12 px; wider screens
+    # size it by CSS.
+    drawing = svg("svg", "picture", viewBox=f"0 0 {width} {height}", width=str(width), role="img", aria_label=label)
     drawing.appendChild(svg("title", text=label))
     return drawing
 

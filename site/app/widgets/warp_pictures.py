@@ -27,6 +27,9 @@ LABELLED_SECTORS = 8  # above this many sectors, the sector addresses are left o
 BANK = 19  # px per bank column
 BOX_TALL, BOX_SHORT = 15, 9  # px per word box in a bank column (short when many words share a bank)
 BANK_TOP = 30
+# Its labels are 9 px in its own units (views.css): the width a phone draws it at (phone.css) is the one that
+# prints them at 12 px; wider screens size it by CSS.
+LABEL_PX, READABLE_PX = 9, 12
 
 
 class Writes:
@@ -120,7 +123,8 @@ class WarpPicture:
         self.words = Pool(layers["words"], "rect", self.writes)
         self.texts = Pool(layers["labels"], "text", self.writes)
         self.frame = Shape(self.drawing, self.writes)
-        holder = h("div", "warp-drawing", children=[self.drawing])
+        # A phone draws the picture wider than the screen (phone.css): the box scrolls, so the keyboard reaches it.
+        holder = h("div", "warp-drawing", children=[self.drawing], tabindex="0", role="region", aria_label=caption)
         self.element = h("figure", "warp-picture", children=[self.caption, self.summary, holder])
         self.shown = None
         self.hidden = False
@@ -149,7 +153,7 @@ class WarpPicture:
     def _end(self, width: int, height: int) -> None:
         for pool in (self.boxes, self.words, self.texts):
             pool.end()
-        self.frame.set(viewBox=f"0 0 {width} {height}", width=width)
+        self.frame.set(viewBox=f"0 0 {width} {height}", width=-(-width * READABLE_PX // LABEL_PX))
         self.writes.flush()
 
     def _label(self, text: str, x: float, y: float, cls: str) -> None:
