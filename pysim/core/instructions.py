@@ -231,7 +231,6 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     first, after = iteration_steps(kernel, params)
     kept = [step for step in first if not skipped.intersection(step.lines)]
     threads = kernel.threads(params)
-    accesses = [access for step in kept for access in step.accesses]
     shared = [(access, step.k) for step in kept for access in step.accesses if access.space == "shared"]
     first_round = [step for step in kept if step.k == 0]
     reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
@@ -239,7 +238,7 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     mix = Counter({"FFMA": _fma_per_thread(kept, threads), TENSOR_CORE: _mma_per_thread(kept, threads)})
     mix += shared_mix([a for a, _ in shared], [k if kept_loop else None for _, k in shared])
     if getattr(params, "split", 1) == 3:
-        mix["FADD"] += sum(len(a.words) for a in accesses if a.space == "shared" and a.op == "load")
+        mix["FADD"] += sum(len(a.words) for a, _ in shared if a.op == "load")
     mix += global_mix([a for step in kept if not _copies(step) for a in step.accesses if a.space == "global"])
     stores = global_mix([a for step in after for a in step.accesses if a.space == "global"])
     return Mix(_plain(mix), _plain(stores), tuple(sorted(skipped)))
