@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from stepsums import summed
 
 from bruteforce import conflict_cycles, naive, naive_requests, sectors_of, warps
 from pysim.core import lanes
@@ -36,13 +37,6 @@ from pysim.speed import estimate, format_attribute
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = [(4, 4, 8, 2), (5, 7, 3, 2), (33, 9, 10, 4), (20, 40, 3, 16), (32, 32, 8, 32), (40, 12, 5, 8)]
-
-
-def summed(trace):
-    total = trace.totals.__class__()
-    for step in trace:
-        total = total + step.delta
-    return total
 
 
 @pytest.mark.parametrize("M,N,K,T", SIZES)

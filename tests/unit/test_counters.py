@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from stepsums import summed
 
 from bruteforce import naive, register, smem, transpose
 from pysim.core.counters import Counters
@@ -31,13 +32,6 @@ REGISTER_CASES = [
     (64, 64, 16, 64, 64, 8, 8, 8),
 ]
 TRANSPOSE_CASES = [(64, 32, 0), (64, 32, 1), (40, 32, 1), (37, 32, 2), (5, 4, 0), (33, 16, 0)]
-
-
-def summed(trace: Trace) -> Counters:
-    total = Counters()
-    for step in trace:
-        total = total + step.delta
-    return total
 
 
 def assert_matches(counters: Counters, expected: dict) -> None:

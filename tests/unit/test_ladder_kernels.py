@@ -9,6 +9,7 @@ from math import ceil
 
 import numpy as np
 import pytest
+from stepsums import summed
 
 import bruteforce
 from pysim.core.counters import Counters
@@ -43,13 +44,6 @@ PARAMS = {"blocktile1d": Blocktile1DParams, "vectorized": VectorizedParams, "war
 
 def build(name, values):
     return PARAMS[name](**values)
-
-
-def summed(trace):
-    total = Counters()
-    for step in trace:
-        total = total + step.delta
-    return total
 
 
 @pytest.mark.parametrize("name,values", CASES)

@@ -11,6 +11,7 @@ import bruteforce_mma
 import numpy as np
 import pytest
 from groups import replay
+from stepsums import summed
 
 from pysim.core import tf32
 from pysim.core.counters import Counters
@@ -36,13 +37,6 @@ CASES = [
     dict(M=128, N=128, K=128, stages=3, swizzle=1, split=1, BM=128, BN=128, BK=32, WM=64, WN=64),
     dict(M=64, N=64, K=32, stages=2, swizzle=0, split=1, BM=64, BN=64, BK=32, WM=32, WN=32),
 ]
-
-
-def summed(trace):
-    total = Counters()
-    for step in trace:
-        total = total + step.delta
-    return total
 
 
 @pytest.mark.parametrize("values", CASES)

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 from groups import replay
+from stepsums import summed
 
 import bruteforce
 from pysim.core.counters import Counters
@@ -31,13 +32,6 @@ CASES = [
     dict(M=40, N=36, K=20, stages=3, **BIG),
 ]
 KERNEL = KERNELS["pipelined"]
-
-
-def summed(trace):
-    total = Counters()
-    for step in trace:
-        total = total + step.delta
-    return total
 
 
 @pytest.mark.parametrize("values", CASES)
