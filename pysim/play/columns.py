@@ -14,7 +14,8 @@ import numpy as np
 
 from .program import Program
 
-# Array numbers: the kernel's three parameters, then its allocations (Allocation.number + FIRST_ALLOCATION).
+# Array numbers: the kernel's three parameters, then its allocations (Allocation.number + FIRST_ALLOCATION),
+# then the module's constant arrays (pysim.play.constants).
 A_ARRAY, B_ARRAY, C_ARRAY = 0, 1, 2
 FIRST_ALLOCATION = 3
 
@@ -63,7 +64,7 @@ class ArrayInfo:
     """What the analysis needs to know about array number n."""
 
     name: str
-    space: str  # global | shared | register
+    space: str  # global | shared | register | constant
     shape: tuple[int, ...]
 
     @property
@@ -75,4 +76,5 @@ class ArrayInfo:
 def array_table(program: Program, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> tuple[ArrayInfo, ...]:
     """Every array of a run by its number: A, B and C, then the kernel's allocations."""
     globals_ = tuple(ArrayInfo(name, "global", tuple(m.shape)) for name, m in zip(program.params, (A, B, C)))
-    return globals_ + tuple(ArrayInfo(a.name, a.space, a.shape) for a in program.allocations)
+    allocations = tuple(ArrayInfo(a.name, a.space, a.shape) for a in program.allocations)
+    return globals_ + allocations + tuple(ArrayInfo(c.name, "constant", c.shape) for c in program.constant_arrays)

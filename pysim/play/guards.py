@@ -23,7 +23,7 @@ from .columns import FIRST_ALLOCATION
 from .intrinsics import fma32, fma32_addend_first, math_namespace, to_int32, to_int64
 from .launch import launch_int
 from .limits import INT_LIMIT, past_64_bits
-from .runtime import Array, KernelError, Runtime, StepBudgetError
+from .runtime import Array, KernelError, Runtime, StepBudgetError, constant_array
 
 ATOMIC_OPERATIONS = ("add", "max", "min", "exch", "cas")  # cuda.atomic.<name>, numbered as the runtime's `how`
 FLUSH_BELOW = 2.0**-126  # smallest normal float32: a global atomic add flushes what lies below to zero
@@ -73,6 +73,9 @@ def namespace(rt: Runtime) -> dict[str, Any]:
     found.update(math_namespace())
     found["_pl_shared"], found["_pl_local"] = _allocations(rt, found)
     found.update(rt.program.constants)
+    first = FIRST_ALLOCATION + len(rt.program.allocations)
+    for number, constant in enumerate(rt.program.constant_arrays, first):  # read-only: the policy refuses stores
+        found[constant.name] = constant_array(constant, number)
     return found
 
 

@@ -95,6 +95,9 @@ class Program:
     barriers: frozenset[int]  # statement numbers of cuda.syncthreads()
     kernel_code: Any  # code object of the module that defines the generator `kernel`
     launch_code: Any  # code object of the module that defines `launch`
+    # Module-level NumPy arrays the kernel reads from constant memory (pysim.play.constants.ConstantArray),
+    # numbered after the allocations.
+    constant_arrays: tuple[Any, ...] = ()
 
     @property
     def lines(self) -> list[str]:

@@ -65,6 +65,13 @@ def _fresh(allocation: Allocation) -> array:
     return array(typecode, [NAN if typecode in "fd" else 0]) * allocation.words
 
 
+def constant_array(constant: Any, number: int) -> Array:
+    """A module-level NumPy array in constant memory (pysim.play.constants.ConstantArray) as the kernel reads it."""
+    data = array(DTYPES[constant.dtype][0])
+    data.frombytes(constant.values.tobytes())
+    return Array(constant.name, "constant", number, constant.shape, data)
+
+
 def global_array(name: str, number: int, values: np.ndarray) -> Array:
     data = array("f")
     data.frombytes(np.ascontiguousarray(values, dtype=np.float32).tobytes())

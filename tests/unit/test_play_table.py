@@ -85,13 +85,14 @@ def brute_metrics(result):
 
 
 def brute_lanes(result):
-    """Active lanes, atomics and local-memory traffic, from every thread's own records: a warp instruction is
-    the records of one site, array and occurrence (its row in the interval's Step) in one warp."""
+    """Active lanes, atomics, local-memory traffic and constant reads, from every thread's own records: a warp
+    instruction is the records of one site, array and occurrence (its row in the interval's Step) in one warp;
+    a constant read's, those of one site read for the n-th time by the warp's lanes (lanes in step)."""
     found = defaultdict(int)
     sites, spilled_names = result.program.sites, {a.name for a in spilled(result.program)}
     counted = result.intervals if result.completed else result.intervals[:-1]  # a run stops in its last, uncounted
     for interval in counted:
-        instructions = defaultdict(list)
+        instructions, reads, nth = defaultdict(list), defaultdict(list), Counter()
         for thread, record in interval.records():
             tx, ty, tz = (*thread, 0)[:3]  # (tx, ty), or (tx, ty, tz) in a 3-D block
             if record.space == "register":
@@ -100,6 +101,10 @@ def brute_lanes(result):
                 continue
             dx, dy = result.launch.block[:2]
             warp = (tx + ty * dx + tz * dx * dy) // WARP_SIZE  # the thread ID of the CUDA Programming Guide
+            if record.space == "constant":  # no Access row: the n-th time the thread reads the site is its instruction
+                nth[thread, record.site] += 1
+                reads[record.site, nth[thread, record.site], warp].append(record.index)
+                continue
             instructions[record.site, record.array, record.occurrence, warp].append(record.index)
         for (site, _, _, _), indices in instructions.items():
             if sites[site].atomic and sites[site].op == "store":
@@ -108,6 +113,10 @@ def brute_lanes(result):
             else:
                 found["memory_requests"] += 1
                 found["memory_lanes"] += len(indices)
+        for indices in reads.values():  # the constant cache serves one address per pass
+            found["constant_loads"] += len(indices)
+            found["constant_requests"] += 1
+            found["constant_passes"] += len(set(indices))
     return found
 
 
