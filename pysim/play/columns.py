@@ -72,6 +72,14 @@ class ArrayInfo:
         """Row length in words; for a 1-D array its length (so row 0, col = index)."""
         return self.shape[-1]
 
+    def index(self, word: int) -> tuple[int, ...]:
+        """The element index of `word` (row-major; an out-of-bounds load's word may lie past the end)."""
+        found = []
+        for extent in reversed(self.shape[1:]):
+            word, rest = divmod(word, extent)
+            found.append(rest)
+        return (word, *reversed(found))
+
 
 def array_table(program: Program, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> tuple[ArrayInfo, ...]:
     """Every array of a run by its number: A, B and C, then the kernel's allocations."""

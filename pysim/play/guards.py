@@ -39,7 +39,8 @@ def namespace(rt: Runtime) -> dict[str, Any]:
     outside = _outside(rt, record, value_of)
     ld1, ld2 = _loads(record, value_of, outside)
     st1, st2 = _stores(record, value_of, outside)
-    at1, at2 = _atomics(ld1, ld2, st1, st2)
+    ld3, st3 = _three_d(record, value_of, outside)
+    at1, at2, at3 = _atomics((ld1, ld2, ld3), (st1, st2, st3))
     found: dict[str, Any] = {
         "__builtins__": {},
         "range": range,
@@ -66,6 +67,9 @@ def namespace(rt: Runtime) -> dict[str, Any]:
         "_pl_st2": st2,
         "_pl_at1": at1,
         "_pl_at2": at2,
+        "_pl_ld3": ld3,
+        "_pl_st3": st3,
+        "_pl_at3": at3,
         "_pl_vset": rt.vectors.numbers.setdefault,
         "_pl_vectors": rt.vectors.numbers,
         "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
@@ -107,7 +111,7 @@ def _outside(rt: Runtime, record: Record, value_of: Value) -> Callable[..., floa
         if len(index) != len(X.shape):
             raise KernelError(
                 f"{X.name} has {len(X.shape)} dimension(s) but is indexed with {len(index)}: "
-                + ("X[row, col]" if len(X.shape) == 2 else "X[i]")
+                + {1: "X[i]", 2: "X[row, col]"}.get(len(X.shape), "X[i, j, k]")
             )
         for item in index:
             if isinstance(item, float) and not math.isnan(item):
@@ -119,7 +123,9 @@ def _outside(rt: Runtime, record: Record, value_of: Value) -> Callable[..., floa
             # The GPU issues the load at the address the index asks for: record it there, so it is
             # counted (loads, sectors, banks) as issued. An address before the array's start, or past any
             # 64-bit address, is only reported (the analysis reserves negative words for "no access").
-            word = index[0] * X.ld + index[1] if len(index) == 2 else index[0]
+            word = 0
+            for item, extent in zip(index, X.shape):
+                word = word * extent + item
             if 0 <= word < INT_LIMIT:
                 record((site, X.number, word, o, v))
                 value_of(0.0)
@@ -195,20 +201,58 @@ def _stores(record: Record, value_of: Value, outside: Callable[..., float]) -> t
     return st1, st2
 
 
-def _atomics(ld1: Callable, ld2: Callable, st1: Callable, st2: Callable) -> tuple[Callable, Callable]:
-    """`cuda.atomic.<how>`: a load and a store of the element that no other thread splits."""
+def _atomics(loads: tuple[Callable, ...], stores: tuple[Callable, ...]) -> tuple[Callable, ...]:
+    """`cuda.atomic.<how>` on a 1-, 2- or 3-D array: a load and a store of the element that no other thread
+    splits."""
 
-    def at2(X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int) -> float:
-        old = ld2(X, load, i, j, o, v)
-        st2(X, store, i, j, _combine(X, how, old, value), o, v)
-        return old
+    def atomic(load: Callable, store: Callable) -> Callable:
+        def at(X: Any, load_site: int, store_site: int, how: int, *rest: Any) -> float:
+            *index, value, o, v = rest
+            old = load(X, load_site, *index, o, v)
+            store(X, store_site, *index, _combine(X, how, old, value), o, v)
+            return old
 
-    def at1(X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
-        old = ld1(X, load, i, o, v)
-        st1(X, store, i, _combine(X, how, old, value), o, v)
-        return old
+        return at
 
-    return at1, at2
+    return tuple(atomic(load, store) for load, store in zip(loads, stores))
+
+
+def _three_d(record: Record, value_of: Value, outside: Callable[..., float]) -> tuple[Callable, Callable]:
+    """The load and store of a 3-D shared or local array's element `X[i, j, k]` (row-major, as Numba's C order),
+    negative indices wrapping as in 1-D and 2-D."""
+
+    def ld3(X: Any, site: int, i: Any, j: Any, k: Any, o: int, v: int) -> float:
+        try:
+            a, b, c = X.shape
+            if 0 <= i < a and 0 <= j < b and 0 <= k < c:
+                w = (i * b + j) * c + k
+                value = X.data[w]
+                record((site, X.number, w, o, v))
+                value_of(value)
+                return value
+            if -a <= i < a and -b <= j < b and -c <= k < c:
+                return ld3(X, site, i % a, j % b, k % c, o, v)
+        except (AttributeError, TypeError, ValueError):  # ValueError: X has not 3 dimensions
+            pass
+        return outside(X, site, (i, j, k), o, v)
+
+    def st3(X: Any, site: int, i: Any, j: Any, k: Any, value: Any, o: int, v: int) -> None:
+        try:
+            a, b, c = X.shape
+            if 0 <= i < a and 0 <= j < b and 0 <= k < c:
+                w = (i * b + j) * c + k
+                data = X.data
+                data[w] = value
+                record((site, X.number, w, o, v))
+                value_of(data[w])
+                return
+            if -a <= i < a and -b <= j < b and -c <= k < c:
+                return st3(X, site, i % a, j % b, k % c, value, o, v)
+        except (AttributeError, TypeError, OverflowError, ValueError):
+            _check_value(X, value)
+        outside(X, site, (i, j, k), o, v)
+
+    return ld3, st3
 
 
 def f32(x: Any) -> float:

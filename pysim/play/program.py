@@ -71,8 +71,8 @@ class Allocation:
 
     @property
     def grid_shape(self) -> tuple[int, int]:
-        """(rows, cols) to draw it as a matrix: a 1-D array is one row."""
-        return (self.shape[0], self.shape[1]) if len(self.shape) == 2 else (1, self.shape[0])
+        """(rows, cols) to draw it as a matrix: a 1-D array is one row, a 3-D (a, b, c) one a·b rows of c."""
+        return (self.words // self.shape[-1], self.shape[-1]) if len(self.shape) > 1 else (1, self.shape[0])
 
     @property
     def words(self) -> int:

@@ -123,7 +123,7 @@ class Decoder:
         """One access from its record (STEP_COLUMNS)."""
         _, vector, site, number, word, value = row
         info, op = self.arrays[int(number)], self.program.sites[int(site)]
-        index = divmod(int(word), info.stride) if len(info.shape) == 2 else (int(word),)
+        index = info.index(int(word))
         # Register accesses are not warp instructions the analysis groups: they have no row.
         instruction = lockstep.rows.get((int(site) * len(self.arrays) + int(number), int(vector)), 0)
         return AccessRecord(info.space, op.op, info.name, index, value, op.line, int(site), instruction)

@@ -41,16 +41,17 @@ class KernelError(Exception):
 
 
 class Array:
-    """A float32 array as the kernel sees it: `.shape`, and the fields the access functions check."""
+    """An array as the kernel sees it (1-, 2- or 3-D): `.shape`, and the fields the access functions check."""
 
     __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1")
 
     def __init__(self, name: str, space: str, number: int, shape: tuple[int, ...], data: array) -> None:
         self.name, self.space, self.number, self.shape, self.data = name, space, number, shape, data
+        # -1 where an access of another number of indices must miss (pysim.play.guards; a 3-D one reads .shape)
         if len(shape) == 2:
             self.rows, self.cols, self.ld, self.n1 = shape[0], shape[1], shape[1], -1
         else:
-            self.rows, self.cols, self.ld, self.n1 = -1, -1, 1, shape[0]
+            self.rows, self.cols, self.ld, self.n1 = -1, -1, 1, shape[0] if len(shape) == 1 else -1
 
     def __repr__(self) -> str:
         return f"Array({self.name!r}, {self.space}, shape={self.shape})"

@@ -69,6 +69,15 @@ NUMBA_CASES = [
     ),
     ("typed_arrays.py", "numba_harness.py", [(5, 9, 4)], None, lambda r, M, N, K: True),
     (
+        "shared_3d.py",
+        "numba_harness.py",
+        [(8, 8, 8), (13, 6, 5)],
+        None,
+        lambda r, M, N, K: (
+            r.counters.atomics == 64 * ((M + 7) // 8) and r.counters.shared_loads == r.counters.atomics + M * N
+        ),
+    ),
+    (
         "constant_memory.py",
         "numba_harness.py",
         [(5, 9, 7), (13, 8, 21)],

@@ -208,8 +208,8 @@ class KernelPolicy(ast.NodeVisitor):
                 "bank count does not model (use float32 or int32, or a local array)",
             )
         shape = allocation_shape(self.evaluator, value)
-        if not 1 <= len(shape) <= 2 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
-            raise fail(value, "the shape must be one or two whole numbers, e.g. (T, T)")
+        if not 1 <= len(shape) <= 3 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
+            raise fail(value, "the shape must be one, two or three whole numbers, e.g. (T, T)")
         if kind == "shared" and shape == (0,):  # dynamic: sized by launch() (pysim.play.launch)
             self.dynamic.add(dtype.id)
             if len(self.dynamic) > 1:
@@ -342,7 +342,7 @@ class KernelPolicy(ast.NodeVisitor):
         self.call(node)
 
     def subscript(self, node: ast.Subscript, store: bool = False) -> list[ast.expr]:
-        """The indices of `X[i, j]`, `X[i][j]` or `X[i]` (one or two) of a named array; a `store` into
+        """The indices of `X[i, j]`, `X[i][j]`, `X[i]` or `X[i, j, k]` of a named array; a `store` into
         constant memory is refused."""
         value, index = node.value, node.slice
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
@@ -352,10 +352,12 @@ class KernelPolicy(ast.NodeVisitor):
             value = value.value
         elif isinstance(value, ast.Name):
             indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Subscript):
+            raise fail(node, "index a 3-D array as X[i, j, k]")
         else:
             raise fail(node, "only named arrays can be indexed (X[row, col])")
-        if not 1 <= len(indices) <= 2:
-            raise fail(node, "arrays have one or two dimensions: X[i] or X[row, col]")
+        if not 1 <= len(indices) <= 3:
+            raise fail(node, "arrays have one, two or three dimensions: X[i], X[row, col] or X[i, j, k]")
         for item in indices:
             if isinstance(item, (ast.Slice, ast.Starred)):
                 raise fail(node, "slices are not part of the kernel subset: index one element at a time")
@@ -389,8 +391,10 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(node, f"cuda.atomic.{how} takes {shape}, e.g. cuda.atomic.{how}(C, (row, col), x)")
         array, index, *value = node.args
         indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        if not 1 <= len(indices) <= 2 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
-            raise fail(node, f"cuda.atomic.{how} takes one index for a 1-D array or (row, col) for a 2-D one")
+        if not 1 <= len(indices) <= 3 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
+            raise fail(
+                node, f"cuda.atomic.{how} takes one index for a 1-D array, (row, col) for a 2-D one or (i, j, k)"
+            )
         check_name(node, array.id)  # type: ignore[attr-defined]
         if array.id in self.constant:  # type: ignore[attr-defined]
             raise read_only(node, array.id)  # type: ignore[attr-defined]
