@@ -12,6 +12,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from ..core.constants import WORD_BYTES
+from .intrinsics import DTYPE_BYTES
 from .program import Program
 
 # Array numbers: the kernel's three parameters, then its allocations (Allocation.number + FIRST_ALLOCATION),
@@ -66,6 +68,7 @@ class ArrayInfo:
     name: str
     space: str  # global | shared | register | constant
     shape: tuple[int, ...]
+    element_words: int = 1  # 32-bit words per element: 2 for float64 and int64 (their banks, pysim.play.table)
 
     @property
     def stride(self) -> int:
@@ -84,5 +87,7 @@ class ArrayInfo:
 def array_table(program: Program, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> tuple[ArrayInfo, ...]:
     """Every array of a run by its number: A, B and C, then the kernel's allocations."""
     globals_ = tuple(ArrayInfo(name, "global", tuple(m.shape)) for name, m in zip(program.params, (A, B, C)))
-    allocations = tuple(ArrayInfo(a.name, a.space, a.shape) for a in program.allocations)
+    allocations = tuple(
+        ArrayInfo(a.name, a.space, a.shape, DTYPE_BYTES[a.dtype] // WORD_BYTES) for a in program.allocations
+    )
     return globals_ + allocations + tuple(ArrayInfo(c.name, "constant", c.shape) for c in program.constant_arrays)

@@ -204,7 +204,8 @@ class Analysis:
         shared = np.array([a.space == "shared" for a in self.arrays])
         store = np.array([s.op == "store" for s in program.sites] or [False])
         atomic_site = np.array([s.atomic for s in program.sites] or [False])
-        self._layout = Layout(store, atomic_site, shared, len(self.arrays))
+        wide = shared & np.array([a.element_words > 1 for a in self.arrays])
+        self._layout = Layout(store, atomic_site, shared, len(self.arrays), wide)
         self.diagnostics = Diagnostics(program, self.launch)
         self.races = Races(
             self.launch,

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from .intrinsics import DTYPE_BYTES
+
 
 class ProgramError(Exception):
     """The file cannot run: `line` (1-based, 0 when unknown) and a message saying why."""
@@ -104,7 +106,7 @@ class Program:
         return self.source.splitlines()
 
     def shared_bytes(self) -> int:
-        return 4 * sum(a.words for a in self.allocations if a.space == "shared")
+        return sum(DTYPE_BYTES[a.dtype] * a.words for a in self.allocations if a.space == "shared")
 
 
 @contextmanager

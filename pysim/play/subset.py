@@ -14,15 +14,17 @@ semantics (tests/unit/test_play_subset3.py):
   counted as a multiply-add);
 - `cuda.laneid`, `cuda.warpsize`, `cuda.syncwarp`, `cuda.shfl_sync`/`shfl_up_sync`/`shfl_down_sync`/
   `shfl_xor_sync`, `cuda.ballot_sync`/`all_sync`/`any_sync`, their masks checked (`pysim.play.warps`);
-- `int32`, `int64` and `float64` shared (4-byte dtypes) and local arrays, and those conversions;
+- `int32`, `int64` and `float64` shared and local arrays, and those conversions; an 8-byte shared element is an
+  LDS.64 whose banks follow `pysim.core.banks`' 64-bit rule (two half-warp phases); arrays of one, two or three
+  dimensions (`X[i, j, k]`, row-major);
 - `n = cuda.syncthreads_count(p)` (and `_and`, `_or`); `cuda.atomic.exch` and `cuda.atomic.cas`;
 - dynamic shared memory: `cuda.shared.array(0, dtype)`, sized by `launch()` returning
   `(grid, block, 0, bytes)` (Numba's `kernel[grid, block, stream, bytes]`); every such array is the same memory;
 - constant memory: `import numpy as np`, module-level `W = np.array([...], dtype=np.float32)` or
   `np.arange(...)`, read as `W[i]` or through `c = cuda.const.array_like(W)` (`pysim.play.constants`).
 
-Refused, naming the form: shared arrays of three dimensions, 8-byte shared arrays, `cuda.atomic.inc/dec`
-(Numba's uint32/uint64 only), `math.fma`, a store into constant memory.
+Refused, naming the form: arrays of four or more dimensions, `cuda.atomic.inc/dec` (Numba's uint32/uint64
+only), `math.fma`, a store into constant memory.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """3-D shared and local arrays, and 8-byte (float64, int64) shared arrays (issue 43 item 1), counted like the
 rest; Numba's simulator gives the same C (tests/unit/test_play_subset3.py: shared_3d.py, shared_float64.py)."""
 
+import numpy as np
 import pytest
 
 from pysim.play import ProgramError, run
@@ -32,3 +33,29 @@ def test_a_3d_array_indexed_with_two_indices_or_out_of_bounds_is_a_diagnostic_wi
     assert outside.line == FIRST + 1 and "t[1, 1, 8]" in outside.message, outside.message
     (error,) = run(kernel(body.replace("t[1, 1, cuda", "t[1, cuda")), 1, 1, 1).diagnostics_of("error")
     assert error.line == FIRST + 1 and "t has 3 dimension(s) but is indexed with 2" in error.message
+
+
+@pytest.mark.parametrize(
+    "index,wavefronts",
+    [
+        ("t", 2),  # 16 lanes × 8 bytes fill the 32 banks once per half-warp
+        ("2 * t", 4),  # every other element: each half-warp asks each bank for two words
+        ("(t * 16) % 32", 4),  # elements 0 and 16 share banks 0 and 1 in each half-warp: 2-way
+        ("t % 16", 2),  # both half-warps ask the same 16 elements: one phase each, no conflict
+        ("0", 2),  # one element for all: a broadcast in each half-warp
+    ],
+)
+def test_a_float64_shared_read_costs_a_wavefront_per_half_warp_and_bank_degree(index, wavefronts):
+    """The 64-bit rule of pysim.core.banks (LDS.64: two half-warp phases, conflicts only within a phase)."""
+    body = f"    t = cuda.threadIdx.x\n    s = cuda.shared.array(64, float64)\n    C[0, t] = s[{index}]\n"
+    result = run(kernel(body), 1, 32, 1, expected=lambda A, B: np.full((1, 32), np.nan))
+    assert (result.counters.shared_loads, result.counters.shared_wavefronts) == (32, wavefronts)
+    assert result.counters.bank_extra_cycles == wavefronts - 2
+
+
+def test_eight_byte_shared_arrays_count_eight_bytes_against_the_limit():
+    body = "    s = cuda.shared.array(6200, float64)\n"
+    with pytest.raises(ProgramError) as caught:
+        run(kernel(body), 1, 1, 1)
+    assert "49,600 bytes of shared memory" in caught.value.message, caught.value.message
+    run(kernel(body.replace("6200, float64", "6200, float32")), 1, 1, 1)

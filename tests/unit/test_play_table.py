@@ -24,14 +24,21 @@ SIZES = [(16, 16, 16), (5, 7, 3), (33, 18, 9)]
 
 
 def per_warp(step):
-    """(space, op, lanes' words) of every warp of every instruction row of a Step."""
+    """(space, op, lanes' words, bank phases) of every warp of every instruction row of a Step: one phase of
+    32-bit words, or for 8-byte elements two half-warps each asking two words a lane (LDS.64)."""
     for access in step.accesses:
         words = access.words
         for row in words:
             for first in range(0, len(row), WARP_SIZE):
-                lanes = [int(w) for w in row[first : first + WARP_SIZE] if w >= 0]
-                if lanes:
-                    yield access.space, access.op, lanes
+                warp = [int(w) for w in row[first : first + WARP_SIZE]]
+                lanes = [w for w in warp if w >= 0]
+                if not lanes:
+                    continue
+                phases = [lanes]
+                if access.element_words == 2:
+                    halves = (warp[:16], warp[16:])
+                    phases = [[2 * w + half for w in lanes if w >= 0 for half in (0, 1)] for lanes in halves]
+                yield access.space, access.op, lanes, [phase for phase in phases if phase]
 
 
 ACCESS_COUNTERS = (
@@ -56,21 +63,22 @@ def bank_degree(lanes):
 def brute_counts(step):
     """The counters a Step's accesses make (SPEC §2), warp by warp with Python sets; each lane moves one word."""
     found = dict.fromkeys(ACCESS_COUNTERS, 0)
-    for space, op, lanes in per_warp(step):
+    for space, op, lanes, phases in per_warp(step):
         found[f"{space}_{op}s"] += len(lanes)
         if space == "global" and op == "load":
             found["global_sectors"] += len({w // WORDS_PER_SECTOR for w in lanes})
         if space == "shared":
-            degree = bank_degree(lanes)
-            found["bank_extra_cycles"] += degree - 1
-            found["shared_wavefronts"] += degree
+            for phase in phases:
+                degree = bank_degree(phase)
+                found["bank_extra_cycles"] += degree - 1
+                found["shared_wavefronts"] += degree
     return found
 
 
 def brute_metrics(result):
     found = defaultdict(int)
     for interval in result.intervals:
-        for space, op, lanes in per_warp(interval.step):
+        for space, op, lanes, phases in per_warp(interval.step):
             if space == "global":
                 sectors = len({w // WORDS_PER_SECTOR for w in lanes})
                 kind = "load" if op == "load" else "store"
@@ -80,7 +88,7 @@ def brute_metrics(result):
                     found["global_store_sectors"] += sectors
             else:
                 found["shared_requests"] += 1
-                found["max_bank_degree"] = max(found["max_bank_degree"], bank_degree(lanes))
+                found["max_bank_degree"] = max(found["max_bank_degree"], *map(bank_degree, phases))
     return found | brute_lanes(result)
 
 

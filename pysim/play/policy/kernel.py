@@ -9,7 +9,7 @@ from ...core.constants import WORD_BYTES
 from ..constants import ARRAY_LIKE, constant_names, read_only
 from ..evaluate import ConstantEvaluator
 from ..guards import ATOMIC_OPERATIONS
-from ..intrinsics import DTYPES, WIDE, counting_barrier
+from ..intrinsics import DTYPE_BYTES, DTYPES, counting_barrier
 from ..limits import LOCAL_LIMIT_BYTES
 from ..program import fail
 from ..subset import (
@@ -201,12 +201,6 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(value, "pass float32, float64, int32 or int64 as the dtype")
         if dtype.id not in self.modules:
             raise fail(value, f"import {dtype.id}: `from numba import cuda, {dtype.id}`")
-        if kind == "shared" and dtype.id in WIDE:
-            raise fail(
-                value,
-                f"{dtype.id} shared arrays are not supported yet: their 8-byte words take two banks, which the "
-                "bank count does not model (use float32 or int32, or a local array)",
-            )
         shape = allocation_shape(self.evaluator, value)
         if not 1 <= len(shape) <= 3 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
             raise fail(value, "the shape must be one, two or three whole numbers, e.g. (T, T)")
@@ -220,7 +214,7 @@ class KernelPolicy(ast.NodeVisitor):
         if any(extent > MAX_EXTENT for extent in shape):
             raise fail(value, f"the shape {shape} is too large")
         if kind == "local":
-            self.local_words += math.prod(shape)
+            self.local_words += math.prod(shape) * DTYPE_BYTES[dtype.id] // WORD_BYTES  # 32-bit words
             if WORD_BYTES * self.local_words > LOCAL_LIMIT_BYTES:
                 raise fail(
                     value,
