@@ -59,3 +59,15 @@ def test_eight_byte_shared_arrays_count_eight_bytes_against_the_limit():
         run(kernel(body), 1, 1, 1)
     assert "49,600 bytes of shared memory" in caught.value.message, caught.value.message
     run(kernel(body.replace("6200, float64", "6200, float32")), 1, 1, 1)
+
+
+def test_the_bank_picture_of_a_float64_read_shows_two_words_a_lane_in_its_cells():
+    """The warp picture (pysim.core.lanes.warp_banks) of `s[(t * 16) % 32]`: each lane asks two 32-bit words,
+    banks 0-1 and 32-33 of its element's, and each word is drawn in its element's cell."""
+    body = "    t = cuda.threadIdx.x\n    s = cuda.shared.array(64, float64)\n    C[0, t] = s[(t * 16) % 32]\n"
+    result = run(kernel(body), 1, 32, 1, expected=lambda A, B: np.full((1, 32), np.nan))
+    (read,) = [i for i in result.warp_instructions(0) if not i.is_global]
+    picture = read.banks()
+    assert read.count == picture.report.degree == 2 and picture.wavefronts == 4
+    assert picture.report.words_per_bank[0] == (0, 32) and picture.report.words_per_bank[1] == (1, 33)
+    assert [picture.cell_of(word) for word in (0, 1, 32, 33)] == [(0, 0), (0, 0), (0, 16), (0, 16)]

@@ -85,3 +85,27 @@ def test_a_float64_shared_array_reaches_the_page_with_its_label_and_every_digit(
     assert f"load shared thirds[31] → {31 / 3!r} float64" in steps, steps
     result = run(FLOAT64_SHARED, 1, 32, 1)
     assert float(result.memory_after(0)[0]["thirds"][0, 31]) == 31 / 3  # the grid's value keeps every digit
+
+
+INT32_CONSTANT = """import numpy as np
+from numba import cuda, float32
+
+R = np.arange(10, 42, dtype=np.int32)
+
+
+@cuda.jit
+def kernel(A, B, C):
+    t = cuda.threadIdx.x
+    C[0, t] = R[31 - t]
+
+
+def launch(M, N, K):
+    return 1, 32
+"""
+
+
+def test_a_constant_arrays_reads_name_its_space_and_dtype(page):
+    page.go(f"#/playground?M=1&N=32&K=1&code={encode(INT32_CONSTANT)}").click("run")
+    assert page.attribute("run-status", "data-state") == "done"
+    steps = page.inner_text("thread-steps")
+    assert "load constant R[31] → 41 int32" in steps, steps
