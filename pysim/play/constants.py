@@ -87,13 +87,18 @@ def constant_array(name: str, call: ast.Call, value: Any) -> ConstantArray:
         if any(isinstance(b, (tuple, bool)) for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
             raise fail(call, "np.arange takes numbers, and a step that is not 0")
         start, stop, step = ([0, *bounds, 1] if len(bounds) == 1 else [*bounds, 1])[:3]
-        count = max(0, math.ceil((stop - start) / step))
+        # Counted before NumPy makes it; an endless span (np.arange(0, 1e308, 1e-308)) is past any limit.
+        span = max(0.0, (stop - start) / step)
+        count = math.ceil(span) if math.isfinite(span) else CONSTANT_LIMIT_BYTES + 1
         _check_size(call, count, dtype or ("float64" if any(isinstance(b, float) for b in bounds) else "int64"))
         data = np.arange(start, stop, step)
     try:
-        values = np.array(data, dtype=NUMPY_DTYPES[dtype] if dtype else None)
+        with np.errstate(over="ignore"):  # a float past float32's range becomes inf: refused below
+            values = np.array(data, dtype=NUMPY_DTYPES[dtype] if dtype else None)
     except OverflowError as error:
         raise fail(call, f"a value does not fit in {dtype}: {error}") from None
+    if values.dtype.kind == "f" and not np.isfinite(values).all():
+        raise fail(call, f"a value does not fit in {values.dtype.name} (it would be infinite)")
     if values.dtype.name not in NUMPY_DTYPES:
         raise fail(call, f"a constant array holds float32, float64, int32 or int64 (this one is {values.dtype.name})")
     if values.size == 0 or values.ndim not in (1, 2):
