@@ -285,12 +285,13 @@ def _combine(X: Any, how: int, old: Any, value: Any) -> Any:
     the operand to float32 first, integer arrays wrap to their width (pysim.play.intrinsics). A float add on
     global memory flushes denormals to zero, inputs and result ("atomic single-precision floating-point adds
     on global memory always operate in flush-to-zero mode", CUDA C++ Programming Guide, Floating-Point
-    Standard); max and min are Python's, as in Numba's simulator; cas compares integers only (Numba's CUDA
-    target types it for int32/int64), so on a float array it stops the run."""
+    Standard); max and min are Python's, as in Numba's simulator; exch and cas take integers only (Numba's
+    CUDA target types them for int32/int64, `numba/cuda/cudadecl.py`), so on a float array they stop the run."""
     code = X.data.typecode if isinstance(X, Array) else "f"
+    if how in (3, 4) and code not in "iq":
+        name = ATOMIC_OPERATIONS[how]
+        raise KernelError(f"cuda.atomic.{name} needs an int32 or int64 array; {X.name} holds floats")
     if how == 4:
-        if code not in "iq":
-            raise KernelError(f"cuda.atomic.cas needs an int32 or int64 array; {X.name} holds floats")
         compare, value = value
         return ELEMENT[code](value) if old == ELEMENT[code](compare) else old
     value = ELEMENT[code](value)

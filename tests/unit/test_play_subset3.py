@@ -266,10 +266,13 @@ def test_dynamic_shared_memory_needs_a_size_within_the_limit(returned, fragment)
     assert fragment in caught.value.message
 
 
-def test_cas_on_a_float_array_stops_with_the_line():
-    result = run(kernel("    old = cuda.atomic.cas(C, (0, 0), 0.0, 1.0)\n", "1, 1"), 1, 1, 1)
+@pytest.mark.parametrize("call", ["cas(C, (0, 0), 0.0, 1.0)", "exch(C, (0, 0), 1.0)"])
+def test_cas_and_exch_on_a_float_array_stop_with_the_line(call):
+    """Numba's CUDA target types both for integer arrays only (numba/cuda/cudadecl.py)."""
+    result = run(kernel(f"    old = cuda.atomic.{call}\n", "1, 1"), 1, 1, 1)
     (error,) = result.diagnostics_of("error")
-    assert error.line == FIRST and "cuda.atomic.cas needs an int32 or int64 array" in error.message
+    name = call.split("(")[0]
+    assert error.line == FIRST and f"cuda.atomic.{name} needs an int32 or int64 array" in error.message
 
 
 def test_an_int32_array_wraps_and_truncates_as_numbas_store_does():
