@@ -9,7 +9,7 @@ Views draw these records; they never compute an address, a sector or a bank.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -29,6 +29,7 @@ class Lane:
     word: int | None  # element index of its first word in the array, padding included
     byte: int | None  # byte address of its first word from the array's (128-byte aligned) base
     width: int = 1  # consecutive words it moves (a float4 moves 4)
+    element_words: int = 1  # 32-bit words per element: 2 in a bank picture of an 8-byte array (`warp_banks`)
 
     @property
     def active(self) -> bool:
@@ -156,7 +157,7 @@ class WarpBanks:
         """The (row, col) of `word`, found from a lane that touches it."""
         lane = next(lane for lane in self.lanes if word in lane.words)
         assert lane.cell is not None and lane.word is not None  # a lane with words is active
-        return lane.cell[0], lane.cell[1] + word - lane.word
+        return lane.cell[0], lane.cell[1] + (word - lane.word) // lane.element_words
 
     def summary(self) -> str:
         """'tile load: 32 lanes, 32 banks used, degree 32 (31 extra cycles)'; a wide access adds its wavefronts."""
@@ -217,5 +218,13 @@ def warp_sectors(access: Access, warp: int, instruction: int = 0) -> WarpSectors
 def warp_banks(access: Access, warp: int, instruction: int = 0) -> WarpBanks:
     """The bank analysis of one warp's shared access (pysim.core.banks), with its lanes."""
     found = lanes(access, warp, instruction)
-    words = np.array([lane.word if lane.active else -1 for lane in found], dtype=np.int64)
-    return WarpBanks(access.array, access.op, warp, found, banks.analyse(words, access.width))
+    scale = access.element_words
+    if scale > 1:  # an 8-byte element is two 32-bit words, each in its bank (pysim.core.trace.Access)
+        found = tuple(
+            replace(lane, word=lane.word * scale, byte=lane.byte * scale, width=lane.width * scale, element_words=scale)
+            if lane.word is not None and lane.byte is not None
+            else lane
+            for lane in found
+        )
+    words = np.array([lane.word if lane.word is not None else -1 for lane in found], dtype=np.int64)
+    return WarpBanks(access.array, access.op, warp, found, banks.analyse(words, access.width * scale))

@@ -70,6 +70,9 @@ class Access:
     `asynchronous` marks a shared store made by cp.async (LDGSTS): the copy goes from global
     to shared memory without a register in between, so it is counted in `async_copy_bytes`,
     not as a thread's shared store (SPEC §7).
+    `element_words` is 2 for an array of 8-byte elements (a playground float64 or int64 shared
+    array): rows/cols count elements, and each lane's element is an LDS.64/STS.64 of two 32-bit
+    words, whose banks `bank_words` gives (pysim.core.banks: half-warp phases).
     """
 
     array: str
@@ -82,6 +85,7 @@ class Access:
     zero_fill: np.ndarray | None = None
     width: int = 1
     asynchronous: bool = False
+    element_words: int = 1
 
     def __post_init__(self) -> None:
         rows = _two_d(self.rows)
@@ -102,6 +106,12 @@ class Access:
     def words(self) -> np.ndarray:
         """First element (word) index of each lane's access in its array, INACTIVE where idle."""
         return np.where(self.active, self.rows * self.stride + self.cols, INACTIVE)
+
+    def bank_words(self) -> tuple[np.ndarray, int]:
+        """(each lane's first 32-bit word, INACTIVE where idle; the 32-bit words each lane moves): what the
+        bank analysis reads."""
+        words, scale = self.words, self.element_words
+        return np.where(words == INACTIVE, INACTIVE, words * scale), self.width * scale
 
     @property
     def elements(self) -> int:
@@ -213,7 +223,7 @@ def count_step(step: Step) -> Counters:
         if access.space == "global" and access.op == "load":
             found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
         if access.space == "shared":
-            found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(words, width)
+            found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(*access.bank_words())
         for key, value in found.items():
             totals[key] = totals.get(key, 0) + value
     return Counters(**totals)

@@ -19,7 +19,7 @@ from .guards import ATOMIC_OPERATIONS
 from .intrinsics import COLLECTIVES, FULL_MASK, WARP_SIZE
 from .numba_types import F32, NumbaTypes
 from .policy import ALLOCATIONS, allocation_arguments
-from .subset import attribute_chain
+from .subset import attribute_chain, bindings
 
 
 def _product(*names: str) -> ast.expr:
@@ -55,17 +55,13 @@ def lane() -> ast.expr:
 
 def array_dtypes(function: ast.FunctionDef) -> dict[str, str]:
     """The dtype of each name bound only to `cuda.shared.array(shape, dtype)` / `cuda.local.array`."""
-    found: dict[str, str] = {}
-    other: set[str] = set()
-    bound: set[int] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            if isinstance(value, ast.Call) and attribute_chain(value.func) in ALLOCATIONS:
-                found[node.targets[0].id] = cast(ast.Name, allocation_arguments(value)["dtype"]).id
-                bound.add(id(node.targets[0]))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
-            other.add(node.id)
+    allocations, other = bindings(
+        function, lambda value: isinstance(value, ast.Call) and attribute_chain(value.func) in ALLOCATIONS
+    )
+    found = {
+        cast(ast.Name, node.targets[0]).id: cast(ast.Name, allocation_arguments(cast(ast.Call, node.value))["dtype"]).id
+        for node in allocations
+    }
     return {name: dtype for name, dtype in found.items() if name not in other}
 
 
@@ -168,6 +164,8 @@ class CallRewrites:
             return axes[0] if n == 1 else ast.Tuple(elts=axes, ctx=ast.Load())
         if is_collective(node):
             return self.collective(node)
+        if chain == ["cuda", "const", "array_like"]:  # the module's array itself, as in Numba (pysim.play.constants)
+            return nodes.load(cast(ast.Name, node.args[0]).id)
         if chain[:1] == ["math"] or chain == ["cuda", "fma"]:
             rounded = self.types.of(node) == F32
             args = [self.expr(arg) for arg in node.args]

@@ -12,9 +12,12 @@ from enum import IntEnum
 
 import numpy as np
 
+from ..core.constants import WORD_BYTES
+from .intrinsics import DTYPE_BYTES
 from .program import Program
 
-# Array numbers: the kernel's three parameters, then its allocations (Allocation.number + FIRST_ALLOCATION).
+# Array numbers: the kernel's three parameters, then its allocations (Allocation.number + FIRST_ALLOCATION),
+# then the module's constant arrays (pysim.play.constants).
 A_ARRAY, B_ARRAY, C_ARRAY = 0, 1, 2
 FIRST_ALLOCATION = 3
 
@@ -63,16 +66,28 @@ class ArrayInfo:
     """What the analysis needs to know about array number n."""
 
     name: str
-    space: str  # global | shared | register
+    space: str  # global | shared | register | constant
     shape: tuple[int, ...]
+    element_words: int = 1  # 32-bit words per element: 2 for float64 and int64 (their banks, pysim.play.table)
 
     @property
     def stride(self) -> int:
         """Row length in words; for a 1-D array its length (so row 0, col = index)."""
         return self.shape[-1]
 
+    def index(self, word: int) -> tuple[int, ...]:
+        """The element index of `word` (row-major; an out-of-bounds load's word may lie past the end)."""
+        found = []
+        for extent in reversed(self.shape[1:]):
+            word, rest = divmod(word, extent)
+            found.append(rest)
+        return (word, *reversed(found))
+
 
 def array_table(program: Program, A: np.ndarray, B: np.ndarray, C: np.ndarray) -> tuple[ArrayInfo, ...]:
     """Every array of a run by its number: A, B and C, then the kernel's allocations."""
     globals_ = tuple(ArrayInfo(name, "global", tuple(m.shape)) for name, m in zip(program.params, (A, B, C)))
-    return globals_ + tuple(ArrayInfo(a.name, a.space, a.shape) for a in program.allocations)
+    allocations = tuple(
+        ArrayInfo(a.name, a.space, a.shape, DTYPE_BYTES[a.dtype] // WORD_BYTES) for a in program.allocations
+    )
+    return globals_ + allocations + tuple(ArrayInfo(c.name, "constant", c.shape) for c in program.constant_arrays)

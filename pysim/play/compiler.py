@@ -44,4 +44,5 @@ def _compile(source: str) -> Program:
         barriers=frozenset(rewriter.barriers),
         kernel_code=compile(module, "<kernel>", "exec", dont_inherit=True),
         launch_code=compile(launch_module, "<kernel>", "exec", dont_inherit=True),
+        constant_arrays=tuple(checked.evaluator.arrays.values()),
     )

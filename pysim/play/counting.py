@@ -32,6 +32,7 @@ import numpy as np
 
 from ..core.counters import PAST_SIBOEHM, Counters
 from .columns import A_ARRAY, B_ARRAY, FIRST_ALLOCATION, RECORD, ROW_COLUMNS, ArrayInfo, Recorded, Row
+from .constants import constant_reads
 from .diagnostics import Diagnostics
 from .divergence import divergence
 from .launch import Launch
@@ -67,6 +68,11 @@ class Metrics:
     atomic_wavefronts: int = 0
     local_loads: int = 0  # accesses to spilled local arrays (pysim.play.spills), by every lane
     local_stores: int = 0
+    # Reads of constant memory (pysim.play.constants): lanes, warp instructions, and the passes the constant
+    # cache serves them in (one per distinct address of an instruction).
+    constant_loads: int = 0
+    constant_requests: int = 0
+    constant_passes: int = 0
 
     def __add__(self, other: Metrics) -> Metrics:
         most = {"max_sectors_per_load", "max_sectors_per_store", "max_bank_degree"}
@@ -78,8 +84,9 @@ class Metrics:
         )
 
 
-def _metrics(found: Instructions, local: tuple[int, int]) -> Metrics:
-    """The per-request figures of a chunk's warp instructions, and its (local loads, local stores)."""
+def _metrics(found: Instructions, local: tuple[int, int], constant: tuple[int, int, int]) -> Metrics:
+    """The per-request figures of a chunk's warp instructions, its (local loads, local stores) and its constant
+    reads (loads, requests, passes)."""
     load, store, shared = found.global_load, found.global_store, found.shared
     once = ~found.atomic_store  # an atomic's load and store are one instruction
     return Metrics(
@@ -96,6 +103,9 @@ def _metrics(found: Instructions, local: tuple[int, int]) -> Metrics:
         atomic_wavefronts=int(found.serial.sum()),
         local_loads=local[0],
         local_stores=local[1],
+        constant_loads=constant[0],
+        constant_requests=constant[1],
+        constant_passes=constant[2],
     )
 
 
@@ -194,7 +204,8 @@ class Analysis:
         shared = np.array([a.space == "shared" for a in self.arrays])
         store = np.array([s.op == "store" for s in program.sites] or [False])
         atomic_site = np.array([s.atomic for s in program.sites] or [False])
-        self._layout = Layout(store, atomic_site, shared, len(self.arrays))
+        wide = shared & np.array([a.element_words > 1 for a in self.arrays])
+        self._layout = Layout(store, atomic_site, shared, len(self.arrays), wide)
         self.diagnostics = Diagnostics(program, self.launch)
         self.races = Races(
             self.launch,
@@ -208,6 +219,7 @@ class Analysis:
             shown=self.shown,
         )
         self._register = np.array([a.space == "register" for a in self.arrays])
+        self._constant = np.array([a.space == "constant" for a in self.arrays])
         local = {FIRST_ALLOCATION + a.number for a in spilled(program)}
         self._spilled = np.array([n in local for n in range(len(self.arrays))])
         # Per site: a load that is a factor of a multiply-add (a register read when the array is a local one).
@@ -273,8 +285,9 @@ class Analysis:
         bounds = np.arange(n + 1)
         every_starts = np.searchsorted(every[:, Row.POSITION], bounds).tolist()
         position, site, number = (every[:, c].astype(np.intp) for c in (Row.POSITION, Row.SITE, Row.ARRAY))
-        register = self._register[number]
-        rows = every[~register]  # local arrays live in registers: no warp instruction of memory
+        register, constant = self._register[number], self._constant[number]
+        # Local arrays live in registers: no warp instruction of memory; constant memory is counted apart.
+        rows = every[~register & ~constant]
         stopped = np.array([interval.stopped for interval in pending])
         chunk = Chunk(rows, np.searchsorted(rows[:, Row.POSITION], bounds), self.vectors.by_number())
         instructions = chunk.instructions(self._layout)
@@ -288,7 +301,8 @@ class Analysis:
         total = np.cumsum(delta, axis=0) + np.array([getattr(self.counters, name) for name in COUNTER_FIELDS])
         spilled_store = self._layout.store[site[self._spilled[number]]]
         local = (int((~spilled_store).sum()), int(spilled_store.sum()))
-        self.metrics = self.metrics + _metrics(instructions, local)
+        reads = constant_reads(every[constant], len(self.arrays))
+        self.metrics = self.metrics + _metrics(instructions, local, reads)
         self.races.chunk(chunk, pending)
         for array_number, mask in self._loaded.items():
             mask.ravel()[chunk.loaded(self._layout, array_number, mask.size)] = True

@@ -11,16 +11,19 @@ import ast
 import math
 from typing import Any
 
+from .constants import ConstantArray
 from .limits import INT_LIMIT, past_64_bits
 from .program import fail
 from .subset import BINARY_OPS, REFUSED_CALLS, attribute_chain
 
 
 class ConstantEvaluator:
-    """Values of module-level constant expressions: numbers, earlier constants, arithmetic."""
+    """Values of module-level constant expressions: numbers, earlier constants, arithmetic; and the module's
+    NumPy arrays (`arrays`, pysim.play.constants), which the kernel reads from constant memory."""
 
-    def __init__(self, constants: dict[str, int | float]) -> None:
+    def __init__(self, constants: dict[str, int | float], arrays: dict[str, ConstantArray] | None = None) -> None:
         self.constants = constants
+        self.arrays = {} if arrays is None else arrays
 
     def value(self, node: ast.AST) -> Any:
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
@@ -52,7 +55,7 @@ class ConstantEvaluator:
         if isinstance(node, ast.Name):
             raise fail(node, f"{node.id!r} is not a module-level constant defined above this line")
         if isinstance(node, ast.Call) and ".".join(attribute_chain(node.func) or []) in REFUSED_CALLS:
-            raise fail(node, REFUSED_CALLS[".".join(attribute_chain(node.func) or [])])  # cuda.const.array_like
+            raise fail(node, REFUSED_CALLS[".".join(attribute_chain(node.func) or [])])  # print(), cuda.activemask()
         raise fail(node, "this must be a constant: numbers, module-level integer constants and arithmetic")
 
 

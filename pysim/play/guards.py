@@ -23,7 +23,7 @@ from .columns import FIRST_ALLOCATION
 from .intrinsics import fma32, fma32_addend_first, math_namespace, to_int32, to_int64
 from .launch import launch_int
 from .limits import INT_LIMIT, past_64_bits
-from .runtime import Array, KernelError, Runtime, StepBudgetError
+from .runtime import Array, KernelError, Runtime, StepBudgetError, constant_array
 
 ATOMIC_OPERATIONS = ("add", "max", "min", "exch", "cas")  # cuda.atomic.<name>, numbered as the runtime's `how`
 FLUSH_BELOW = 2.0**-126  # smallest normal float32: a global atomic add flushes what lies below to zero
@@ -39,7 +39,8 @@ def namespace(rt: Runtime) -> dict[str, Any]:
     outside = _outside(rt, record, value_of)
     ld1, ld2 = _loads(record, value_of, outside)
     st1, st2 = _stores(record, value_of, outside)
-    at1, at2 = _atomics(ld1, ld2, st1, st2)
+    ld3, st3 = _three_d(record, value_of, outside)
+    at1, at2, at3 = _atomics((ld1, ld2, ld3), (st1, st2, st3))
     found: dict[str, Any] = {
         "__builtins__": {},
         "range": range,
@@ -66,6 +67,9 @@ def namespace(rt: Runtime) -> dict[str, Any]:
         "_pl_st2": st2,
         "_pl_at1": at1,
         "_pl_at2": at2,
+        "_pl_ld3": ld3,
+        "_pl_st3": st3,
+        "_pl_at3": at3,
         "_pl_vset": rt.vectors.numbers.setdefault,
         "_pl_vectors": rt.vectors.numbers,
         "_pl_int": launch_int,  # a variable's integer stays in 64 bits (Numba's int64 would wrap silently)
@@ -73,6 +77,9 @@ def namespace(rt: Runtime) -> dict[str, Any]:
     found.update(math_namespace())
     found["_pl_shared"], found["_pl_local"] = _allocations(rt, found)
     found.update(rt.program.constants)
+    first = FIRST_ALLOCATION + len(rt.program.allocations)
+    for number, constant in enumerate(rt.program.constant_arrays, first):  # read-only: the policy refuses stores
+        found[constant.name] = constant_array(constant, number)
     return found
 
 
@@ -104,7 +111,7 @@ def _outside(rt: Runtime, record: Record, value_of: Value) -> Callable[..., floa
         if len(index) != len(X.shape):
             raise KernelError(
                 f"{X.name} has {len(X.shape)} dimension(s) but is indexed with {len(index)}: "
-                + ("X[row, col]" if len(X.shape) == 2 else "X[i]")
+                + {1: "X[i]", 2: "X[row, col]"}.get(len(X.shape), "X[i, j, k]")
             )
         for item in index:
             if isinstance(item, float) and not math.isnan(item):
@@ -116,7 +123,9 @@ def _outside(rt: Runtime, record: Record, value_of: Value) -> Callable[..., floa
             # The GPU issues the load at the address the index asks for: record it there, so it is
             # counted (loads, sectors, banks) as issued. An address before the array's start, or past any
             # 64-bit address, is only reported (the analysis reserves negative words for "no access").
-            word = index[0] * X.ld + index[1] if len(index) == 2 else index[0]
+            word = 0
+            for item, extent in zip(index, X.shape):
+                word = word * extent + item
             if 0 <= word < INT_LIMIT:
                 record((site, X.number, word, o, v))
                 value_of(0.0)
@@ -192,20 +201,58 @@ def _stores(record: Record, value_of: Value, outside: Callable[..., float]) -> t
     return st1, st2
 
 
-def _atomics(ld1: Callable, ld2: Callable, st1: Callable, st2: Callable) -> tuple[Callable, Callable]:
-    """`cuda.atomic.<how>`: a load and a store of the element that no other thread splits."""
+def _atomics(loads: tuple[Callable, ...], stores: tuple[Callable, ...]) -> tuple[Callable, ...]:
+    """`cuda.atomic.<how>` on a 1-, 2- or 3-D array: a load and a store of the element that no other thread
+    splits."""
 
-    def at2(X: Any, load: int, store: int, how: int, i: Any, j: Any, value: Any, o: int, v: int) -> float:
-        old = ld2(X, load, i, j, o, v)
-        st2(X, store, i, j, _combine(X, how, old, value), o, v)
-        return old
+    def atomic(load: Callable, store: Callable) -> Callable:
+        def at(X: Any, load_site: int, store_site: int, how: int, *rest: Any) -> float:
+            *index, value, o, v = rest
+            old = load(X, load_site, *index, o, v)
+            store(X, store_site, *index, _combine(X, how, old, value), o, v)
+            return old
 
-    def at1(X: Any, load: int, store: int, how: int, i: Any, value: Any, o: int, v: int) -> float:
-        old = ld1(X, load, i, o, v)
-        st1(X, store, i, _combine(X, how, old, value), o, v)
-        return old
+        return at
 
-    return at1, at2
+    return tuple(atomic(load, store) for load, store in zip(loads, stores))
+
+
+def _three_d(record: Record, value_of: Value, outside: Callable[..., float]) -> tuple[Callable, Callable]:
+    """The load and store of a 3-D shared or local array's element `X[i, j, k]` (row-major, as Numba's C order),
+    negative indices wrapping as in 1-D and 2-D."""
+
+    def ld3(X: Any, site: int, i: Any, j: Any, k: Any, o: int, v: int) -> float:
+        try:
+            a, b, c = X.shape
+            if 0 <= i < a and 0 <= j < b and 0 <= k < c:
+                w = (i * b + j) * c + k
+                value = X.data[w]
+                record((site, X.number, w, o, v))
+                value_of(value)
+                return value
+            if -a <= i < a and -b <= j < b and -c <= k < c:
+                return ld3(X, site, i % a, j % b, k % c, o, v)
+        except (AttributeError, TypeError, ValueError):  # ValueError: X has not 3 dimensions
+            pass
+        return outside(X, site, (i, j, k), o, v)
+
+    def st3(X: Any, site: int, i: Any, j: Any, k: Any, value: Any, o: int, v: int) -> None:
+        try:
+            a, b, c = X.shape
+            if 0 <= i < a and 0 <= j < b and 0 <= k < c:
+                w = (i * b + j) * c + k
+                data = X.data
+                data[w] = value
+                record((site, X.number, w, o, v))
+                value_of(data[w])
+                return
+            if -a <= i < a and -b <= j < b and -c <= k < c:
+                return st3(X, site, i % a, j % b, k % c, value, o, v)
+        except (AttributeError, TypeError, OverflowError, ValueError):
+            _check_value(X, value)
+        outside(X, site, (i, j, k), o, v)
+
+    return ld3, st3
 
 
 def f32(x: Any) -> float:
@@ -238,12 +285,13 @@ def _combine(X: Any, how: int, old: Any, value: Any) -> Any:
     the operand to float32 first, integer arrays wrap to their width (pysim.play.intrinsics). A float add on
     global memory flushes denormals to zero, inputs and result ("atomic single-precision floating-point adds
     on global memory always operate in flush-to-zero mode", CUDA C++ Programming Guide, Floating-Point
-    Standard); max and min are Python's, as in Numba's simulator; cas compares integers only (Numba's CUDA
-    target types it for int32/int64), so on a float array it stops the run."""
+    Standard); max and min are Python's, as in Numba's simulator; exch and cas take integers only (Numba's
+    CUDA target types them for int32/int64, `numba/cuda/cudadecl.py`), so on a float array they stop the run."""
     code = X.data.typecode if isinstance(X, Array) else "f"
+    if how in (3, 4) and code not in "iq":
+        name = ATOMIC_OPERATIONS[how]
+        raise KernelError(f"cuda.atomic.{name} needs an int32 or int64 array; {X.name} holds floats")
     if how == 4:
-        if code not in "iq":
-            raise KernelError(f"cuda.atomic.cas needs an int32 or int64 array; {X.name} holds floats")
         compare, value = value
         return ELEMENT[code](value) if old == ELEMENT[code](compare) else old
     value = ELEMENT[code](value)

@@ -69,7 +69,10 @@ def warp_instructions(program: Program, step: Step) -> Iterator[WarpInstruction]
         words = access.words
         grouped = by_warp(words)  # (occurrences, warps, lanes)
         active = (grouped != INACTIVE).sum(axis=-1)
-        counts = sectors.warp_sectors(words) if access.space == "global" else banks.degrees(words)
+        if access.space == "global":
+            counts = sectors.warp_sectors(words)
+        else:  # the worst phase's degree (an 8-byte element's two halves of a warp are two phases)
+            counts = banks.phase_degrees(*access.bank_words()).max(axis=-1)
         for warp in range(grouped.shape[1]):
             for occurrence in range(grouped.shape[0]):
                 if active[occurrence, warp]:

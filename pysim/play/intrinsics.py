@@ -33,7 +33,6 @@ FULL_MASK = (1 << WARP_SIZE) - 1
 # int32 element takes part as an int64, as Numba widens integer arithmetic to int64).
 DTYPES = {"float32": ("f", "float32"), "float64": ("d", "float64"), "int32": ("i", "int64"), "int64": ("q", "int64")}
 DTYPE_BYTES = {"float32": 4, "int32": 4, "float64": 8, "int64": 8}
-WIDE = frozenset({"float64", "int64"})  # 8-byte elements: two banks a word, which the bank count does not model
 
 # math.<name> -> how many arguments; every one is typed as above.
 MATH_FUNCTIONS = {

@@ -260,7 +260,7 @@ class NumbaTypes:
             return INT
         if chain[:2] == ["cuda", "atomic"]:  # the old value of the element
             return self.elements.get(getattr(node.args[0], "id", "") if node.args else "", F32)
-        if chain in (["cuda", "shared", "array"], ["cuda", "local", "array"]):
+        if chain in (["cuda", "shared", "array"], ["cuda", "local", "array"], ["cuda", "const", "array_like"]):
             return ARRAY
         name = chain[0] if len(chain) == 1 else ""
         if name in ("min", "max"):

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from .intrinsics import DTYPE_BYTES
+
 
 class ProgramError(Exception):
     """The file cannot run: `line` (1-based, 0 when unknown) and a message saying why."""
@@ -71,8 +73,8 @@ class Allocation:
 
     @property
     def grid_shape(self) -> tuple[int, int]:
-        """(rows, cols) to draw it as a matrix: a 1-D array is one row."""
-        return (self.shape[0], self.shape[1]) if len(self.shape) == 2 else (1, self.shape[0])
+        """(rows, cols) to draw it as a matrix: a 1-D array is one row, a 3-D (a, b, c) one a·b rows of c."""
+        return (self.words // self.shape[-1], self.shape[-1]) if len(self.shape) > 1 else (1, self.shape[0])
 
     @property
     def words(self) -> int:
@@ -95,13 +97,16 @@ class Program:
     barriers: frozenset[int]  # statement numbers of cuda.syncthreads()
     kernel_code: Any  # code object of the module that defines the generator `kernel`
     launch_code: Any  # code object of the module that defines `launch`
+    # Module-level NumPy arrays the kernel reads from constant memory (pysim.play.constants.ConstantArray),
+    # numbered after the allocations.
+    constant_arrays: tuple[Any, ...] = ()
 
     @property
     def lines(self) -> list[str]:
         return self.source.splitlines()
 
     def shared_bytes(self) -> int:
-        return 4 * sum(a.words for a in self.allocations if a.space == "shared")
+        return sum(DTYPE_BYTES[a.dtype] * a.words for a in self.allocations if a.space == "shared")
 
 
 @contextmanager

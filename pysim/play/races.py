@@ -181,7 +181,7 @@ class Races:
 
     def _word(self, number: int, word: int) -> tuple[ArrayInfo, str]:
         info = self.arrays[number]
-        cell = divmod(word, info.stride) if len(info.shape) == 2 else (word,)
+        cell = info.index(word)
         return info, f"{info.name}[{', '.join(map(str, cell))}]"
 
     def _shown(self, number: int, word: int) -> str:

@@ -67,9 +67,10 @@ class Decoder:
     arrays: tuple[ArrayInfo, ...]
 
     @cached_property
-    def _described(self) -> list[tuple[str, str, int, str]]:
-        """(array name, space, row length, op) by site·arrays + array (pysim.play.table.warp_accesses)."""
-        return [(a.name, a.space, a.stride, s.op) for s in self.program.sites for a in self.arrays]
+    def _described(self) -> list[tuple[str, str, int, str, int]]:
+        """(array name, space, row length, op, 32-bit words per element) by site·arrays + array
+        (pysim.play.table.warp_accesses)."""
+        return [(a.name, a.space, a.stride, s.op, a.element_words) for s in self.program.sites for a in self.arrays]
 
     def step(self, counted: Counted) -> tuple[Step, Lockstep]:
         """A counted interval as a Step (its accesses as warp instructions), and how they map to its rows."""
@@ -123,7 +124,7 @@ class Decoder:
         """One access from its record (STEP_COLUMNS)."""
         _, vector, site, number, word, value = row
         info, op = self.arrays[int(number)], self.program.sites[int(site)]
-        index = divmod(int(word), info.stride) if len(info.shape) == 2 else (int(word),)
+        index = info.index(int(word))
         # Register accesses are not warp instructions the analysis groups: they have no row.
         instruction = lockstep.rows.get((int(site) * len(self.arrays) + int(number), int(vector)), 0)
         return AccessRecord(info.space, op.op, info.name, index, value, op.line, int(site), instruction)

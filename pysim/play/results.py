@@ -15,12 +15,14 @@ from functools import cached_property
 
 import numpy as np
 
+from ..core.constants import WORD_BYTES
 from ..core.counters import Counters
 from ..core.trace import Access, Step
 from .columns import C_ARRAY, FIRST_ALLOCATION, ROW_COLUMNS, Row
 from .counting import Counted, Lockstep, Metrics
 from .diagnostics import Diagnostic
 from .instructions import WarpInstruction, warp_instructions
+from .intrinsics import DTYPE_BYTES
 from .launch import Launch
 from .program import Allocation, Program
 from .replay import AccessRecord, Decoder, ThreadStep
@@ -194,7 +196,9 @@ class RunResult:
         shared = {}
         for number, allocation in enumerate(self.program.allocations):
             if allocation.space == "shared":
-                grid = np.full(allocation.grid_shape, np.nan, dtype=np.float32)
+                # 8-byte values keep every digit (the page marks them float64 or int64)
+                wide = DTYPE_BYTES[allocation.dtype] > WORD_BYTES
+                grid = np.full(allocation.grid_shape, np.nan, dtype=np.float64 if wide else np.float32)
                 _fill(grid, stores[stores[:, Row.ARRAY] == FIRST_ALLOCATION + number])
                 shared[allocation.name] = grid
         return shared, c

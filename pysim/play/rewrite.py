@@ -31,9 +31,10 @@ from typing import cast
 
 from . import nodes
 from .calls import CallRewrites, array_dtypes, fused, is_collective, lane
+from .constants import constant_names
 from .evaluate import ConstantEvaluator
 from .intrinsics import DTYPES, WARP_SIZE, counting_barrier
-from .numba_types import BOOL, FLOATS, INT, NumbaTypes
+from .numba_types import ARRAY, BOOL, FLOATS, INT, NumbaTypes
 from .policy import allocation_arguments, allocation_shape
 from .policy.calls import tuple_names
 from .program import Allocation, Site, Statement
@@ -94,6 +95,8 @@ class KernelRewriter(CallRewrites):
 
     def rewrite(self, function: ast.FunctionDef) -> ast.FunctionDef:
         self._dtypes = array_dtypes(function)
+        arrays = self.evaluator.arrays  # constant memory (pysim.play.constants), read through these names
+        self._dtypes |= {name: arrays[source].dtype for name, source in constant_names(function, arrays).items()}
         elements = {name: DTYPES[dtype][1] for name, dtype in self._dtypes.items()}
         self.types = NumbaTypes(self.evaluator.constants, [arg.arg for arg in function.args.args], elements)
         self.types.infer(function.body)
@@ -318,7 +321,7 @@ class KernelRewriter(CallRewrites):
     def bounded(self, node: ast.expr, value: ast.expr) -> ast.expr:
         """`value` (the rewritten `node`), checked to fit in 64 bits when it may be an integer: a variable
         never holds more, so `x = x * x` cannot grow without end (Numba's int64 would wrap instead)."""
-        return value if self.types.of(node) in FLOATS else nodes.call("_pl_int", value)
+        return value if self.types.of(node) in (*FLOATS, ARRAY) else nodes.call("_pl_int", value)
 
     def unpacked(self, value: ast.expr) -> ast.expr:
         """The right side of `a, b = ...`: a tuple of as many values, `X.shape` or `cuda.grid(2)`."""

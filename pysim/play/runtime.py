@@ -41,16 +41,17 @@ class KernelError(Exception):
 
 
 class Array:
-    """A float32 array as the kernel sees it: `.shape`, and the fields the access functions check."""
+    """An array as the kernel sees it (1-, 2- or 3-D): `.shape`, and the fields the access functions check."""
 
     __slots__ = ("name", "space", "number", "data", "shape", "rows", "cols", "ld", "n1")
 
     def __init__(self, name: str, space: str, number: int, shape: tuple[int, ...], data: array) -> None:
         self.name, self.space, self.number, self.shape, self.data = name, space, number, shape, data
+        # -1 where an access of another number of indices must miss (pysim.play.guards; a 3-D one reads .shape)
         if len(shape) == 2:
             self.rows, self.cols, self.ld, self.n1 = shape[0], shape[1], shape[1], -1
         else:
-            self.rows, self.cols, self.ld, self.n1 = -1, -1, 1, shape[0]
+            self.rows, self.cols, self.ld, self.n1 = -1, -1, 1, shape[0] if len(shape) == 1 else -1
 
     def __repr__(self) -> str:
         return f"Array({self.name!r}, {self.space}, shape={self.shape})"
@@ -63,6 +64,13 @@ def _fresh(allocation: Allocation) -> array:
     """A new shared or local array's words: garbage on a GPU, NaN here (0 in an integer array)."""
     typecode = DTYPES[allocation.dtype][0]
     return array(typecode, [NAN if typecode in "fd" else 0]) * allocation.words
+
+
+def constant_array(constant: Any, number: int) -> Array:
+    """A module-level NumPy array in constant memory (pysim.play.constants.ConstantArray) as the kernel reads it."""
+    data = array(DTYPES[constant.dtype][0])
+    data.frombytes(constant.values.tobytes())
+    return Array(constant.name, "constant", number, constant.shape, data)
 
 
 def global_array(name: str, number: int, values: np.ndarray) -> Array:

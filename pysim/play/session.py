@@ -86,6 +86,7 @@ class RunSummary:
     expected: np.ndarray
     shared: tuple[Allocation, ...]
     next_block: tuple[int, ...]  # for each interval, the first interval of the next block (the last when none)
+    constants: tuple[tuple[str, str], ...] = ()  # each constant array's name and dtype (pysim.play.constants)
 
     @property
     def c_matches(self) -> bool:
@@ -269,6 +270,7 @@ def summarise(result: RunResult, run_ms: float) -> RunSummary:
         expected=result.expected,
         shared=result.shared_allocations,
         next_block=tuple(result.next_block_interval(i) for i in range(len(result.intervals))),
+        constants=tuple((c.name, c.dtype) for c in result.program.constant_arrays),
     )
 
 

@@ -14,18 +14,23 @@ semantics (tests/unit/test_play_subset3.py):
   counted as a multiply-add);
 - `cuda.laneid`, `cuda.warpsize`, `cuda.syncwarp`, `cuda.shfl_sync`/`shfl_up_sync`/`shfl_down_sync`/
   `shfl_xor_sync`, `cuda.ballot_sync`/`all_sync`/`any_sync`, their masks checked (`pysim.play.warps`);
-- `int32`, `int64` and `float64` shared (4-byte dtypes) and local arrays, and those conversions;
+- `int32`, `int64` and `float64` shared and local arrays, and those conversions; an 8-byte shared element is an
+  LDS.64 whose banks follow `pysim.core.banks`' 64-bit rule (two half-warp phases); arrays of one, two or three
+  dimensions (`X[i, j, k]`, row-major);
 - `n = cuda.syncthreads_count(p)` (and `_and`, `_or`); `cuda.atomic.exch` and `cuda.atomic.cas`;
 - dynamic shared memory: `cuda.shared.array(0, dtype)`, sized by `launch()` returning
-  `(grid, block, 0, bytes)` (Numba's `kernel[grid, block, stream, bytes]`); every such array is the same memory.
+  `(grid, block, 0, bytes)` (Numba's `kernel[grid, block, stream, bytes]`); every such array is the same memory;
+- constant memory: `import numpy as np`, module-level `W = np.array([...], dtype=np.float32)` or
+  `np.arange(...)`, read as `W[i]` or through `c = cuda.const.array_like(W)` (`pysim.play.constants`).
 
-Refused, naming the form: `cuda.const.array_like`, shared arrays of three dimensions, 8-byte shared
-arrays, `cuda.atomic.inc/dec` (Numba's uint32/uint64 only), `math.fma`.
+Refused, naming the form: arrays of four or more dimensions, `cuda.atomic.inc/dec` (Numba's uint32/uint64
+only), `math.fma`, a store into constant memory.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 # Prefix of every name the rewrite adds; a student's names may not use it.
 RESERVED = "_pl_"
@@ -54,18 +59,14 @@ BINARY_OPS = (
 UNARY_OPS = (ast.USub, ast.UAdd, ast.Not, ast.Invert)
 COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 SUBSET = (
-    "the playground accepts the Numba-CUDA subset of SPEC §5 and §7: `import math`, `from numba import cuda, "
-    "float32`, integer constants, `@cuda.jit(device=True)` functions, `@cuda.jit def kernel(A, B, C)` and "
+    "the playground accepts the Numba-CUDA subset of SPEC §5 and §7: `import math`, `import numpy as np`, "
+    "`from numba import cuda, float32`, integer constants, constant arrays (`W = np.array([...], "
+    "dtype=np.float32)`), `@cuda.jit(device=True)` functions, `@cuda.jit def kernel(A, B, C)` and "
     "`def launch(M, N, K)`"
 )
 # Calls a CUDA programmer reaches for that the playground does not model, and why (policy.refuse_call).
 REFUSED_CALLS = {
     "print": "print is not available: a GPU has no console here; look at C, the counters and the thread steps",
-    "cuda.const.array_like": (
-        "constant memory (cuda.const.array_like) is not supported: Numba fills it from a NumPy array of the module, "
-        "and a playground file holds integer constants only. Instead read the values from A or B (a warp reading "
-        "one element is one request of one sector), or compute them from integer constants in the kernel"
-    ),
     "cuda.activemask": "cuda.activemask() is not supported: pass the mask of the lanes you mean (0xffffffff: all 32)",
 }
 
@@ -122,3 +123,21 @@ def is_docstring(node: ast.stmt) -> bool:
 def is_atomic(node: ast.AST) -> bool:
     """`cuda.atomic.<anything>(...)`."""
     return isinstance(node, ast.Call) and (attribute_chain(node.func) or [])[:2] == ["cuda", "atomic"]
+
+
+def bindings(
+    function: ast.FunctionDef, chosen: Callable[[ast.expr], bool]
+) -> tuple[list[ast.Assign], dict[str, ast.Name]]:
+    """The assignments `name = value` of `function` whose value is `chosen`, and every other name it stores to
+    (with its first store): a name bound to a grid tuple, an array or constant memory may hold nothing else."""
+    found: list[ast.Assign] = []
+    other: dict[str, ast.Name] = {}
+    bound: set[int] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if chosen(node.value):
+                found.append(node)
+                bound.add(id(node.targets[0]))
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
+            other.setdefault(node.id, node)
+    return found, other

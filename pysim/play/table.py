@@ -52,6 +52,7 @@ class Layout:
     atomic: np.ndarray  # per site: part of a cuda.atomic.* (its load and its store are one instruction)
     shared: np.ndarray  # per array: in shared memory (else global; register arrays have no rows)
     arrays: int
+    wide: np.ndarray  # per array: 8-byte elements in shared memory (an LDS.64 per lane: half-warp phases)
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,9 @@ class Instructions:
     global_store: np.ndarray
     shared: np.ndarray
     sectors: np.ndarray
-    degree: np.ndarray
+    degree: np.ndarray  # the worst phase's (one phase for 32-bit elements, two half-warps for 8-byte ones)
+    wavefronts: np.ndarray  # its phases' degrees summed
+    extra: np.ndarray  # its phases' degrees less one, summed: the cycles conflicts cost
     lanes: np.ndarray
     atomic_store: np.ndarray
     serial: np.ndarray  # most lanes on one word: the passes an atomic takes (same-address atomics serialise)
@@ -117,6 +120,16 @@ class Chunk:
         store = layout.store[site[first]]
         sectors = sectors_per_group(of_row, count, word)
         atomic_store = layout.atomic[site[first]] & store
+        degree = bank_degrees(of_row, count, word)  # SPEC §2: a 32-bit access, one phase (shared rows only)
+        wavefronts, extra = degree.copy(), np.maximum(degree - 1, 0)
+        wide = layout.wide[array]
+        if wide.any():  # rare: an 8-byte element is two words, and each half-warp is one phase (pysim.core.banks)
+            half = self.column(Row.THREAD)[wide] % WARP_SIZE >= WARP_SIZE // 2
+            phase, doubled = np.tile(of_row[wide] * 2 + half, 2), 2 * word[wide]
+            phases = bank_degrees(phase, 2 * count, np.concatenate([doubled, doubled + 1])).reshape(count, 2)
+            mine = layout.wide[array[first]]
+            degree[mine], wavefronts[mine] = phases[mine].max(axis=1), phases[mine].sum(axis=1)
+            extra[mine] = np.maximum(phases[mine] - 1, 0).sum(axis=1)
         serial = np.zeros(count, dtype=np.int64)
         if atomic_store.any():  # rare: most kernels have no atomic, and then this costs nothing
             mine = atomic_store[of_row]
@@ -129,7 +142,9 @@ class Chunk:
             ~shared & store,
             shared,
             sectors,
-            bank_degrees(of_row, count, word),  # SPEC §2: a 32-bit access, one phase (shared rows only)
+            degree,
+            wavefronts,
+            extra,
             np.bincount(of_row, minlength=count),
             atomic_store,
             serial,
@@ -144,15 +159,14 @@ class Chunk:
         def per_interval(mask: np.ndarray, weights: np.ndarray | None = None, at: np.ndarray = position) -> np.ndarray:
             return np.bincount(at[mask], None if weights is None else weights[mask], minlength=n).astype(np.int64)
 
-        extra = np.maximum(found.degree - 1, 0)
         return {
             "global_loads": per_interval(~shared & ~store),
             "global_stores": per_interval(~shared & store),
             "shared_loads": per_interval(shared & ~store),
             "shared_stores": per_interval(shared & store),
             "global_sectors": per_interval(found.global_load, found.sectors, found.position),
-            "bank_extra_cycles": per_interval(found.shared, extra, found.position),
-            "shared_wavefronts": per_interval(found.shared, found.degree, found.position),
+            "bank_extra_cycles": per_interval(found.shared, found.extra, found.position),
+            "shared_wavefronts": per_interval(found.shared, found.wavefronts, found.position),
         }
 
     def loaded(self, layout: Layout, array: int, size: int) -> np.ndarray:
@@ -170,14 +184,14 @@ class Chunk:
 def warp_accesses(
     rows: np.ndarray,
     vectors: list[tuple[int, ...]],
-    describe: list[tuple[str, str, int, str]],
+    describe: list[tuple[str, str, int, str, int]],
     arrays: int,
     threads: int,
 ) -> tuple[tuple[Access, ...], dict[tuple[int, int], int]]:
     """One interval's rows (`Chunk.interval_rows`) as one Access per (site, array), one row per iteration
     vector at which some thread executed the site (in loop order), in order of first execution; and the row
     of each (site·arrays + array, iteration vector's number). `describe[site·arrays + array]` is (array name,
-    space, row length, op)."""
+    space, row length, op, 32-bit words per element)."""
     if not len(rows):
         return (), {}
     thread = rows[:, Row.THREAD].astype(np.int64)
@@ -197,7 +211,7 @@ def warp_accesses(
     found = []
     instruction_rows: dict[tuple[int, int], int] = {}
     for start, end in zip(starts, ends):
-        name, space, stride, op = describe[int(key[start])]
+        name, space, stride, op, element_words = describe[int(key[start])]
         # The lanes that execute a site in the same iteration of every enclosing loop issue it together.
         used, r = np.unique(rank[start:end], return_inverse=True)
         for row, used_rank in enumerate(used):
@@ -215,6 +229,7 @@ def warp_accesses(
             np.where(active, words % stride, INACTIVE),
             stride,
             values,
+            element_words=element_words,
         )
         found.append((int(order[start:end].min()), access))
     return tuple(access for _, access in sorted(found, key=lambda pair: pair[0])), instruction_rows

@@ -8,9 +8,12 @@ and then safely read values stored by other threads in the warp."
 
 So an access of lane a comes before an access of lane b of the same warp when a reached one syncwarp instance
 after its access and b reached the same instance before its access, each lane naming the other in its mask
-(`pysim.play.warps` records whom each lane is ordered with). Lanes of two warps are ordered only by
-`cuda.syncthreads()`, which ends the interval. A chain through a third lane (a syncs with c, then c with b) is
-not followed: such a kernel is reported as racing, where a GPU's memory model would order it.
+(`pysim.play.warps` records whom each lane is ordered with). The order is transitive, so a chain through
+other lanes orders too: a writes, syncs with c; c, later, syncs with b; b reads. The PTX ISA's "Memory
+Consistency Model" defines base causality order ("a transitive order") as program order and synchronizes-with
+composed ("X precedes Z in base causality order and Z precedes Y in base causality order"), and
+`bar.warp.sync` is what `__syncwarp()` compiles to. A chain whose middle lane syncs with b before it syncs with
+a orders nothing. Lanes of two warps are ordered only by `cuda.syncthreads()`, which ends the interval.
 
 An access's ordinal counts the statements its thread executed in the interval up to its own; a syncwarp's is
 its own statement's, so an access at ordinal o is before the sync at k when o <= k (the mask's loads included).
@@ -23,24 +26,48 @@ import numpy as np
 from .columns import Row
 from .intrinsics import WARP_SIZE
 
+INFINITE = 1 << 62  # past every ordinal
 Syncs = dict[int, list[tuple[int, int, int]]]  # thread -> (ordinal, round, lanes it is ordered with) per syncwarp
 
 
-def before(syncs: Syncs, first: int, first_ordinal: int, second: int, second_ordinal: int) -> bool:
-    """Whether thread `first`'s access at `first_ordinal` is ordered before `second`'s at `second_ordinal`."""
+Members = dict[tuple[int, int], dict[int, int]]  # (round, warp) -> {thread: its ordinal at that syncwarp}
+
+
+def instances(syncs: Syncs) -> Members:
+    """Each syncwarp instance's threads, with the ordinal each reached it at: a round resolves one instance
+    per warp (`pysim.play.scheduler`)."""
+    members: Members = {}
+    for thread, reached in syncs.items():
+        for ordinal, round_, _ in reached:
+            members.setdefault((round_, thread // WARP_SIZE), {})[thread] = ordinal
+    return members
+
+
+def before(syncs: Syncs, members: Members, first: int, first_ordinal: int, second: int, second_ordinal: int) -> bool:
+    """Whether thread `first`'s access at `first_ordinal` is ordered before `second`'s at `second_ordinal`:
+    a chain of syncwarp instances, each joining two lanes that name each other, leads from `first` after its
+    access to `second` before its access, each lane of the chain leaving by a syncwarp no earlier than the one
+    it came in by (the module docstring)."""
     if first == second or first // WARP_SIZE != second // WARP_SIZE:
         return False
-    later = {
-        round_
-        for ordinal, round_, lanes in syncs.get(first, ())
-        if ordinal >= first_ordinal and lanes >> second % WARP_SIZE & 1
-    }
-    return any(ordinal < second_ordinal and round_ in later for ordinal, round_, _ in syncs.get(second, ()))
+    reached = {first: first_ordinal}  # thread -> the earliest ordinal from which its syncwarps carry the order
+    waiting = [first]
+    while waiting:
+        thread = waiting.pop()
+        for ordinal, round_, lanes in syncs.get(thread, ()):
+            if ordinal < reached[thread]:
+                continue
+            for other, at in members[round_, thread // WARP_SIZE].items():
+                if lanes >> other % WARP_SIZE & 1 and at < reached.get(other, INFINITE):
+                    reached[other] = at
+                    waiting.append(other)
+    return reached.get(second, INFINITE) < second_ordinal
 
 
 def unordered_pair(rows: np.ndarray, store: np.ndarray, syncs: Syncs) -> tuple[int, int] | None:
     """The first two accesses of one word (`rows`, in the order they ran; `store`: which are stores) by two
     threads, one at least a store, that no syncwarp orders; None when every such pair is ordered."""
+    members = instances(syncs)
     thread = rows[:, Row.THREAD].astype(np.int64).tolist()
     ordinal = rows[:, Row.ORDINAL].astype(np.int64).tolist()
     for i in np.flatnonzero(store).tolist():
@@ -48,8 +75,8 @@ def unordered_pair(rows: np.ndarray, store: np.ndarray, syncs: Syncs) -> tuple[i
             if thread[i] == thread[j]:
                 continue
             if not (
-                before(syncs, thread[i], ordinal[i], thread[j], ordinal[j])
-                or before(syncs, thread[j], ordinal[j], thread[i], ordinal[i])
+                before(syncs, members, thread[i], ordinal[i], thread[j], ordinal[j])
+                or before(syncs, members, thread[j], ordinal[j], thread[i], ordinal[i])
             ):
                 return (i, j)
     return None

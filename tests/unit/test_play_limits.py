@@ -148,7 +148,7 @@ def test_a_fresh_large_local_array_in_every_iteration_stops_at_the_budget():
         (
             kernel("    t = cuda.const.array_like(A)\n"),
             FIRST,
-            "constant memory (cuda.const.array_like) is not supported",
+            "cuda.const.array_like takes a module-level NumPy array",
         ),
         (
             kernel("    pass\n").replace("@cuda.jit", "@cuda.jit(device=True)"),

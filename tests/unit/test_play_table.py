@@ -24,14 +24,21 @@ SIZES = [(16, 16, 16), (5, 7, 3), (33, 18, 9)]
 
 
 def per_warp(step):
-    """(space, op, lanes' words) of every warp of every instruction row of a Step."""
+    """(space, op, lanes' words, bank phases) of every warp of every instruction row of a Step: one phase of
+    32-bit words, or for 8-byte elements two half-warps each asking two words a lane (LDS.64)."""
     for access in step.accesses:
         words = access.words
         for row in words:
             for first in range(0, len(row), WARP_SIZE):
-                lanes = [int(w) for w in row[first : first + WARP_SIZE] if w >= 0]
-                if lanes:
-                    yield access.space, access.op, lanes
+                warp = [int(w) for w in row[first : first + WARP_SIZE]]
+                lanes = [w for w in warp if w >= 0]
+                if not lanes:
+                    continue
+                phases = [lanes]
+                if access.element_words == 2:
+                    halves = (warp[:16], warp[16:])
+                    phases = [[2 * w + half for w in lanes if w >= 0 for half in (0, 1)] for lanes in halves]
+                yield access.space, access.op, lanes, [phase for phase in phases if phase]
 
 
 ACCESS_COUNTERS = (
@@ -56,21 +63,22 @@ def bank_degree(lanes):
 def brute_counts(step):
     """The counters a Step's accesses make (SPEC §2), warp by warp with Python sets; each lane moves one word."""
     found = dict.fromkeys(ACCESS_COUNTERS, 0)
-    for space, op, lanes in per_warp(step):
+    for space, op, lanes, phases in per_warp(step):
         found[f"{space}_{op}s"] += len(lanes)
         if space == "global" and op == "load":
             found["global_sectors"] += len({w // WORDS_PER_SECTOR for w in lanes})
         if space == "shared":
-            degree = bank_degree(lanes)
-            found["bank_extra_cycles"] += degree - 1
-            found["shared_wavefronts"] += degree
+            for phase in phases:
+                degree = bank_degree(phase)
+                found["bank_extra_cycles"] += degree - 1
+                found["shared_wavefronts"] += degree
     return found
 
 
 def brute_metrics(result):
     found = defaultdict(int)
     for interval in result.intervals:
-        for space, op, lanes in per_warp(interval.step):
+        for space, op, lanes, phases in per_warp(interval.step):
             if space == "global":
                 sectors = len({w // WORDS_PER_SECTOR for w in lanes})
                 kind = "load" if op == "load" else "store"
@@ -80,18 +88,19 @@ def brute_metrics(result):
                     found["global_store_sectors"] += sectors
             else:
                 found["shared_requests"] += 1
-                found["max_bank_degree"] = max(found["max_bank_degree"], bank_degree(lanes))
+                found["max_bank_degree"] = max(found["max_bank_degree"], *map(bank_degree, phases))
     return found | brute_lanes(result)
 
 
 def brute_lanes(result):
-    """Active lanes, atomics and local-memory traffic, from every thread's own records: a warp instruction is
-    the records of one site, array and occurrence (its row in the interval's Step) in one warp."""
+    """Active lanes, atomics, local-memory traffic and constant reads, from every thread's own records: a warp
+    instruction is the records of one site, array and occurrence (its row in the interval's Step) in one warp;
+    a constant read's, those of one site read for the n-th time by the warp's lanes (lanes in step)."""
     found = defaultdict(int)
     sites, spilled_names = result.program.sites, {a.name for a in spilled(result.program)}
     counted = result.intervals if result.completed else result.intervals[:-1]  # a run stops in its last, uncounted
     for interval in counted:
-        instructions = defaultdict(list)
+        instructions, reads, nth = defaultdict(list), defaultdict(list), Counter()
         for thread, record in interval.records():
             tx, ty, tz = (*thread, 0)[:3]  # (tx, ty), or (tx, ty, tz) in a 3-D block
             if record.space == "register":
@@ -100,6 +109,10 @@ def brute_lanes(result):
                 continue
             dx, dy = result.launch.block[:2]
             warp = (tx + ty * dx + tz * dx * dy) // WARP_SIZE  # the thread ID of the CUDA Programming Guide
+            if record.space == "constant":  # no Access row: the n-th time the thread reads the site is its instruction
+                nth[thread, record.site] += 1
+                reads[record.site, nth[thread, record.site], warp].append(record.index)
+                continue
             instructions[record.site, record.array, record.occurrence, warp].append(record.index)
         for (site, _, _, _), indices in instructions.items():
             if sites[site].atomic and sites[site].op == "store":
@@ -108,6 +121,10 @@ def brute_lanes(result):
             else:
                 found["memory_requests"] += 1
                 found["memory_lanes"] += len(indices)
+        for indices in reads.values():  # the constant cache serves one address per pass
+            found["constant_loads"] += len(indices)
+            found["constant_requests"] += 1
+            found["constant_passes"] += len(set(indices))
     return found
 
 

@@ -55,3 +55,40 @@ def test_a_lane_left_out_of_the_mask_is_not_ordered():
     races = run(text, 1, 32, 32).diagnostics_of("race")
     assert races and races[0].line == read_line(text), races
     assert "buf[16]" in races[0].message or "buf[0]" in races[0].message, races[0].message
+
+
+# Lane 0 writes, lane 2 reads, lane 1 carries the order between two syncwarps (each naming its two lanes).
+CHAIN = """    t = cuda.threadIdx.x
+    buf = cuda.shared.array(32, float32)
+    if t == 0:
+        buf[0] = A[0, 0]
+    if t < 2:
+        cuda.syncwarp(0x3)
+    if t == 1 or t == 2:
+        cuda.syncwarp(0x6)
+    if t == 2:
+        C[0, 0] = buf[0]
+"""
+
+
+def chain_read_line(text: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if line.endswith("C[0, 0] = buf[0]"))
+
+
+def test_a_chain_of_syncwarps_through_a_third_lane_orders_the_write_before_the_read():
+    """The PTX memory model's base causality order is transitive: 0 -> (sync 0,1) -> 1 -> (sync 1,2) -> 2."""
+    result = run(exchange(CHAIN, 32), 1, 1, 1, expected=lambda A, B: A[:1, :1])
+    assert result.c_matches and not result.diagnostics, result.diagnostics
+
+
+def test_a_chain_whose_middle_lane_syncs_with_the_reader_first_orders_nothing():
+    """Lane 1 syncs with lane 2 before it syncs with lane 0: nothing leads from lane 0's write to lane 2's read."""
+    first, second = (
+        "    if t < 2:\n        cuda.syncwarp(0x3)\n",
+        "    if t == 1 or t == 2:\n        cuda.syncwarp(0x6)\n",
+    )
+    text = exchange(CHAIN.replace(first + second, second + first), 32)
+    assert text.index("cuda.syncwarp(0x6)") < text.index("cuda.syncwarp(0x3)")
+    races = run(text, 1, 1, 1).diagnostics_of("race")
+    assert races and races[0].line == chain_read_line(text), races
+    assert "read-after-write" in races[0].message

@@ -241,3 +241,16 @@ def test_the_results_say_how_atomics_serialised_and_what_went_to_local_memory(pa
     metrics = run(tile, 4, 4, 2).metrics
     said = page.inner_text("metrics")
     assert f"{metrics.local_loads + metrics.local_stores:,} local-memory access(es)" in said and "atomic" not in said
+
+
+def test_the_results_say_how_many_passes_the_constant_reads_took(page):
+    """Issue 43: constant memory (pysim.play.constants) is neither a global nor a shared load; the page says
+    what pysim counted for it."""
+    source = (KNOWN_WRONG / "constant_memory.py").read_text()
+    page.go(f"#/playground?M=5&N=9&K=7&code={encode(source)}").click("run")
+    m = run(source, 5, 9, 7).metrics
+    said = page.inner_text("metrics")
+    assert (
+        f"{m.constant_loads} constant-memory read(s) in {m.constant_requests} instruction(s), served in "
+        f"{m.constant_passes} pass(es)"
+    ) in said

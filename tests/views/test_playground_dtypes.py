@@ -55,3 +55,57 @@ def test_a_typed_shared_arrays_grid_and_accesses_name_its_dtype(page):
     steps = page.inner_text("thread-steps")
     assert "load shared counts[31] → 93 int32" in steps, steps
     assert run(INT32_SHARED, 1, 32, 1).counters.shared_loads == 32
+
+
+FLOAT64_SHARED = """from numba import cuda, float32, float64
+
+
+@cuda.jit
+def kernel(A, B, C):
+    t = cuda.threadIdx.x
+    thirds = cuda.shared.array(32, float64)
+    thirds[t] = float64(t) / 3.0
+    cuda.syncthreads()
+    C[0, t] = thirds[31 - t]
+
+
+def launch(M, N, K):
+    return 1, 32
+"""
+
+
+def test_a_float64_shared_array_reaches_the_page_with_its_label_and_every_digit(page):
+    """Issue 43: an 8-byte shared array runs (its banks by the 64-bit rule, tests/unit/test_play_shared_wide.py)
+    and its values reach the grid and the thread's accesses as float64, not rounded to float32."""
+    page.go(f"#/playground?M=1&N=32&K=1&code={encode(FLOAT64_SHARED)}").click("run")
+    assert page.attribute("run-status", "data-state") == "done"
+    assert "thirds [32] float64" in page.text(page.find(".shared-grids"))
+    page.click("step")  # the interval after the barrier: thread 0 reads thirds[31]
+    steps = page.inner_text("thread-steps")
+    assert f"load shared thirds[31] → {31 / 3!r} float64" in steps, steps
+    result = run(FLOAT64_SHARED, 1, 32, 1)
+    assert float(result.memory_after(0)[0]["thirds"][0, 31]) == 31 / 3  # the grid's value keeps every digit
+
+
+INT32_CONSTANT = """import numpy as np
+from numba import cuda, float32
+
+R = np.arange(10, 42, dtype=np.int32)
+
+
+@cuda.jit
+def kernel(A, B, C):
+    t = cuda.threadIdx.x
+    C[0, t] = R[31 - t]
+
+
+def launch(M, N, K):
+    return 1, 32
+"""
+
+
+def test_a_constant_arrays_reads_name_its_space_and_dtype(page):
+    page.go(f"#/playground?M=1&N=32&K=1&code={encode(INT32_CONSTANT)}").click("run")
+    assert page.attribute("run-status", "data-state") == "done"
+    steps = page.inner_text("thread-steps")
+    assert "load constant R[31] → 41 int32" in steps, steps

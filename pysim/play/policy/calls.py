@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import cast
 
 from ..intrinsics import MATH_FUNCTIONS, WARP_CALLS
 from ..program import fail
-from ..subset import attribute_chain
+from ..subset import attribute_chain, bindings
 
 GRIDS = (["cuda", "grid"], ["cuda", "gridsize"])
 WARP_NAMES = ("laneid", "warpsize")  # cuda.<name>: whole numbers
@@ -17,7 +18,7 @@ ACCEPTED_CALLS = (
     "range, min, max, abs, int, float, float32, int32, int64, float64, len, math.<function>, cuda.grid, cuda.gridsize, cuda.fma, "
     "cuda.syncthreads, cuda.syncwarp, cuda.shfl_sync, cuda.shfl_up_sync, cuda.shfl_down_sync, "
     "cuda.shfl_xor_sync, cuda.ballot_sync, cuda.all_sync, cuda.any_sync, cuda.atomic.add/max/min, "
-    "cuda.shared.array, cuda.local.array"
+    "cuda.shared.array, cuda.local.array, cuda.const.array_like"
 )
 
 
@@ -38,20 +39,11 @@ def tuple_names(function: ast.FunctionDef) -> dict[str, int]:
     """Names bound to `cuda.grid(n)` or `cuda.gridsize(n)`, n = 2 or 3, with n (read as `pos[0]`, `pos[1]`);
     such a name may hold nothing else, so `pos[0]` is always a tuple's item, never an array's element."""
     tuples: dict[str, int] = {}
-    other: dict[str, ast.Name] = {}
-    bound: set[int] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            n = grid_dimensions(node.value)
-            if n is not None and n > 1:
-                name = node.targets[0].id
-                if tuples.setdefault(name, n) != n:
-                    raise fail(
-                        node, f"{name!r} holds cuda.grid({tuples[name]})'s tuple; give the other value another name"
-                    )
-                bound.add(id(node.targets[0]))
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in bound:
-            other.setdefault(node.id, node)
+    found, other = bindings(function, lambda value: (grid_dimensions(value) or 1) > 1)
+    for node in found:
+        name, n = cast(ast.Name, node.targets[0]).id, cast(int, grid_dimensions(node.value))
+        if tuples.setdefault(name, n) != n:
+            raise fail(node, f"{name!r} holds cuda.grid({tuples[name]})'s tuple; give the other value another name")
     for name in sorted(set(tuples) & set(other)):
         raise fail(other[name], f"{name!r} holds cuda.grid({tuples[name]})'s tuple; give the other value another name")
     return tuples

@@ -6,9 +6,10 @@ import ast
 import math
 
 from ...core.constants import WORD_BYTES
+from ..constants import ARRAY_LIKE, constant_names, read_only
 from ..evaluate import ConstantEvaluator
 from ..guards import ATOMIC_OPERATIONS
-from ..intrinsics import DTYPES, WIDE, counting_barrier
+from ..intrinsics import DTYPE_BYTES, DTYPES, counting_barrier
 from ..limits import LOCAL_LIMIT_BYTES
 from ..program import fail
 from ..subset import (
@@ -43,12 +44,14 @@ class KernelPolicy(ast.NodeVisitor):
         self.uses_float32 = uses_float32
         self.modules = modules  # modules the file imports (`math`)
         self.tuples: dict[str, int] = {}  # names holding cuda.grid(n)'s tuple, with n (pysim.play.policy.calls)
+        self.constant: dict[str, str] = {}  # names reading constant memory, with their array (pysim.play.constants)
         self.dynamic: set[str] = set()  # dtypes of the dynamic shared arrays (shape 0)
         self.loops = 0  # loops around the statement being checked
         self.local_words = 0  # words of the local arrays allocated so far (LOCAL_LIMIT_BYTES)
 
     def check(self, function: ast.FunctionDef) -> None:
         self.tuples = tuple_names(function)
+        self.constant = constant_names(function, self.evaluator.arrays)
         self.block(function.body, docstring_allowed=True)
 
     def block(self, statements: list[ast.stmt], docstring_allowed: bool = False) -> None:
@@ -94,9 +97,14 @@ class KernelPolicy(ast.NodeVisitor):
         if atomic and not isinstance(target, ast.Name):
             raise fail(node, "keep the old value of an atomic in a variable: old = cuda.atomic.add(...)")
         if isinstance(target, ast.Subscript):
-            for index in self.subscript(target):
+            for index in self.subscript(target, store=True):
                 self.visit(index)
             self.visit(value)
+            return
+        if isinstance(value, ast.Call) and attribute_chain(value.func) == ARRAY_LIKE:
+            if not isinstance(target, ast.Name):
+                raise fail(node, "name the constant array: c = cuda.const.array_like(W)")
+            self.assignable(target)  # its argument is checked by constant_names
             return
         if counting_barrier(value) is not None:
             if not isinstance(target, ast.Name) or len(value.args) != 1 or value.keywords:  # type: ignore[attr-defined]
@@ -120,7 +128,7 @@ class KernelPolicy(ast.NodeVisitor):
         if isinstance(node.target, ast.Name):
             self.assignable(node.target)
         elif isinstance(node.target, ast.Subscript):
-            for index in self.subscript(node.target):
+            for index in self.subscript(node.target, store=True):
                 self.visit(index)
         else:
             raise fail(node, "`+=` needs a variable or an array element on the left")
@@ -193,15 +201,9 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(value, "pass float32, float64, int32 or int64 as the dtype")
         if dtype.id not in self.modules:
             raise fail(value, f"import {dtype.id}: `from numba import cuda, {dtype.id}`")
-        if kind == "shared" and dtype.id in WIDE:
-            raise fail(
-                value,
-                f"{dtype.id} shared arrays are not supported yet: their 8-byte words take two banks, which the "
-                "bank count does not model (use float32 or int32, or a local array)",
-            )
         shape = allocation_shape(self.evaluator, value)
-        if not 1 <= len(shape) <= 2 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
-            raise fail(value, "the shape must be one or two whole numbers, e.g. (T, T)")
+        if not 1 <= len(shape) <= 3 or any(isinstance(extent, bool) or not isinstance(extent, int) for extent in shape):
+            raise fail(value, "the shape must be one, two or three whole numbers, e.g. (T, T)")
         if kind == "shared" and shape == (0,):  # dynamic: sized by launch() (pysim.play.launch)
             self.dynamic.add(dtype.id)
             if len(self.dynamic) > 1:
@@ -212,7 +214,7 @@ class KernelPolicy(ast.NodeVisitor):
         if any(extent > MAX_EXTENT for extent in shape):
             raise fail(value, f"the shape {shape} is too large")
         if kind == "local":
-            self.local_words += math.prod(shape)
+            self.local_words += math.prod(shape) * DTYPE_BYTES[dtype.id] // WORD_BYTES  # 32-bit words
             if WORD_BYTES * self.local_words > LOCAL_LIMIT_BYTES:
                 raise fail(
                     value,
@@ -268,6 +270,10 @@ class KernelPolicy(ast.NodeVisitor):
             )
         if node.id == "math":
             raise fail(node, "call a function of math: math.sqrt(x), ...")
+        if node.id in self.constant:
+            raise fail(
+                node, f"{node.id} is a constant array: read its elements ({node.id}[i]), its shape or len({node.id})"
+            )
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
         if not isinstance(node.op, BINARY_OPS):
@@ -329,8 +335,9 @@ class KernelPolicy(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         self.call(node)
 
-    def subscript(self, node: ast.Subscript) -> list[ast.expr]:
-        """The indices of `X[i, j]`, `X[i][j]` or `X[i]` (one or two) of a named array."""
+    def subscript(self, node: ast.Subscript, store: bool = False) -> list[ast.expr]:
+        """The indices of `X[i, j]`, `X[i][j]`, `X[i]` or `X[i, j, k]` of a named array; a `store` into
+        constant memory is refused."""
         value, index = node.value, node.slice
         if isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
             if isinstance(value.slice, ast.Tuple) or isinstance(index, ast.Tuple):
@@ -339,16 +346,20 @@ class KernelPolicy(ast.NodeVisitor):
             value = value.value
         elif isinstance(value, ast.Name):
             indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
+        elif isinstance(value, ast.Subscript) and isinstance(value.value, ast.Subscript):
+            raise fail(node, "index a 3-D array as X[i, j, k]")
         else:
             raise fail(node, "only named arrays can be indexed (X[row, col])")
-        if not 1 <= len(indices) <= 2:
-            raise fail(node, "arrays have one or two dimensions: X[i] or X[row, col]")
+        if not 1 <= len(indices) <= 3:
+            raise fail(node, "arrays have one, two or three dimensions: X[i], X[row, col] or X[i, j, k]")
         for item in indices:
             if isinstance(item, (ast.Slice, ast.Starred)):
                 raise fail(node, "slices are not part of the kernel subset: index one element at a time")
         check_name(node, value.id)
         if value.id in ("cuda", "float32"):
             raise fail(node, f"{value.id!r} is not an array")
+        if store and value.id in self.constant:
+            raise read_only(node, value.id)
         return indices
 
     def shape(self, node: ast.Attribute) -> None:
@@ -374,9 +385,13 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(node, f"cuda.atomic.{how} takes {shape}, e.g. cuda.atomic.{how}(C, (row, col), x)")
         array, index, *value = node.args
         indices = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        if not 1 <= len(indices) <= 2 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
-            raise fail(node, f"cuda.atomic.{how} takes one index for a 1-D array or (row, col) for a 2-D one")
+        if not 1 <= len(indices) <= 3 or any(isinstance(i, (ast.Slice, ast.Starred, ast.Tuple)) for i in indices):
+            raise fail(
+                node, f"cuda.atomic.{how} takes one index for a 1-D array, (row, col) for a 2-D one or (i, j, k)"
+            )
         check_name(node, array.id)  # type: ignore[attr-defined]
+        if array.id in self.constant:  # type: ignore[attr-defined]
+            raise read_only(node, array.id)  # type: ignore[attr-defined]
         for item in (*indices, *value):
             self.visit(item)
 
@@ -402,6 +417,8 @@ class KernelPolicy(ast.NodeVisitor):
             raise fail(node, f"allocate {kind} arrays in an assignment of their own: tile = cuda.{kind}.array(...)")
         if chain == ["cuda", "syncthreads"]:
             raise fail(node, "cuda.syncthreads() must stand on a line of its own")
+        if chain == ARRAY_LIKE:
+            raise fail(node, "name the constant array on a line of its own: c = cuda.const.array_like(W)")
         if is_atomic(node):
             raise fail(node, "an atomic stands on a line of its own, or as `old = cuda.atomic.add(...)`")
         if isinstance(node.func, ast.Name) and node.func.id == "len":

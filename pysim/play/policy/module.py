@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from ..constants import ARRAY_LIKE, NUMPY, constant_array, is_maker
 from ..evaluate import ConstantEvaluator
 from ..inline import check_device, inline
 from ..intrinsics import DTYPES
@@ -33,7 +34,7 @@ class ModulePolicy(ast.NodeVisitor):
 
     def __init__(self, last: ast.stmt | None) -> None:
         self.constants: dict[str, int | float] = {}
-        self.evaluator = ConstantEvaluator(self.constants)
+        self.evaluator = ConstantEvaluator(self.constants, {})
         self.kernel: ast.FunctionDef | None = None
         self.launch: ast.FunctionDef | None = None
         self.imported: set[str] = set()
@@ -61,17 +62,36 @@ class ModulePolicy(ast.NodeVisitor):
             self.imported.add(alias.name)
 
     def visit_Import(self, node: ast.Import) -> None:
-        if [(alias.name, alias.asname) for alias in node.names] != [("math", None)]:
-            raise fail(node, "only `import math` and `from numba import cuda, float32` may be imported")
-        self.modules.add("math")
+        imported = [(alias.name, alias.asname) for alias in node.names]
+        if imported not in ([("math", None)], [("numpy", NUMPY)]):
+            raise fail(
+                node, "only `import math`, `import numpy as np` and `from numba import cuda, float32` may be imported"
+            )
+        self.modules.add(imported[0][0])
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if not (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             self.generic_visit(node)
         name = node.targets[0].id  # type: ignore[attr-defined]
         check_name(node, name)
-        if name in ("cuda", "float32", "math", "kernel", "launch", *CALLABLE_BUILTINS):
+        if name in ("cuda", "float32", "math", NUMPY, "kernel", "launch", *CALLABLE_BUILTINS):
             raise fail(node, f"{name!r} cannot be redefined")
+        if name in self.evaluator.arrays or (name in self.constants and is_maker(node.value)):
+            raise fail(node, f"{name!r} is defined twice (a constant array is defined once)")
+        if is_maker(node.value):
+            if "numpy" not in self.modules:
+                raise fail(node, "import NumPy first: `import numpy as np` at the top of the file")
+            self.evaluator.arrays[name] = constant_array(name, node.value, self.evaluator.value)  # type: ignore[arg-type]
+            return
+        if isinstance(node.value, ast.Call) and (attribute_chain(node.value.func) or [""])[0] == NUMPY:
+            shown = ".".join(attribute_chain(node.value.func) or [])
+            raise fail(node, f"{shown} is not supported: make a constant array with np.array([...]) or np.arange(...)")
+        if isinstance(node.value, ast.Call) and attribute_chain(node.value.func) == ARRAY_LIKE:
+            raise fail(
+                node,
+                "call cuda.const.array_like inside the kernel: W = np.array([...], dtype=np.float32) here, "
+                "then c = cuda.const.array_like(W) in the kernel (or read W[i] there directly)",
+            )
         value = self.evaluator.value(node.value)
         if isinstance(value, tuple) or isinstance(value, bool):
             raise fail(node, f"module-level {name!r} must be a number")

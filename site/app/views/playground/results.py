@@ -172,6 +172,12 @@ class Results:
                 if m.local_loads + m.local_stores
                 else ""
             )
+            + (
+                f"; {thousands(m.constant_loads)} constant-memory read(s) in {thousands(m.constant_requests)} "
+                f"instruction(s), served in {thousands(m.constant_passes)} pass(es): one per distinct address"
+                if m.constant_requests
+                else ""
+            )
             + "."
         )
         self.show_diagnostics([(d.kind, d.line, d.thread, d.block, d.message, d.count) for d in result.diagnostics])

@@ -94,7 +94,9 @@ class RunStepping:
         self.grid_expected = MatrixGrid("expected", "NumPy's answer", canvas_above=CANVAS_ABOVE_CELLS, level="output")
         self.shared_box = h("div", "shared-grids")
         self.shared_grids: dict[str, MatrixGrid] = {}
-        self.dtypes: dict[str, str] = {}  # each shared array's dtype, marked beside its values (texts.dtype_label)
+        self.dtypes: dict[
+            str, str
+        ] = {}  # each shared and constant array's dtype, marked beside its values (texts.dtype_label)
         self.wrong: list[tuple[int, int]] = []
 
         # When the section appears, its listing and grids show a frame after the player, and its tables a frame
@@ -233,6 +235,7 @@ class RunStepping:
         if self.result is not result:
             return False
         self.load_shared_grids(result.shared)
+        self.dtypes.update(result.constants)  # a constant array's values are marked with its dtype too
         if appearing and not await self.reveal(self.later[1:], result, parts):
             return False
         self.loaded = result
