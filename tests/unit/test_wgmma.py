@@ -20,7 +20,7 @@ from pysim.core.trace import Trace
 from pysim.hardware.params import ParamError
 from pysim.hardware.wgmma_params import WgmmaParams
 from pysim.kernels import KERNELS, k13_wgmma
-from pysim.kernels.wgmma_layout import flops_per_wgmma, tensor_flops
+from pysim.kernels.wgmma_layout import d_map, flops_per_wgmma, tensor_flops
 from pysim.lessons.narration import narration
 
 KERNEL = KERNELS["wgmma"]
@@ -155,6 +155,20 @@ def test_highlighted_lines(values):
         for thread in (0, 1, p.threads - 1):
             assert words.narrate(step, p, thread).endswith(".")
         assert words.phase_detail(step, p).endswith(".")
+
+
+@pytest.mark.parametrize("BN", [8, 24, 128, 256])
+def test_the_accumulator_map_is_the_isas(BN):
+    """wgmma's D fragment (.f32), as the PTX ISA's figure gives it per thread of the warpgroup, written out here
+    from its words: warp w, lane l hold d[i] at row 16w + l/4 (+8 for i mod 4 in 2, 3), column 8·(i/4) +
+    2·(l mod 4) + i mod 2."""
+    found = d_map(BN)
+    for thread in range(128):
+        warp, lane = divmod(thread, 32)
+        for i in range(BN // 2):
+            row = 16 * warp + lane // 4 + (8 if i % 4 >= 2 else 0)
+            col = 8 * (i // 4) + 2 * (lane % 4) + i % 2
+            assert tuple(found[thread, i]) == (row, col), (thread, i)
 
 
 @pytest.mark.parametrize("values", [CASES[3], CASES[4], CASES[6]])
