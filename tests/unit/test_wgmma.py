@@ -233,3 +233,5 @@ def test_cli_count_trace_and_refusals():
     ):
         bad = run_cli("count", "--kernel", "wgmma", *bad_flags)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and word in bad.stderr, bad.stderr
+    sass = run_cli("sass", "--kernel", "wgmma")  # pysim's instruction model does not count TMA or wgmma
+    assert sass.returncode == 2 and sass.stderr.count("\n") == 1 and "sm_90a" in sass.stderr, sass.stderr
