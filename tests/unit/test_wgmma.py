@@ -5,12 +5,11 @@ truncated operands), the TMA's swizzled placement against the swizzle's table, t
 order, the parameter rules and the CLI."""
 
 import json
-import subprocess
-import sys
 
 import bruteforce_wgmma
 import numpy as np
 import pytest
+from kernelrun import run_cli, stored_c
 from stepsums import summed
 from test_swizzle import PTX_128B
 
@@ -59,17 +58,6 @@ def test_counts_at_the_production_preset():
     assert found.mbarrier_waits == 4 * (8 * 256 + 4)
 
 
-def _stored_c(p, A, B):
-    c = np.full((p.M, p.N), np.nan, dtype=np.float32)
-    gx, gy = KERNEL.grid(p)
-    for by in range(gy):
-        for bx in range(gx):
-            for step in KERNEL.block_steps(p, A, B, bx, by):
-                for access in step.global_stores():
-                    access.write_into(c)
-    return c
-
-
 @pytest.mark.parametrize("values", [CASES[1], CASES[3], CASES[5]])
 def test_c_on_random_floats_is_bit_for_bit_the_tf32_model(values):
     """The consumers' accumulators, assembled by wgmma's D map into tiles and back, give what tf32.gemm
@@ -78,7 +66,7 @@ def test_c_on_random_floats_is_bit_for_bit_the_tf32_model(values):
     rng = np.random.default_rng(11)
     A = rng.standard_normal((p.M, p.K)).astype(np.float32)
     B = rng.standard_normal((p.K, p.N)).astype(np.float32)
-    c = _stored_c(p, A, B)
+    c = stored_c(KERNEL, p, A, B)
     np.testing.assert_array_equal(c, tf32.gemm(A, B, 1, tf32.truncate))
     assert not np.array_equal(c, tf32.gemm(A, B, 1))
     assert not np.array_equal(c, A @ B)
@@ -210,10 +198,6 @@ def test_invalid_values_name_the_parameter_and_the_rule(raw, param, fragment):
     assert caught.value.param == param
     assert fragment in caught.value.message, caught.value.message
     assert caught.value.message.startswith(param)
-
-
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "pysim", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cli_count_trace_and_refusals():
