@@ -51,7 +51,11 @@ def to_tf32(x: np.ndarray) -> np.ndarray:
 
 def truncate(x: np.ndarray) -> np.ndarray:
     """float32 -> TF32 by dropping the low 13 bits (toward zero): what a tensor core takes from a float32 it reads
-    unconverted, as wgmma does from shared memory (the k13 kernel issues no cvt; see the module's docstring)."""
+    unconverted, as wgmma does from shared memory (the k13 kernel issues no cvt; see the module's docstring).
+    Not a measurement of ours: Triton's maintainers found a TF32 dot without cvt.rna truncates
+    (triton-lang/triton issue 4574) and added rounding for float32 operands a TMA descriptor brings in (PR 9295).
+    On uniform[-1, 1] inputs, max|C - C64| / max|C64| is 7.2e-4 at 256³ and 7.4e-4 at 1024³ (cvt.rna: 2.1e-4,
+    2.9e-4)."""
     bits = np.asarray(x, dtype=np.float32).view(np.uint32)
     return (bits & KEEP).astype(np.uint32).view(np.float32)
 
