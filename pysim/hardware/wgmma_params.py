@@ -34,6 +34,10 @@ SWIZZLE_ROW = SWIZZLE_BYTES // WORD_BYTES
 box's inner dimension may not exceed the swizzle's 128 bytes, and wgmma's descriptor walks 128-byte rows)."""
 TMA_STRIDE_FLOATS = 4  # a tensor map's global stride (a row of A or Bt, K floats) is a multiple of 16 bytes
 BARRIER_BYTES = 8  # one mbarrier: a 64-bit word in shared memory
+REGISTER_FILE = 65_536  # 32-bit registers per SM, compute capability 9.0 (CUDA C++ Programming Guide, limits table)
+PRODUCER_REGISTERS = 40
+"""What the producer warpgroup keeps after `setmaxnreg.dec` (its one copying thread needs few; DeepGEMM's and
+CUTLASS's warp-specialized Hopper kernels keep 40) so that the consumers may take the rest."""
 
 
 @dataclass(frozen=True)
@@ -110,15 +114,24 @@ class WgmmaParams(Params):
         self._check_shared()
 
     def _check_registers(self) -> None:
-        """A consumer thread's accumulators (an estimate: nvcc needs a few more for addresses)."""
-        limit = device(self.device).register_limit
+        """A consumer thread's accumulators within what setmaxnreg gives it (an estimate: nvcc needs a few more
+        for addresses)."""
+        limit = self.consumer_registers
         _require(
             "BN",
             self.accumulators <= limit,
             f"BN={self.BN}: each consumer thread holds {self.MITER}×{self.BN // 2} = {self.accumulators} accumulators "
-            f"(BM/consumers = {self.rows_per_consumer} rows); a thread may use at most {limit} registers "
-            "(more consumers or a smaller tile)",
+            f"(BM/consumers = {self.rows_per_consumer} rows); with {self.consumers} consumer warpgroup(s) "
+            f"setmaxnreg gives a consumer thread {limit} registers (more consumers or a smaller tile)",
         )
+
+    @property
+    def consumer_registers(self) -> int:
+        """What `setmaxnreg.inc` asks for each consumer thread, one block an SM: the register file less the
+        producer's share, split among the consumers, a multiple of 8 and at most the thread limit (PTX ISA,
+        "setmaxnreg": 24 to 256, a multiple of 8)."""
+        share = (REGISTER_FILE // WARPGROUP - PRODUCER_REGISTERS) // self.consumers // 8 * 8
+        return min(share, device(self.device).register_limit // 8 * 8)
 
     def _check_shared(self) -> None:
         require_stages_fit(self, f"As[{self.BM}][{self.BK}] + Bs[{self.BN}][{self.BK}] + 2 mbarriers")

@@ -10,7 +10,8 @@ one 64×BN×8 multiply-add per instruction for the whole warpgroup, its A and B 
 through two 64-bit descriptors; the accumulators stay in registers (PTX ISA, wgmma's D fragment). When a
 warpgroup is done with a stage it arrives on that stage's `empty` barrier, and the producer, waiting on it,
 refills the stage: the pipeline's full/empty barriers replace __syncthreads and cp.async's groups
-(warp specialization: the producer warpgroup only copies, the consumers only compute).
+(warp specialization: the producer warpgroup only copies, the consumers only compute; `setmaxnreg` moves
+registers from the producer to the consumers, whose accumulators need them, one block an SM).
 
 TF32 wgmma reads its operands K-major only (PTX ISA, "wgmma.mma_async": the transpose immediates exist for
 .f16/.bf16 alone), and a TMA copy cannot transpose, so the kernel takes B transposed (Bt, N×K) from the host,
@@ -34,7 +35,7 @@ from ..core import tf32
 from ..core.listing import Listing
 from ..core.trace import Access, Cell, Focus, Step
 from ..core.warps import INACTIVE
-from ..hardware.wgmma_params import WARPGROUP, WGMMA_K, WGMMA_M, WgmmaParams
+from ..hardware.wgmma_params import PRODUCER_REGISTERS, WARPGROUP, WGMMA_K, WGMMA_M, WgmmaParams
 from . import wgmma_layout as layout
 from .plumbing import guarded_store, tile_grid, tile_regions
 
@@ -70,7 +71,7 @@ __device__ __forceinline__ void wgmma(float *d, unsigned long long a, unsigned l
                : {d_ops} : "l"(a), "l"(b));
 }}
 // launch: {threads} threads, {smem_bytes} bytes of dynamic shared memory (cudaFuncSetAttribute first); Bt is B transposed (N×K): wgmma reads TF32 K-major only
-__global__ void __launch_bounds__({threads}) sgemmWgmma(int M, int N, int K, const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapBt, float *C) {{
+__global__ void __launch_bounds__({threads}, 1) sgemmWgmma(int M, int N, int K, const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapBt, float *C) {{
   extern __shared__ __align__(1024) float smem_[];  // the swizzle repeats every 1,024 bytes: tiles start on a multiple
   float *As = smem_, *Bs = smem_ + {S} * {BM} * {BK};  // As[stage][m][k], Bs[stage][n][k]: {BK} floats (128 bytes) a row, swizzled
   __shared__ unsigned long long full[{S}], empty[{S}];  // a stage has landed / a stage may be overwritten
@@ -80,6 +81,7 @@ __global__ void __launch_bounds__({threads}) sgemmWgmma(int M, int N, int K, con
   asm volatile("fence.mbarrier_init.release.cluster;\\n" ::: "memory");  // the barriers' first state, visible to the TMA unit
   __syncthreads();  @@sync_init
   if (warpgroup == 0) {{  // the producer: one thread issues every copy
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 {producer_regs};\\n");  // it needs few registers: hand them to the consumers
     if (tid == 0)
       for (int tile = 0; tile < tiles; ++tile) {{
         const int stage = tile % {S};
@@ -89,6 +91,7 @@ __global__ void __launch_bounds__({threads}) sgemmWgmma(int M, int N, int K, con
         tmaLoad(&Bs[stage * {BN} * {BK}], &mapBt, tile * {BK}, blockIdx.x * {BN}, &full[stage]);  @@tma_b
       }}
   }} else {{  // a consumer warpgroup: {rows} rows of the block's tile, {MITER} m64 tile(s)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 {consumer_regs};\\n");  // room for {accumulators} accumulators
     const int top = (warpgroup - 1) * {rows}, warp = tid / 32, group = tid % 32 / 4, inGroup = tid % 4;
     float d[{MITER}][{half}] = {{}};  // the accumulators: each thread {half} per 64 rows (PTX ISA, wgmma's D fragment)
     for (int tile = 0; tile < tiles; ++tile) {{
@@ -125,6 +128,9 @@ def source(p: WgmmaParams) -> list[str]:
         smem_bytes=f"{p.stages * p.stage_bytes:,}",  # the barriers are static
         d_list=", ".join(f"%{i}" for i in range(half)),
         d_ops=", ".join(f'"+f"(d[{i}])' for i in range(half)),
+        producer_regs=PRODUCER_REGISTERS,
+        consumer_regs=p.consumer_registers,
+        accumulators=p.accumulators,
         a_at=half,
         b_at=half + 1,
     )

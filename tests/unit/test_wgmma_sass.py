@@ -2,7 +2,7 @@
 tiles a consumer) and its SASS has what the kernel teaches: UTMALDG.2D (the TMA copies, two per tile),
 HGMMA.64xBNx8.F32.TF32 (wgmma on TF32, MITER per k-step), SYNCS (the mbarriers: EXCH to init them,
 ARRIVE.TRANS64 for expect_tx and the release, PHASECHK.TRANS64.TRYWAIT for the waits) and WARPGROUP.ARRIVE /
-DEPBAR (wgmma's fence and wait_group). Plain sm_90 refuses wgmma: the `a` features are Hopper's alone.
+DEPBAR (wgmma's fence and wait_group), USETMAXREG (setmaxnreg). Plain sm_90 refuses wgmma: the `a` features are Hopper's alone.
 Through tools/sass: a missing compiler FAILS with the install command, and a warm cache compiles nothing.
 
 `python -m pysim sass` does not take this kernel: pysim's instruction model (pysim/core/instructions.py)
@@ -44,6 +44,8 @@ def test_the_listing_compiles_for_sm_90a_with_tma_wgmma_and_mbarriers(values):
         "SYNCS.PHASECHK.TRANS64.TRYWAIT",
         "WARPGROUP.ARRIVE",
         "WARPGROUP.DEPBAR.LE",
+        "USETMAXREG.DEALLOC",  # setmaxnreg: the producer gives registers back, the consumers take them
+        "USETMAXREG.TRY_ALLOC",
     ):
         assert instruction in sass, instruction
     hgmma = len(re.findall(rf"\bHGMMA\.64x{p.BN}x8\.F32\.TF32\b", sass))
