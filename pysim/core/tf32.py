@@ -11,6 +11,8 @@ round to infinity), then clear the low 13 bits. Subnormals round the same way (i
 flush to zero). A NaN is only masked, so a NaN whose payload lies wholly in the low 13 bits comes out as
 infinity: the hardware rule, kept. Where the rounded value only feeds an HMMA, nvcc drops the mask (the
 listing's SASS at split=1): the tensor core reads the top 19 bits alone, so the result is the same.
+The Hopper kernel (k13_wgmma.py) converts nothing: wgmma reads float32 from shared memory and uses those top
+19 bits, which is `truncate` (toward zero), not cvt.rna's rounding.
 
 3xTF32 (CUTLASS's OpMultiplyAddFastF32, include/cutlass/gemm/warp/mma_tensor_op_fast_f32.h) splits
 x = big + small with big = tf32(x), small = tf32(x - big) (x - big is exact in float32) and sums
@@ -25,6 +27,8 @@ so C is bit-exact either way; errors on random data are pysim's, not a measureme
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,6 +47,17 @@ def to_tf32(x: np.ndarray) -> np.ndarray:
     finite = np.abs(values) < np.inf  # False for ±inf and NaN: those skip the add
     rounded = np.where(finite, bits + HALF, bits) & KEEP
     return rounded.astype(np.uint32).view(np.float32)
+
+
+def truncate(x: np.ndarray) -> np.ndarray:
+    """float32 -> TF32 by dropping the low 13 bits (toward zero): what a tensor core takes from a float32 it reads
+    unconverted, as wgmma does from shared memory (the k13 kernel issues no cvt; see the module's docstring).
+    Not a measurement of ours: Triton's maintainers found a TF32 dot without cvt.rna truncates
+    (triton-lang/triton issue 4574) and added rounding for float32 operands a TMA descriptor brings in (PR 9295).
+    On uniform[-1, 1] inputs, max|C - C64| / max|C64| is 7.2e-4 at 256³ and 7.4e-4 at 1024³ (cvt.rna: 2.1e-4,
+    2.9e-4)."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32)
+    return (bits & KEEP).astype(np.uint32).view(np.float32)
 
 
 def split(x: np.ndarray, parts: int) -> tuple[np.ndarray, ...]:
@@ -65,8 +80,11 @@ def mma(acc: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (acc.astype(np.float64) + exact).astype(np.float32)
 
 
-def gemm(A: np.ndarray, B: np.ndarray, parts: int) -> np.ndarray:
-    """C = A @ B as the kernel computes it: k-steps of 8 (K zero-padded), each `parts`' mmas in turn."""
+def gemm(
+    A: np.ndarray, B: np.ndarray, parts: int, convert: Callable[[np.ndarray], np.ndarray] | None = None
+) -> np.ndarray:
+    """C = A @ B as the kernel computes it: k-steps of 8 (K zero-padded), each `parts`' mmas in turn; with
+    `convert` (wgmma's `truncate`), TF32 operands made by it instead of cvt.rna (parts=1 only)."""
     M, K = A.shape
     steps = -(-K // MMA_K)
     a = np.zeros((M, steps * MMA_K), dtype=np.float32)
@@ -74,7 +92,8 @@ def gemm(A: np.ndarray, B: np.ndarray, parts: int) -> np.ndarray:
     a[:, :K], b[:K] = A, B
     c = np.zeros((M, B.shape[1]), dtype=np.float32)
     for k in range(0, steps * MMA_K, MMA_K):
-        for x, y in terms(a[:, k : k + MMA_K], b[k : k + MMA_K], parts):
+        pairs = [(convert(a[:, k : k + MMA_K]), convert(b[k : k + MMA_K]))] if convert else None
+        for x, y in pairs or terms(a[:, k : k + MMA_K], b[k : k + MMA_K], parts):
             c = mma(c, x, y)
     return c
 

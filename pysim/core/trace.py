@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import banks, sectors
-from .constants import WORD_BYTES
+from .constants import WORD_BYTES, WORDS_PER_SECTOR
 from .counters import Counters
 from .matrices import operands
 from .warps import INACTIVE
@@ -73,6 +73,10 @@ class Access:
     `element_words` is 2 for an array of 8-byte elements (a playground float64 or int64 shared
     array): rows/cols count elements, and each lane's element is an LDS.64/STS.64 of two 32-bit
     words, whose banks `bank_words` gives (pysim.core.banks: half-warp phases).
+    `bulk` marks both sides of a TMA copy (cp.async.bulk.tensor): one instruction of one thread
+    moves a whole box, one element per row of `rows`. Its global side counts the elements read
+    and the distinct sectors of the whole box (not per warp); its shared side counts `tma_bytes`,
+    no lane's store and no bank conflict (the TMA unit writes shared memory itself).
     """
 
     array: str
@@ -86,6 +90,7 @@ class Access:
     width: int = 1
     asynchronous: bool = False
     element_words: int = 1
+    bulk: bool = False
 
     def __post_init__(self) -> None:
         rows = _two_d(self.rows)
@@ -163,6 +168,7 @@ class Step:
     fma: int = 0
     register_reads: int = 0
     mma: int = 0  # warp-wide tensor-core instructions the statement issued (SPEC §7 mma_instructions)
+    waits: int = 0  # threads that waited on an mbarrier at this statement (SPEC §7 mbarrier_waits)
     barrier: bool = False
     index: int = -1
     block: tuple[int, int] = (0, 0)
@@ -213,20 +219,34 @@ def count_step(step: Step) -> Counters:
         "register_reads": step.register_reads,
         "mma_instructions": step.mma,
         "barriers": int(step.barrier),
+        "mbarrier_waits": step.waits,
     }
     for access in step.accesses:
-        if access.asynchronous:
-            found = {"async_copy_bytes": access.elements * WORD_BYTES}
-        else:
-            found = {f"{access.space}_{access.op}s": access.elements}
-        words, width = access.words, access.width
-        if access.space == "global" and access.op == "load":
-            found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
-        if access.space == "shared":
-            found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(*access.bank_words())
-        for key, value in found.items():
+        for key, value in (_bulk_counts(access) if access.bulk else _lane_counts(access)).items():
             totals[key] = totals.get(key, 0) + value
     return Counters(**totals)
+
+
+def _lane_counts(access: Access) -> dict[str, int]:
+    """An access the lanes make: elements, global sectors per warp, shared bank costs."""
+    if access.asynchronous:
+        found = {"async_copy_bytes": access.elements * WORD_BYTES}
+    else:
+        found = {f"{access.space}_{access.op}s": access.elements}
+    words, width = access.words, access.width
+    if access.space == "global" and access.op == "load":
+        found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
+    if access.space == "shared":
+        found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(*access.bank_words())
+    return found
+
+
+def _bulk_counts(access: Access) -> dict[str, int]:
+    """A TMA box's counts: its global side's elements and distinct sectors, its shared side's bytes."""
+    if access.space == "shared":
+        return {"tma_bytes": access.elements * WORD_BYTES}
+    words = access.words[access.active]
+    return {"global_loads": access.elements, "global_sectors": int(np.unique(words // WORDS_PER_SECTOR).size)}
 
 
 class Trace:

@@ -11,9 +11,9 @@ from typing import ClassVar
 from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.fragments import MMA_K, MMA_M, MMA_N
 from .blocktile_params import _require
-from .devices import KIB, device
+from .devices import device
 from .params import Params, _check_threads, _device, _int
-from .pipelined_params import MAX_STAGES, MIN_STAGES, require_arch
+from .pipelined_params import MAX_STAGES, MIN_STAGES, require_arch, require_stages_fit
 
 TENSOR_TF32_ARCH = 80
 """mma.sync.m16n8k8 with .tf32 operands needs sm_80 (PTX ISA, "mma": "requires sm_80 or higher" for .tf32)."""
@@ -111,15 +111,7 @@ class MmaParams(Params):
         )
 
     def _check_shared(self) -> None:
-        preset = device(self.device)
-        limit = int(preset.shared_per_block_optin.value) * KIB
-        rows = f"As[{self.BM}][{self.a_stride}] + Bs[{self.BK}][{self.b_stride}]"
-        _require(
-            "stages",
-            self.shared_bytes <= limit,
-            f"stages={self.stages}: {self.stages} × ({rows}) need {self.shared_bytes:,} bytes of shared memory per "
-            f"block; the {preset.name} allows {limit:,} (dynamic, opt-in), so fewer stages or smaller tiles",
-        )
+        require_stages_fit(self, f"As[{self.BM}][{self.a_stride}] + Bs[{self.BK}][{self.b_stride}]")
 
     @property
     def warps(self) -> int:

@@ -4,7 +4,7 @@ plus the number of stages, the architecture cp.async needs and the shared memory
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core.constants import WORD_BYTES
 from .blocktile_params import WarptileParams, _require
@@ -26,6 +26,19 @@ def require_arch(device_key: str, arch: int, feature: str) -> None:
         found >= arch,
         f"device: the {device(device_key).name} is compute capability {found // 10}.{found % 10}; {feature} "
         f"needs {arch // 10}.{arch % 10} or later (sm_{arch}), so this kernel cannot run there",
+    )
+
+
+def require_stages_fit(p: Any, buffers: str) -> None:
+    """`p.stages` copies of a stage's `buffers` (p.shared_bytes in all), in dynamic shared memory up to the
+    device's opt-in limit: refused naming `stages`."""
+    preset = device(p.device)
+    limit = int(preset.shared_per_block_optin.value) * KIB
+    _require(
+        "stages",
+        p.shared_bytes <= limit,
+        f"stages={p.stages}: {p.stages} × ({buffers}) need {p.shared_bytes:,} bytes of shared memory per block; "
+        f"the {preset.name} allows {limit:,} (dynamic, opt-in), so fewer stages or smaller tiles",
     )
 
 
@@ -55,16 +68,7 @@ class PipelinedParams(WarptileParams):
         super().check()
 
     def _check_shared(self) -> None:
-        """`stages` copies of As and Bs, in dynamic shared memory up to the device's opt-in limit."""
-        preset = device(self.device)
-        limit = int(preset.shared_per_block_optin.value) * KIB
-        _require(
-            "stages",
-            self.shared_bytes <= limit,
-            f"stages={self.stages}: {self.stages} × (As[{self.BM}][{self.BK}] + Bs[{self.BK}][{self.BN}]) need "
-            f"{self.shared_bytes:,} bytes of shared memory per block; the {preset.name} allows {limit:,} "
-            f"(dynamic, opt-in), so fewer stages or smaller tiles must be chosen",
-        )
+        require_stages_fit(self, f"As[{self.BM}][{self.BK}] + Bs[{self.BK}][{self.BN}]")
 
     @property
     def shared_bytes(self) -> int:

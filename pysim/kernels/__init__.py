@@ -26,6 +26,7 @@ from . import (
     k10_warptile,
     k11_pipelined,
     k12_mma,
+    k13_wgmma,
 )
 from .contract import KernelModule, missing_members
 
@@ -123,7 +124,7 @@ class Kernel:
 # kernel 4 in k04_*: k01_naive is his kernels 1 and 2 (map=row, map=col: coalescing is one parameter
 # here), k03 shared-memory tiling, k04 1D blocktiling, k05 2D blocktiling (register tiling), k06
 # vectorized, k10 warptiling (k11, pipelined warptiling with cp.async, is TileLab's first rung past his
-# ladder, numbered after it; k12, TF32 tensor cores with mma.sync, its second); his 7 and 8 (bank conflicts in his vectorized kernel) and 9 (autotuning)
+# ladder, numbered after it; k12, TF32 tensor cores with mma.sync, its second; k13, Hopper's TMA + wgmma, its third); his 7 and 8 (bank conflicts in his vectorized kernel) and 9 (autotuning)
 # are not modelled. The transpose is TileLab's own bank-conflict lesson, not a kernel of his: it takes
 # the number of the kernel whose "no padding needed" note it explains (shared memory, 3), and its name
 # says whose it is. The file names sort in ORDER: siboehm's ladder, the aside beside the kernel it explains.
@@ -139,6 +140,7 @@ ORDER = tuple(
         k10_warptile,
         k11_pipelined,
         k12_mma,
+        k13_wgmma,
     )
 )
 KERNELS = {kernel.NAME: kernel for kernel in ORDER}

@@ -3,10 +3,11 @@ rows, the cp.async copy rounds, the fragment reads of each warp, and the closed-
 
 The swizzle permutes the 16-byte chunks inside each 128-byte line of shared memory (32 banks × 4 bytes):
 chunk' = chunk XOR (line mod 8), in words w' = w ^ (((w >> 5) & 7) << 2), CUTLASS's Swizzle<3, 2, 3> on
-float words. Rows that straddle the same banks in one read land in different chunks, without the padding's
-extra bytes. A swizzled row is whole lines (BK and BN multiples of 32 words; MmaParams refuses others), so the
-XOR permutes each row within itself. Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so
-the swizzle never moves a word out of its stage.
+float words (pysim/core/swizzle.py, shared with the Hopper kernel's TMA and wgmma). Rows that straddle the
+same banks in one read land in different chunks, without the padding's extra bytes. A swizzled row is whole
+lines (BK and BN multiples of 32 words; MmaParams refuses others), so the XOR permutes each row within itself.
+Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so the swizzle
+never moves a word out of its stage.
 """
 
 from __future__ import annotations
@@ -20,16 +21,9 @@ from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.counters import Counters
 from ..core.fragments import A_MAP, B_MAP, MMA_K, MMA_M, MMA_N
 from ..core.sectors import tile_load_sectors
+from ..core.swizzle import swizzle_words
 from ..core.warps import INACTIVE
 from ..hardware.mma_params import COPY_FLOATS, MmaParams
-
-LINE_WORDS, CHUNKS_PER_LINE = 32, 8
-
-
-def swizzle_words(words: np.ndarray) -> np.ndarray:
-    """The physical word of each logical word under the XOR swizzle (INACTIVE stays)."""
-    moved = words ^ (((words >> 5) & (CHUNKS_PER_LINE - 1)) << 2)
-    return np.where(words == INACTIVE, INACTIVE, moved)
 
 
 def place(p: MmaParams, words: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:

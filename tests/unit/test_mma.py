@@ -4,13 +4,12 @@ swizzled rows, TF32 and 3xTF32), C from the stores (digits: exact; random floats
 pysim.core.tf32.gemm computes), the pipeline's order, the parameter rules and the CLI."""
 
 import json
-import subprocess
-import sys
 
 import bruteforce_mma
 import numpy as np
 import pytest
 from groups import replay
+from kernelrun import run_cli, stored_c
 from stepsums import summed
 
 from pysim.core import tf32
@@ -90,17 +89,6 @@ def test_the_swizzle_keeps_each_word_in_its_row_exactly_where_the_form_accepts_i
         assert kept == (stride % SWIZZLE_LINE == 0), stride
 
 
-def _stored_c(p, A, B):
-    c = np.full((p.M, p.N), np.nan, dtype=np.float32)
-    gx, gy = KERNEL.grid(p)
-    for by in range(gy):
-        for bx in range(gx):
-            for step in KERNEL.block_steps(p, A, B, bx, by):
-                for access in step.global_stores():
-                    access.write_into(c)
-    return c
-
-
 @pytest.mark.parametrize("values", [CASES[1], CASES[3], CASES[5]])
 def test_c_on_random_floats_is_bit_for_bit_the_tf32_model(values):
     """The lanes' fragments, assembled by the ISA's maps into tiles and back, give what tf32.gemm computes
@@ -109,7 +97,7 @@ def test_c_on_random_floats_is_bit_for_bit_the_tf32_model(values):
     rng = np.random.default_rng(7)
     A = rng.standard_normal((p.M, p.K)).astype(np.float32)
     B = rng.standard_normal((p.K, p.N)).astype(np.float32)
-    c = _stored_c(p, A, B)
+    c = stored_c(KERNEL, p, A, B)
     np.testing.assert_array_equal(c, tf32.gemm(A, B, p.split))
     if p.K > 8:
         assert not np.array_equal(c, A @ B)
@@ -180,10 +168,6 @@ def test_invalid_values_name_the_parameter_and_the_rule(raw, param, fragment):
     assert caught.value.param == param
     assert fragment in caught.value.message, caught.value.message
     assert caught.value.message.startswith(param)
-
-
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "pysim", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cli_count_and_refusals():

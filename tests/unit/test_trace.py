@@ -27,6 +27,7 @@ def test_kernels_are_in_teaching_order():
         "warptile",
         "pipelined",
         "mma",
+        "wgmma",
     ]
 
 

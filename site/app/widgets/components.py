@@ -31,7 +31,7 @@ COUNTER_NOTES = {
     "mma_instructions": "warp-wide tensor-core instructions (mma.sync, wgmma) executed",
     "async_copy_bytes": "bytes cp.async copied from global into shared memory without passing through registers, zero-fills included (one LDGSTS per lane moves 4, 8 or 16 bytes)",
     "tma_bytes": "bytes the tensor memory accelerator copied into shared memory (cp.async.bulk.tensor)",
-    "mbarrier_waits": "waits on a shared-memory barrier object (mbarrier) for copies to land",
+    "mbarrier_waits": "waits on a shared-memory barrier object (mbarrier): for copies to land, or for a stage to be freed",
 }
 
 

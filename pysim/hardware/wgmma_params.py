@@ -1,0 +1,172 @@
+"""Parameters of the Hopper kernel (pysim/kernels/k13_wgmma.py): BM×BN block tiles computed by `consumers`
+warpgroups with wgmma.mma_async m64nBNk8 (TF32), fed by one producer thread's TMA copies through `stages`
+shared-memory buffers with the 128-byte swizzle; each rule refused with a message naming the parameter.
+
+Sources of the rules: PTX ISA, "wgmma.mma_async" (shapes m64nNk8 for .tf32, N a multiple of 8 up to 256;
+.tf32 operands K-major only) and "Matrix Descriptor" (the 128-byte swizzle: rows of 128 bytes); CUDA Driver
+API, cuTensorMapEncodeTiled (every box dimension at most 256; with CU_TENSOR_MAP_SWIZZLE_128B the box's inner
+dimension at most 128 bytes; global strides multiples of 16 bytes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from math import ceil
+from typing import ClassVar
+
+from ..core.constants import WORD_BYTES
+from .blocktile_params import _require
+from .devices import DEVICES, device
+from .params import Params, _check_threads, _int
+from .pipelined_params import COMPUTE_CAPABILITY, require_stages_fit
+
+WGMMA_ARCH = 90
+"""wgmma.mma_async and cp.async.bulk.tensor need sm_90a: Hopper only (PTX ISA, "wgmma.mma_async":
+"requires sm_90a"; Blackwell's sm_100 has tcgen05.mma instead)."""
+
+WGMMA_M, WGMMA_K, WGMMA_N_STEP, WGMMA_N_MAX = 64, 8, 8, 256
+"""wgmma.mma_async.m64nNk8 with .tf32 operands: 64 rows, k of 8, N in steps of 8 up to 256."""
+
+WARPGROUP = 128  # four consecutive warps
+SWIZZLE_BYTES = 128  # CU_TENSOR_MAP_SWIZZLE_128B, and the descriptor's 128-byte swizzle mode
+BOX_MAX = 256  # cuTensorMapEncodeTiled: boxDim[i] <= 256
+SWIZZLE_ROW = SWIZZLE_BYTES // WORD_BYTES
+"""Floats in a 128-byte swizzled row: a K-major tile with the 128-byte swizzle is BK = 32 floats wide (the TMA
+box's inner dimension may not exceed the swizzle's 128 bytes, and wgmma's descriptor walks 128-byte rows)."""
+TMA_STRIDE_FLOATS = 4  # a tensor map's global stride (a row of A or Bt, K floats) is a multiple of 16 bytes
+BARRIER_BYTES = 8  # one mbarrier: a 64-bit word in shared memory
+REGISTER_FILE = 65_536  # 32-bit registers per SM, compute capability 9.0 (CUDA C++ Programming Guide, limits table)
+PRODUCER_REGISTERS = 40
+"""What the producer warpgroup keeps after `setmaxnreg.dec` (its one copying thread needs few; DeepGEMM's and
+CUTLASS's warp-specialized Hopper kernels keep 40) so that the consumers may take the rest."""
+
+
+@dataclass(frozen=True)
+class WgmmaParams(Params):
+    """A BM×BN block tile: `consumers` warpgroups of BM/consumers rows each, BK-deep slices in `stages` buffers."""
+
+    PRESETS: ClassVar[dict[str, dict[str, int]]] = {
+        label: dict(zip(("M", "N", "K", "BM", "BN", "BK", "stages", "consumers"), values))
+        for label, values in (
+            (
+                "teaching: 64×32×64, BM=64, BN=32, BK=32, 2 stages, one consumer warpgroup",
+                (64, 32, 64, 64, 32, 32, 2, 1),
+            ),
+            (
+                "production: 256³, BM=BN=128, BK=32, 4 stages, two consumer warpgroups",
+                (256, 256, 256, 128, 128, 32, 4, 2),
+            ),
+        )
+    }
+
+    M: int = _int(64)
+    N: int = _int(64)
+    K: int = _int(64)
+    BM: int = _int(64, high=1024)
+    BN: int = _int(64, high=1024)
+    BK: int = _int(32, high=1024)
+    stages: int = _int(2, low=1, high=8)
+    consumers: int = _int(1, low=1, high=4, label="consumer warpgroups")
+    device: str = field(default="h100", metadata={"choices": tuple(DEVICES), "label": "device preset"})
+
+    def check(self) -> None:
+        found = COMPUTE_CAPABILITY[self.device]
+        _require(
+            "device",
+            found == WGMMA_ARCH,
+            f"device: the {device(self.device).name} is compute capability {found // 10}.{found % 10}; wgmma.mma_async "
+            "and cp.async.bulk.tensor (TMA) need 9.0 (sm_90a, Hopper), so this kernel cannot run there",
+        )
+        _require(
+            "BK",
+            self.BK % WGMMA_K == 0,
+            f"BK={self.BK} is not a multiple of {WGMMA_K}, the k of wgmma.m64nNk8 (TF32): a tile is whole k-steps",
+        )
+        _require(
+            "BK",
+            self.BK == SWIZZLE_ROW,
+            f"BK={self.BK}: with the 128-byte swizzle a row of the K-major tile is {SWIZZLE_BYTES} bytes, "
+            f"BK = {SWIZZLE_ROW} floats (the TMA box's inner dimension may not exceed the swizzle's 128 bytes)",
+        )
+        _require(
+            "BN",
+            self.BN % WGMMA_N_STEP == 0 and self.BN <= WGMMA_N_MAX,
+            f"BN={self.BN} is not a wgmma N: wgmma.m64nNk8 takes N a multiple of {WGMMA_N_STEP} up to {WGMMA_N_MAX}",
+        )
+        rows = WGMMA_M * self.consumers
+        _require(
+            "BM",
+            self.BM % rows == 0,
+            f"BM={self.BM} is not a multiple of 64·consumers = {rows}: each of the {self.consumers} consumer "
+            f"warpgroups takes BM/consumers rows, whole m64 tiles of wgmma",
+        )
+        _require(
+            "BM", self.BM <= BOX_MAX, f"BM={self.BM}: a TMA box is at most {BOX_MAX} rows (cuTensorMapEncodeTiled)"
+        )
+        _check_threads("consumers", f"{self.consumers} consumer warpgroups and a producer", self.threads, self.device)
+        _require(
+            "K",
+            self.K % TMA_STRIDE_FLOATS == 0,
+            f"K={self.K} is not a multiple of 4: a tensor map's row stride (K floats of A and of Bt) must be a "
+            "multiple of 16 bytes",
+        )
+        _require("N", self.N % 2 == 0, f"N={self.N} is odd: each lane stores its accumulators as float2 pairs")
+        self._check_registers()
+        self._check_shared()
+
+    def _check_registers(self) -> None:
+        """A consumer thread's accumulators within what setmaxnreg gives it (an estimate: nvcc needs a few more
+        for addresses)."""
+        limit = self.consumer_registers
+        _require(
+            "BN",
+            self.accumulators <= limit,
+            f"BN={self.BN}: each consumer thread holds {self.MITER}×{self.BN // 2} = {self.accumulators} accumulators "
+            f"(BM/consumers = {self.rows_per_consumer} rows); with {self.consumers} consumer warpgroup(s) "
+            f"setmaxnreg gives a consumer thread {limit} registers (more consumers or a smaller tile)",
+        )
+
+    @property
+    def consumer_registers(self) -> int:
+        """What `setmaxnreg.inc` asks for each consumer thread, one block an SM: the register file less the
+        producer's share, split among the consumers, a multiple of 8 and at most the thread limit (PTX ISA,
+        "setmaxnreg": 24 to 256, a multiple of 8)."""
+        share = (REGISTER_FILE // WARPGROUP - PRODUCER_REGISTERS) // self.consumers // 8 * 8
+        return min(share, device(self.device).register_limit // 8 * 8)
+
+    def _check_shared(self) -> None:
+        require_stages_fit(self, f"As[{self.BM}][{self.BK}] + Bs[{self.BN}][{self.BK}] + 2 mbarriers")
+
+    @property
+    def threads(self) -> int:
+        """A producer warpgroup and the consumers."""
+        return (1 + self.consumers) * WARPGROUP
+
+    @property
+    def rows_per_consumer(self) -> int:
+        return self.BM // self.consumers
+
+    @property
+    def MITER(self) -> int:
+        """m64 wgmmas a consumer issues per k-step."""
+        return self.rows_per_consumer // WGMMA_M
+
+    @property
+    def accumulators(self) -> int:
+        return self.MITER * self.BN // 2
+
+    @property
+    def stage_bytes(self) -> int:
+        """What one stage's TMA copies write (zero-fill included): the mbarrier's expected transaction count."""
+        return (self.BM + self.BN) * self.BK * WORD_BYTES
+
+    @property
+    def shared_bytes(self) -> int:
+        return self.stages * (self.stage_bytes + 2 * BARRIER_BYTES)
+
+    @property
+    def tiles(self) -> int:
+        return ceil(self.K / self.BK)
+
+    @property
+    def ksteps(self) -> int:
+        return self.BK // WGMMA_K
