@@ -26,7 +26,8 @@ from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
 from pysim.kernels import KERNELS, k03_smem_tiled, k05_register_tiled  # noqa: E402
 from pysim.lessons import ladder
-from pysim.lessons.ladder import LadderParams, roofline, siboehm_ladder
+from pysim.lessons.ladder import LadderParams, siboehm_ladder
+from pysim.lessons.roofline import roofline
 from pysim.lessons.speed_of_light import why_faster
 from pysim.speed import estimate
 

@@ -163,7 +163,9 @@ def speed(args: argparse.Namespace, params: Params) -> None:
         found = {"kernel": args.kernel, "params": params.as_strings(), "device": device}
         found |= {"estimate_s": report.estimate_s, "gflops": report.gflops, "limiter": report.limiter}
         found |= {"units": {name: asdict(unit) for name, unit in report.units.items()}}
-        found |= {"bounds": asdict(report.bounds), "occupancy": asdict(report.occupancy)}
+        # tensor_s only for a tensor-core kernel (SPEC §6's three bounds stay as they were for the others).
+        bounds = {name: value for name, value in asdict(report.bounds).items() if value is not None}
+        found |= {"bounds": bounds, "occupancy": asdict(report.occupancy)}
         print(json.dumps(found))
         return
     print(f"{KERNELS[args.kernel].TITLE} on {device}: " + ", ".join(f"{k}={v}" for k, v in params.as_strings().items()))
@@ -174,10 +176,15 @@ def speed(args: argparse.Namespace, params: Params) -> None:
         print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
     b, clock = report.bounds, DEVICES[device].speed.boost_clock_mhz.value
     holds = f"no run at the rated {clock:,g} MHz boost clock is faster"
+    tensor = "" if b.tensor_s is None else f", tensor {b.tensor_s:.3g} s"
     print(
-        f"  lower bound        {b.seconds:.4g} s (fp32 {b.fp32_s:.3g} s, dram {b.dram_s:.3g} s, latency {b.latency_s:.3g} s): "
+        f"  lower bound        {b.seconds:.4g} s (fp32 {b.fp32_s:.3g} s{tensor}, dram {b.dram_s:.3g} s, "
+        f"latency {b.latency_s:.3g} s): "
         + ("an estimate, set by the round trip at an assumed latency" if b.set_by == LATENCY else holds)
     )
+    figure = DEVICES[device].tf32_tensor
+    if b.tensor_s is not None and figure is not None and figure.alternative:
+        print(f"  TF32 tensor peak   {figure.value:g} TFLOP/s, {figure.alternative}")
     print(f"  occupancy          {report.occupancy.blocks_per_sm} blocks, {report.occupancy.warps_per_sm} warps per SM")
 
 

@@ -93,6 +93,10 @@ class Device:
     latency_l2: Figure
     latency_global: Figure
     speed: SpeedFigures
+    # TFLOP/s on the tensor cores, dense (no sparsity), TF32 operands with FP32 accumulation (mma.sync .tf32), from
+    # NVIDIA's datasheet or whitepaper; None where the card has no TF32 tensor cores (the T4, sm_75) or no figure was
+    # found (the RTX A6000): the speed model then prices no tensor pipe and refuses a tensor-core kernel.
+    tf32_tensor: Figure | None = None
 
     # --- numbers the model computes with (exact, SI units) --------------------
     @property
@@ -112,6 +116,11 @@ class Device:
     def flops_per_second(self) -> Fraction:
         """FP32 peak in FLOP/s, exact (Fraction of the decimal the vendor prints), so bounds compare exactly."""
         return Fraction(str(self.fp32_peak.value)) * TERA
+
+    @property
+    def tf32_per_second(self) -> Fraction | None:
+        """Dense TF32 tensor peak in FLOP/s, exact; None where there is no figure."""
+        return None if self.tf32_tensor is None else Fraction(str(self.tf32_tensor.value)) * TERA
 
     @property
     def bytes_per_second(self) -> Fraction:
@@ -263,6 +272,14 @@ def _hopper(
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
         **_hopper_latencies(),
+        # H100 SXM5 and H200 SXM: the same GH100 tensor cores. The page gives 989 TFLOPS "with sparsity"; dense is
+        # half. 494.7 / 67 = 7.4 where the A100's TF32 / FP32 is 8.0: NVIDIA's TF32 figure appears to assume a
+        # lower clock than its FP32 one, so this roof holds at that clock, not necessarily at 1,980 MHz.
+        tf32_tensor=Figure(
+            494.7,
+            page,
+            "dense: half the page's 989 TFLOPS with sparsity; it implies a lower clock than the FP32 figure's 1,980 MHz",
+        ),
         speed=speed_figures(
             Figure(132, HOPPER_BLOG, "H100 SXM5: 132 SMs; the H200 SXM's FP32 peak equals it on the same GH100"),
             rated_clocks(
@@ -292,6 +309,8 @@ DEVICES: dict[str, Device] = {
         key="a100",
         name="NVIDIA A100 40GB (SXM4)",
         fp32_peak=Figure(19.5, A100_DATASHEET),
+        # "TF32 Tensor Core 156 TF | 312 TF*" (* with sparsity): 8 times the FP32 peak at the same 1,410 MHz.
+        tf32_tensor=Figure(156, A100_DATASHEET, "dense; 312 TF with sparsity"),
         dram_bandwidth=Figure(1555, A100_DATASHEET),
         dram_capacity=Figure(40, A100_DATASHEET),
         l2_size=Figure(40, AMPERE_WHITEPAPER),
@@ -377,6 +396,15 @@ DEVICES: dict[str, Device] = {
         key="rtx4090",
         name="NVIDIA GeForce RTX 4090",
         fp32_peak=Figure(82.6, ADA_WHITEPAPER),
+        # The whitepaper's RTX 4090 column: "Peak TF32 Tensor TFLOPS 82.6/165.2" (dense/sparse), at the rated
+        # 2,520 MHz, equal to its FP32 peak (GeForce Ada runs TF32 at the FP32 rate per SM).
+        tf32_tensor=Figure(
+            82.6,
+            ADA_WHITEPAPER,
+            "dense, at the rated 2,520 MHz boost clock; a card that clocks higher beats it, and a published cuBLAS "
+            "TF32 run beats it (84.4 TFLOP/s at 4096³, pysim.hardware.measurements.TF32_CUBLAS): a roof at the "
+            "rated clock, not a bound on this card",
+        ),
         dram_bandwidth=Figure(1008, ADA_WHITEPAPER),
         dram_capacity=Figure(24, ADA_WHITEPAPER),
         l2_size=Figure(72, ADA_WHITEPAPER, "73,728 KB; the full AD102 chip has 96 MB"),

@@ -172,3 +172,59 @@ CUBLAS_SPANS = (
 def runs_on(preset: str, size: int) -> tuple[Run, ...]:
     """The runs drawn on a device preset at M = N = K = size."""
     return tuple(run for run in RUNS if run.preset == preset and run.size == size)
+
+
+# --- cuBLAS on the tensor cores in TF32 (issue 41 item 5) ----------------------------------------------------
+# One repository collects PyTorch matmul throughputs per card, one issue a card: FP32, TF32, FP16, BF16 at
+# square sizes 1024-10240. TF32 is a float32 torch.matmul with TF32 allowed, which PyTorch runs with cuBLAS.
+TORCH_TABLES = "https://github.com/zzc0721/torch-performance-test-data/issues/"
+
+
+@dataclass(frozen=True)
+class Cublas:
+    """A published cuBLAS TF32 SGEMM throughput: the card, its preset, the size, GFLOP/s and the source."""
+
+    card: str
+    preset: str
+    size: int  # M = N = K
+    gflops: float
+    source: str
+    card_note: str = ""
+
+    @property
+    def cite(self) -> str:
+        return cite(self.source)
+
+    def describe(self) -> str:
+        card = self.card.removeprefix("NVIDIA ")
+        note = f"; {self.card_note}" if self.card_note else ""
+        return f"cuBLAS TF32 measured on {card}, N={self.size}: {self.gflops / 1000:,.2f} TFLOP/s ({self.cite}{note})"
+
+
+TF32_CUBLAS = (
+    # "TF32: ... 4096x4096: 108.32 TFLOPS" (PyTorch 2.8, CUDA 12.8)
+    Cublas(
+        "NVIDIA A100-PCIE-40GB",
+        "a100",
+        4096,
+        108320.0,
+        TORCH_TABLES + "108",
+        "the PCIe card (250 W), not the preset's SXM4 (400 W): same chip, SMs and rated clock",
+    ),
+    # "TF32: ... 4096x4096: 402.15 TFLOPS" (PyTorch 2.7, CUDA 12.8, a container cloud)
+    Cublas(
+        "NVIDIA H100 80GB HBM3",
+        "h100",
+        4096,
+        402150.0,
+        TORCH_TABLES + "79",
+        "'H100 80GB HBM3' is the SXM5 card's name (the PCIe card reports 'H100 PCIe')",
+    ),
+    # "TF32: ... 4096x4096: 84.44 TFLOPS" (PyTorch 2.7, CUDA 12.8): above the whitepaper's 82.6 at the rated clock.
+    Cublas("NVIDIA GeForce RTX 4090", "rtx4090", 4096, 84440.0, TORCH_TABLES + "78"),
+)
+
+
+def tf32_cublas(preset: str, size: int) -> Cublas | None:
+    """The published cuBLAS TF32 run on a preset at M = N = K = size, or None."""
+    return next((run for run in TF32_CUBLAS if run.preset == preset and run.size == size), None)

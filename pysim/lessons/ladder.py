@@ -14,7 +14,9 @@ Rows, in teaching order:
 
 `siboehm_ladder` adds siboehm's 1D blocktiling (his kernel 4), vectorized (6) and warptiling (10) kernels at
 his A6000 sizes, orders the rows as he numbers them (naive map=row is his kernel 1, map=col his kernel 2;
-each label starts with his number) and adds TileLab's rung 11, pipelined warptiling (cp.async, sm_80).
+each label starts with his number) and adds TileLab's rungs 11, pipelined warptiling (cp.async, sm_80), and 12,
+TF32 tensor cores (mma.sync, sm_80; it cannot run on the T4, and the model prices it where NVIDIA gives a dense
+TF32 rate).
 
 DRAM traffic is not simulated: `pysim.speed.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
@@ -22,7 +24,7 @@ cache-perfect and no-reuse estimates, and this module adds a third figure, the
 DRAM, plus the stored words. It is what a kernel would move with no cache reuse
 between instructions, and it is where coalescing shows (naive col and row do the
 same element loads, but not the same sectors). Those are the table's columns; the
-roofline (`roofline`) places each kernel at the DRAM bytes the speed model's
+roofline (pysim.lessons.roofline) places each kernel at the DRAM bytes the speed model's
 L1/L2 cache model leaves, and at the model's estimated FLOP/s.
 """
 
@@ -37,35 +39,39 @@ from typing import ClassVar, TypedDict
 from ..core.constants import SECTOR_BYTES, WORD_BYTES
 from ..core.counters import Counters
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
-from ..hardware.devices import Device, device
+from ..hardware.devices import device
+from ..hardware.mma_params import MmaParams
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..hardware.pipelined_params import PipelinedParams
 from ..kernels import KERNELS
 from ..speed import (
     BANK_RULE,
+    NO_TENSOR_RATE,
     SpeedReport,
     TimeBound,
     estimate_from,
     format_attribute,
     format_bytes,
-    format_flops,
-    format_intensity,
     format_seconds,
     profile,
     time_bound_for,
 )
+from ..speed import format_flops as format_flops  # re-exported: the ladder's pages and tests ask here
+from ..speed import format_intensity as format_intensity
 from ..speed.model import KernelProfile
 from .evidence import SIBOEHM_NUMBER as SIBOEHM_NUMBER  # re-exported: the ladder's pages and tests ask here
-from .evidence import Evidence, evidence
+from .evidence import Evidence, evidence, tensor_roof_beaten_by
 from .evidence import measured_seconds as measured_seconds
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
 PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM = TN = 8
 # CLI option for each parameter name (pysim.cli OPTIONS, inverted).
 CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device": "device"}
-CLI_OPTIONS |= {name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads", "stages")}
+CLI_OPTIONS |= {
+    name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads", "stages", "swizzle", "split")
+}
 # What a row's kernel runs on: an M×N×K product on a device.
-MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams
+MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams | MmaParams
 
 
 class Size(TypedDict):
@@ -143,11 +149,6 @@ class Rung:
         return "python -m pysim count " + " ".join(self.cli)
 
 
-def attainable(d: Device, intensity: float) -> float:
-    """The roofline: FLOP/s a kernel of this intensity (FLOP per DRAM byte) can reach at most on `d`."""
-    return min(float(d.flops_per_second), float(d.bytes_per_second) * intensity)
-
-
 def _cli(kernel: str, params: Params) -> tuple[str, ...]:
     args = ["--kernel", kernel]
     for name, value in params.as_strings().items():
@@ -170,6 +171,12 @@ def production(p: LadderParams) -> RegisterParams:
     return RegisterParams(M=p.N, N=p.N, K=p.N, BM=b, BN=b, BK=PRODUCTION_BK, TM=t, TN=t, device=p.device)
 
 
+def tensor_rung(p: LadderParams) -> MmaParams:
+    """Rung 12: 128×128 blocks of four 64×64 warp tiles, BK = 16, 3 cp.async stages, padded rows, TF32."""
+    size: Size = {"M": p.N, "N": p.N, "K": p.N, "device": p.device}
+    return MmaParams(**size, BM=128, BN=128, BK=16, WM=64, WN=64, stages=3, swizzle=0, split=1)
+
+
 # The original rows, in TileLab's order (a page or test asking for `ladder` gets these).
 TILELAB_ROWS = ("naive-col", "naive-row", "smem", "register-production", "register-yours")
 # siboehm's ladder (github.com/siboehm/SGEMM_CUDA, kernels 1-6 and 10) in his order, TileLab's rung 11, yours.
@@ -182,6 +189,7 @@ SIBOEHM_ROWS = (
     "vectorized",
     "warptile",
     "pipelined",
+    "mma",
     "register-yours",
 )
 
@@ -250,6 +258,12 @@ def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], Ma
             "pipelined",
             lambda: PipelinedParams(**size, stages=3),
         ),
+        "mma": (
+            "12 · TF32 tensor cores (mma.sync.m16n8k8), past siboehm",
+            "BM = BN = 128, BK = 16, WM = WN = 64 (4 warps), 3 cp.async stages, padded rows, TF32",
+            "mma",
+            lambda: tensor_rung(p),
+        ),
         "register-yours": (
             "Register tiled, yours",
             f"BM = {p.BM}, BN = {p.BN}, BK = {p.BK}, TM = {p.TM}, TN = {p.TN}",
@@ -313,6 +327,7 @@ UNIT_NAMES = {
     "l1": "L1TEX (global wavefronts)",
     "l2": "L2 bandwidth",
     "dram": "DRAM bandwidth",
+    "tensor": "tensor cores (TF32)",
     "latency": "memory latency",
 }
 # Which bound binds, in words (a bound at the rated clock; the round trip an estimate: speed/bounds.py).
@@ -320,7 +335,10 @@ BOUND_NAMES = {
     "fp32_s": "FP32 peak",
     "dram_s": "compulsory DRAM traffic",
     "latency_s": "one global round trip: an estimate, its latency assumed",
+    "tensor_s": "dense TF32 tensor peak",
 }
+# Where a published run beats the card's TF32 figure (evidence.tensor_roof_beaten_by), the bound cell says so.
+BEATEN = "at the rated clock; not a bound on this card: a published cuBLAS TF32 run is faster"
 LIMITER_MARK = "◀ limiter"
 
 
@@ -364,7 +382,8 @@ def flops_text(flops: int, seconds: float) -> str:
 
 def binding_bound(report: SpeedReport) -> tuple[float, str]:
     """The largest lower bound, in seconds, and which one it is (a key of BOUND_NAMES)."""
-    bounds = {name: getattr(report.bounds, name) for name in BOUND_NAMES}
+    found = {name: getattr(report.bounds, name) for name in BOUND_NAMES}
+    bounds = {name: seconds for name, seconds in found.items() if seconds is not None}  # tensor_s: mma only
     name = max(bounds, key=bounds.__getitem__)
     return bounds[name], name
 
@@ -378,7 +397,8 @@ def _flops(rung: Rung) -> int:
 def _estimate_cell(rung: Rung) -> Cell:
     report = speed(rung)
     if report is None:
-        return Cell(f"Cannot launch: {launch_failure(rung)}")
+        failure = launch_failure(rung)
+        return Cell(f"{'No estimate' if NO_TENSOR_RATE in failure else 'Cannot launch'}: {failure}")
     text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {limiter_name(report)}"
     return Cell(text, format_attribute(report.estimate_s))
 
@@ -388,10 +408,10 @@ def _bound_cell(rung: Rung) -> Cell:
     if report is None:
         return Cell("—")
     seconds, name = binding_bound(report)
-    return Cell(
-        f"{format_seconds(seconds)}, ≤ {flops_text(_flops(rung), seconds)} ({BOUND_NAMES[name]})",
-        format_attribute(seconds),
-    )
+    what = BOUND_NAMES[name]
+    if name == "tensor_s" and rung.params is not None and tensor_roof_beaten_by(rung.params.device) is not None:
+        what = f"{what} {BEATEN}"
+    return Cell(f"{format_seconds(seconds)}, ≤ {flops_text(_flops(rung), seconds)} ({what})", format_attribute(seconds))
 
 
 def measurement(rung: Rung) -> tuple[float, str] | None:
@@ -419,59 +439,5 @@ PER_FMA: dict[str, tuple[str, Callable[[KernelProfile], float]]] = {
     "shared": ("shared-memory wavefronts per FMA", lambda prof: prof.shared_wavefronts),
     "l1": ("L1 wavefronts of global loads and stores per FMA", lambda prof: prof.global_wavefronts),
     "fp32": ("FFMA warp instructions per FMA", lambda prof: prof.ffma),
+    "tensor": ("mma.sync warp instructions per FMA", lambda prof: prof.mma),
 }
-
-
-@dataclass(frozen=True)
-class RooflinePoint:
-    """A kernel on the roofline as the speed model sees it: a point on or below the roof."""
-
-    key: str
-    label: str
-    number: int  # its row in the table, from 1
-    intensity: float  # FLOP per DRAM byte: 2MNK over the DRAM bytes the model's L1/L2 cache model leaves
-    estimate: float  # the model's FLOP/s, 2MNK / estimate_s
-    measured: float | None  # a published FLOP/s of this kernel on this card (preset) at this N and tile
-    measured_by: str = ""  # who, which card, N, and calibration or out-of-sample (Evidence.by)
-
-    @property
-    def calibration(self) -> bool:
-        return self.measured_by.endswith("calibration")
-
-    def describe(self) -> str:
-        text = f"{self.label}: {format_intensity(self.intensity)} (cache model); estimate {format_flops(self.estimate)}"
-        if self.measured is None:
-            return text
-        return f"{text}; measured {format_flops(self.measured)} ({self.measured_by})"
-
-
-@dataclass(frozen=True)
-class Roofline:
-    device: Device
-    peak: float  # FLOP/s
-    bandwidth: float  # bytes/s
-    ridge: float  # FLOP per byte
-    points: tuple[RooflinePoint, ...]
-
-    def describe(self) -> str:
-        return (
-            f"Roofline of the {self.device.name}: FP32 roof {format_flops(self.peak)}, DRAM slope "
-            f"{format_bytes(int(self.bandwidth))}/s, ridge point {format_intensity(self.ridge)}."
-        )
-
-
-def roofline(p: LadderParams, rungs: tuple[Rung, ...]) -> Roofline:
-    d = device(p.device)
-    points = []
-    for number, rung in enumerate(rungs, 1):
-        report = speed(rung)
-        if report is None:
-            continue  # cannot run, or cannot launch on the device: the model has no point for it
-        flops = _flops(rung)
-        dram_bytes = report.units["dram"].seconds * float(d.bytes_per_second)
-        found = measured_here(rung)
-        shown = (None, "") if found is None else (found.gflops * 1e9, found.by)
-        points.append(
-            RooflinePoint(rung.key, rung.label, number, flops / dram_bytes, flops / report.estimate_s, *shown)
-        )
-    return Roofline(d, float(d.flops_per_second), float(d.bytes_per_second), float(d.ridge_point), tuple(points))

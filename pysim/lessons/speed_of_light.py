@@ -9,7 +9,7 @@ from math import ceil
 
 from ..hardware.devices import device
 from ..hardware.params import Params
-from ..speed import BANK_RULE, SpeedReport, format_seconds
+from ..speed import BANK_RULE, SpeedReport, UnitTime, format_seconds
 from ..speed.model import L1TEX_PARTS, Machine
 from ..speed.profiles import BUILDERS
 from .ladder import (
@@ -33,6 +33,7 @@ BARS = {
     "l1tex": L1TEX_PARTS,
     "l2": ("l2",),
     "dram": ("dram",),
+    "tensor": ("tensor",),  # a tensor-core kernel's only (model.unit_times charges the pipe where it is used)
     "latency": ("latency",),
 }
 BAR_NAMES = {**UNIT_NAMES, "l1tex": "L1TEX (shared + global)"}
@@ -71,6 +72,8 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
         return None
     bars = []
     for unit, parts in BARS.items():
+        if not all(part in report.units for part in parts):
+            continue
         share = sum(report.units[part].share for part in parts)
         top = report.limiter in parts
         name = BAR_NAMES[unit]
@@ -93,7 +96,7 @@ class Step:
     text: str
 
 
-PAST_SIBOEHM = {"pipelined": 11}  # TileLab's rungs after his ladder, numbered on from his kernel 10
+PAST_SIBOEHM = {"pipelined": 11, "mma": 12}  # TileLab's rungs after his ladder, numbered on from his kernel 10
 
 
 def _short(rung: Rung) -> str:
@@ -109,6 +112,7 @@ PLAIN = {
     "l1": "moving global loads and stores through the L1 cache",
     "l2": "moving data through L2",
     "dram": "moving data to and from DRAM",
+    "tensor": "doing multiply-adds on the tensor cores",
     "latency": "waiting for global memory to answer",
 }
 
@@ -144,11 +148,13 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
     """The unit whose time fell most (rose most, when not faster) in a plain sentence, then the counts behind
     its time that moved the same way (only those: a count that moved against it cannot be why)."""
     sign = 1 if faster else -1
-    moved = {u: sign * (ra.units[u].seconds - rb.units[u].seconds) for u in UNIT_NAMES}
+    idle = UnitTime(0.0, 0.0)  # a unit one rung does not use (the tensor pipe of an FP32 kernel)
+    busy = {u: (ra.units.get(u, idle).seconds, rb.units.get(u, idle).seconds) for u in UNIT_NAMES}
+    moved = {u: sign * (before - after) for u, (before, after) in busy.items()}
     unit = max(moved, key=moved.__getitem__)
     if moved[unit] <= 0:
         return "Every unit is as busy as before."
-    ta, tb = format_seconds(ra.units[unit].seconds), format_seconds(rb.units[unit].seconds)
+    ta, tb = (format_seconds(seconds) for seconds in busy[unit])
     plain = f"The biggest {'saving' if faster else 'added cost'} is time spent {PLAIN[unit]}: {ta} → {tb}."
     counts = []
     for name, x, y, form in _factors(unit, a, ra, b, rb):
@@ -165,12 +171,11 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
 
 
 def why_faster(rungs: tuple[Rung, ...]) -> tuple[Step, ...]:
-    """One sentence per adjacent pair of rungs the speed model can estimate."""
+    """One sentence per pair of rungs the speed model can estimate, each with the next one it can (a rung it
+    cannot, such as the tensor-core rung on a card without a TF32 figure, is stepped over)."""
+    priced = [(rung, report) for rung in rungs if (report := speed(rung)) is not None]
     steps = []
-    for a, b in zip(rungs, rungs[1:]):
-        ra, rb = speed(a), speed(b)
-        if ra is None or rb is None:
-            continue
+    for (a, ra), (b, rb) in zip(priced, priced[1:]):
         faster = rb.estimate_s < ra.estimate_s
         if ra.limiter == rb.limiter:
             moves = f"The limiter stays {limiter_name(ra if ra.limiter_unverified else rb)}"

@@ -19,6 +19,7 @@ from .bounds import (
     COMPUTE,
     LATENCY,
     MEMORY,
+    TENSOR,
     Bounds,
     TimeBound,
     compulsory_bytes,
@@ -33,6 +34,7 @@ from .bounds import (
     time_bound_for,
 )
 from .measured import Measured, measured
+from .mma import mma
 from .model import KernelProfile, Machine, resident_blocks, unit_times
 from .pipelined import pipelined
 from .profiles import BUILDERS as SIBOEHM_BUILDERS
@@ -43,6 +45,8 @@ __all__ = [
     "COMPUTE",
     "LATENCY",
     "MEMORY",
+    "NO_TENSOR_RATE",
+    "TENSOR",
     "BANK_RULE",
     "Bounds",
     "Measured",
@@ -65,11 +69,11 @@ __all__ = [
 ]
 
 # Every kernel the model prices: siboehm's (profiles.py) and the rungs past his ladder, each in its own module.
-BUILDERS: dict[str, Callable[..., KernelProfile]] = {**SIBOEHM_BUILDERS, "pipelined": pipelined}
+BUILDERS: dict[str, Callable[..., KernelProfile]] = {**SIBOEHM_BUILDERS, "pipelined": pipelined, "mma": mma}
 
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
-_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads"}
-_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages"}
+_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads", "mma": "WM"}
+_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages", "mma": "stages"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,9 @@ class Occupancy:
     blocks_per_sm: int
     warps_per_sm: int
 
+
+# The words of the refusal to estimate a tensor-core kernel on a card without a TF32 figure (it can launch there).
+NO_TENSOR_RATE = "no dense TF32 tensor-core rate"
 
 # What a figure resting on the bank rule for global loads (wavefronts.py: modelled, unverified) says of it.
 BANK_RULE = "modelled, unverified: shared memory's bank rule applied to global loads"
@@ -116,6 +123,13 @@ def _launchable(kernel: str, prof: KernelProfile, device: Device) -> None:
         raise ParamError(
             name, f"{prof.shared_bytes:,} bytes of shared memory per block; the {device.name} allows {optin:,}"
         )
+    if prof.mma and device.tf32_tensor is None:
+        priced = ", ".join(key for key, known in DEVICES.items() if known.tf32_tensor is not None)
+        raise ParamError(
+            "device",
+            f"device: {NO_TENSOR_RATE} of the {device.name} was found in NVIDIA's datasheets or whitepapers, so the "
+            f"speed model cannot price its mma.sync; it prices the tensor pipe on {priced}",
+        )
     if resident_blocks(Machine.of(device), prof) < 1:
         raise ParamError("TM", f"a block of {prof.threads} threads at {prof.registers} registers does not fit one SM")
 
@@ -143,7 +157,9 @@ def estimate_from(kernel: str, prof: KernelProfile, device_key: str) -> SpeedRep
     device = DEVICES[device_key]
     _launchable(kernel, prof, device)
     times = unit_times(Machine.of(device), prof)
-    floor = lower_bounds(device, prof.flops, compulsory_bytes(prof.M, prof.N, prof.K))
+    dram = compulsory_bytes(prof.M, prof.N, prof.K)
+    # A tensor-core kernel does its multiply-adds on the tensor cores: no FLOPs on the FP32 units.
+    floor = lower_bounds(device, 0, dram, prof.tensor_flops) if prof.mma else lower_bounds(device, prof.flops, dram)
     seconds = max(times.combined_s, floor.seconds)
     ranked = sorted(times.seconds, key=times.seconds.__getitem__, reverse=True)
     return SpeedReport(

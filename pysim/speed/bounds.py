@@ -53,11 +53,13 @@ CAVEAT = (
 COMPUTE = "compute"
 MEMORY = "memory"
 LATENCY = "latency"
-# What sets the bound, in words (pysim.lessons.ladder.BOUND_NAMES names the same three).
+TENSOR = "tensor"
+# What sets the bound, in words (pysim.lessons.ladder.BOUND_NAMES names the same).
 SET_BY = {
     COMPUTE: "the FP32 peak",
     MEMORY: "compulsory DRAM traffic",
     LATENCY: "one global-memory round trip",
+    TENSOR: "the dense TF32 tensor peak",
 }
 
 
@@ -116,12 +118,16 @@ class Bounds:
     fp32_s: float  # the run's FLOPs at the vendor's FP32 peak (at the rated boost clock)
     dram_s: float  # its compulsory DRAM traffic at the DRAM bandwidth
     latency_s: float  # one unloaded global-memory round trip at the rated clock, at the assumed latency
-    set_by: str  # COMPUTE, MEMORY or LATENCY: the largest (FP32 against DRAM compared exactly; a tie is COMPUTE)
+    set_by: str  # COMPUTE, MEMORY, LATENCY or TENSOR: the largest (the roofs compared exactly; a tie is compute)
+    # A tensor-core kernel's tensor FLOPs at the vendor's dense TF32 peak (its fp32_s is then its FP32 units' share:
+    # none); None for a kernel on the FP32 units. On a card whose published runs beat that peak (the RTX 4090's
+    # boost) it is a roof at the rated clock, not a bound: Device.tf32_tensor says so.
+    tensor_s: float | None = None
 
     @property
     def seconds(self) -> float:
-        """The bound: the largest of the three."""
-        return max(self.fp32_s, self.dram_s, self.latency_s)
+        """The bound: the largest of them."""
+        return max(self.fp32_s, self.dram_s, self.latency_s, self.tensor_s or 0.0)
 
 
 def latency_floor(device: Device) -> float:
@@ -139,13 +145,23 @@ def roofline(device: Device, flops: int, dram_bytes: int | float) -> tuple[Fract
     return Fraction(flops) / device.flops_per_second, Fraction(dram_bytes) / device.bytes_per_second
 
 
-def lower_bounds(device: Device, flops: int, dram_bytes: int | float) -> Bounds:
-    """The bound on a run of `flops` that must move `dram_bytes` through DRAM (its compulsory traffic)."""
+def lower_bounds(device: Device, flops: int, dram_bytes: int | float, tensor_flops: int | None = None) -> Bounds:
+    """The bound on a run of `flops` on the FP32 units that must move `dram_bytes` through DRAM (its compulsory
+    traffic), and, for a tensor-core kernel, `tensor_flops` on the tensor cores at the dense TF32 peak."""
     compute, memory = roofline(device, flops, dram_bytes)
     latency = latency_floor(device)
-    roof = max(compute, memory)
-    set_by = LATENCY if latency > float(roof) else COMPUTE if compute >= memory else MEMORY
-    return Bounds(float(compute), float(memory), latency, set_by)
+    tensor = None
+    if tensor_flops is not None:
+        peak = device.tf32_per_second
+        if peak is None:
+            raise ValueError(f"the {device.name} has no TF32 tensor figure")
+        tensor = Fraction(tensor_flops) / peak
+    roof = max(compute, memory, tensor or 0)
+    if latency > float(roof):
+        set_by = LATENCY
+    else:
+        set_by = COMPUTE if compute == roof else TENSOR if tensor == roof else MEMORY
+    return Bounds(float(compute), float(memory), latency, set_by, None if tensor is None else float(tensor))
 
 
 @dataclass(frozen=True)

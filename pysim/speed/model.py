@@ -25,8 +25,11 @@ from math import ceil
 
 import numpy as np
 
+from ..core.fragments import MMA_K, MMA_M, MMA_N
 from ..hardware.devices import KIB, Device
 from .bounds import compulsory_bytes
+
+MMA_FLOPS = 2 * MMA_M * MMA_N * MMA_K  # one mma.m16n8k8: 1,024 multiply-adds, 2,048 FLOPs
 
 REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy calculator, cc >= 6)
 SMEM_ALLOC_UNIT = 128  # bytes; modelled
@@ -54,6 +57,7 @@ class Machine:
     launch_s: float
     round_latency_cycles: float
     overlap_p: float
+    tensor_per_clock: float  # mma.m16n8k8 TF32 warp instructions per SM per clock (0: no TF32 tensor figure)
 
     @classmethod
     def of(cls, device: Device) -> Machine:
@@ -75,7 +79,18 @@ class Machine:
             launch_s=s.launch_overhead_us.value * 1e-6,
             round_latency_cycles=s.round_latency_cycles.value,
             overlap_p=s.overlap_p.value,
+            tensor_per_clock=_tensor_per_clock(device),
         )
+
+
+def _tensor_per_clock(device: Device) -> float:
+    """The dense TF32 figure as m16n8k8 instructions per SM per clock: the vendor's figure is at the rated boost
+    clock, so per clock it is peak / (SMs · rated clock · FLOPs per mma); the model runs it at the sustained clock."""
+    peak = device.tf32_per_second
+    if peak is None:
+        return 0.0
+    s = device.speed
+    return float(peak) / (s.sm_count.value * s.boost_clock_mhz.value * 1e6 * MMA_FLOPS)
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,8 @@ class KernelProfile:
     grid_x_is_row: bool  # blockIdx.x walks row blocks of C
     rounds: int  # dependent global-memory round trips per block
     round_work: int  # instructions one warp issues per round
+    mma: int = 0  # mma.m16n8k8 TF32 warp instructions (tensor-core kernels; 3xTF32 counts its three)
+    overlapped: bool = False  # cp.async: a round's copies are in flight while earlier tiles are computed
 
     @property
     def flops(self) -> int:
@@ -126,7 +143,12 @@ class KernelProfile:
     @property
     def instructions(self) -> int:
         loads = self.global_loads + self.global_stores + self.shared_instructions
-        return self.ffma + loads + self.barriers + self.other
+        return self.ffma + self.mma + loads + self.barriers + self.other
+
+    @property
+    def tensor_flops(self) -> int:
+        """FLOPs the tensor cores execute (padding included; 3xTF32 executes three per useful one)."""
+        return self.mma * MMA_FLOPS
 
 
 @dataclass(frozen=True)
@@ -208,6 +230,8 @@ def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     c_dram = 4.0 * prof.M * prof.N * (2 if prof.c_load_sectors else 1)
     ab = min(_wave_dram_bytes(m, prof, resident), l1_miss)
     t["dram"] = max(compulsory_bytes(prof.M, prof.N, prof.K), ab + c_dram) / m.dram_bytes_per_s
+    if prof.mma:  # the tensor pipe, only where a kernel issues to it (the FP32 kernels' units stay as they were)
+        t["tensor"] = prof.mma * share / m.tensor_per_clock / clock
     t["latency"] = _latency(m, prof, resident, on_sm)
     # Shared-memory and global wavefronts queue for one L1TEX data path on Volta and later (Nsight Compute's
     # one "L1/TEX Cache Throughput"): the model charges their sum as one unit; "shared" and "l1" are its parts.
@@ -230,8 +254,12 @@ def _latency(m: Machine, prof: KernelProfile, resident: int, on_sm: int) -> floa
             prof.round_work / m.warp_issue_per_clock,
             (prof.shared_wavefronts + prof.global_wavefronts) / per_block,  # one L1TEX data path
             prof.ffma / per_block / m.fp32_per_clock,
+            prof.mma / per_block / m.tensor_per_clock if prof.mma else 0.0,
         )
     else:
         # Independent warps: between rounds a warp waits only for its own issue (one scheduler).
         between = prof.round_work / m.warp_issue_per_clock
-    return ceil(on_sm / resident) * rounds * (m.round_latency_cycles + between) / m.clock_hz
+    # Synchronous copies wait a round trip, then compute: latency and work add. With cp.async the copies of the
+    # next S-1 tiles are in flight while a round's tiles are computed, so a round lasts the longer of the two.
+    per_round = max(m.round_latency_cycles, between) if prof.overlapped else m.round_latency_cycles + between
+    return ceil(on_sm / resident) * rounds * per_round / m.clock_hz

@@ -105,6 +105,9 @@ class Launch:
     shared_bytes: int
     steps_per_round: int = 1
     grid_x_is_row: bool = False
+    overlapped: bool = False  # cp.async copies in flight while earlier tiles compute (KernelProfile.overlapped)
+    mma_per_iteration: int = 0  # per warp: tensor-core instructions (a tensor-core kernel's, instead of FFMAs)
+    other_per_iteration: int = 0  # per warp: non-memory instructions beyond the modelled loop overhead
 
 
 # (thread ids of a block, one row per warp; iteration) -> instructions, addresses shaped like the ids:
@@ -139,9 +142,11 @@ def build(M: int, N: int, K: int, launch: Launch, body: Body, epilogue: Epilogue
     ffma = warps * launch.iterations * launch.ffma_per_iteration
     rounds = ceil(launch.iterations / launch.steps_per_round) + 1
     global_per_warp = (block.ldg + block.c_ldg + block.stg) / warps
-    other = warps * (4 * (rounds - 1) + 4) + round(global_per_warp * warps)
+    other = warps * (4 * (rounds - 1) + 4 + launch.iterations * launch.other_per_iteration)
+    other += round(global_per_warp * warps)
+    mma = warps * launch.iterations * launch.mma_per_iteration
     barriers = warps * launch.iterations * launch.barriers_per_iteration
-    per_warp = (ffma + other + barriers) / warps + global_per_warp + (block.lds + block.sts) / warps
+    per_warp = (ffma + mma + other + barriers) / warps + global_per_warp + (block.lds + block.sts) / warps
     return KernelProfile(
         M=M,
         N=N,
@@ -168,6 +173,8 @@ def build(M: int, N: int, K: int, launch: Launch, body: Body, epilogue: Epilogue
         grid_x_is_row=launch.grid_x_is_row,
         rounds=rounds,
         round_work=ceil(per_warp / rounds),
+        mma=blocks * mma,
+        overlapped=launch.overlapped,
     )
 
 

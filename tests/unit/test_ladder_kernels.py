@@ -252,7 +252,7 @@ def test_siboehm_ladder_rows():
     rungs = siboehm_ladder(LadderParams(N=4096, device="rtxa6000"))
     assert tuple(r.key for r in rungs) == SIBOEHM_ROWS
     numbers = [r.label.split(" · ")[0] for r in rungs[:-1]]
-    assert numbers == ["1", "2", "3", "4", "5", "6", "10", "11"]
+    assert numbers == ["1", "2", "3", "4", "5", "6", "10", "11", "12"]
     assert rungs[0].params.map == "row" and rungs[1].params.map == "col"
     for rung in rungs:
         assert rung.runs, rung.reason

@@ -24,7 +24,8 @@ import pytest
 from pysim import cli
 from pysim.hardware.devices import DEVICES
 from pysim.lessons import ladder
-from pysim.lessons.ladder import LadderParams, roofline, siboehm_ladder
+from pysim.lessons.ladder import LadderParams, siboehm_ladder
+from pysim.lessons.roofline import roofline
 from pysim.lessons.speed_of_light import speed_of_light, why_faster
 from pysim.speed.profiles import BUILDERS
 
@@ -33,6 +34,8 @@ SIZES = (1000, 1025, 4096, 4097)  # 4096: the ladder's default; 1025 and 4097 le
 # The kernels' own defaults for every other parameter; naive also with threadIdx.x walking C's rows,
 # and the ladder's tiles (whole warps, many of them: where the model's tallies cost the most).
 VARIANTS = tuple((kernel,) for kernel in BUILDERS) + (
+    ("pipelined",),
+    ("mma",),  # the tensor pipe (issue 41 item 5); refused on the T4 and the RTX A6000, and at K = 1025, 4097
     ("naive", "--map", "row"),
     ("naive", "--tile", "32"),
     ("naive", "--tile", "32", "--map", "row"),

@@ -13,13 +13,11 @@ from pysim.hardware.params import ParamError
 from pysim.lessons.ladder import (
     COLUMNS,
     LadderParams,
-    Roofline,
-    attainable,
     cells,
     format_flops,
-    roofline,
     siboehm_ladder,
 )
+from pysim.lessons.roofline import Roofline, attainable, roofline
 from pysim.lessons.speed_of_light import L1TEX_NOTE, SpeedOfLight, speed_of_light, why_faster
 from pysim.speed import format_attribute
 
@@ -206,12 +204,47 @@ class LadderView:
             ],
         )
 
+    @staticmethod
+    def draw_tensor_roof(drawing, chart: Roofline, sx, sy, x0: float, x1: float) -> None:
+        """The second roof (dense TF32 on the tensor cores, dashed where it is no bound) and cuBLAS TF32 measured."""
+        tensor = chart.tensor
+        assert tensor is not None
+        ridge = tensor.peak / chart.bandwidth  # FLOP per byte where the DRAM slope meets the tensor roof
+        corners = [x0, ridge, x1] if x0 < ridge < x1 else [x0, x1]
+        top = lambda x: min(tensor.peak, chart.bandwidth * x)  # noqa: E731 - the same roofline, the tensor peak
+        path = " ".join(f"{'M' if i == 0 else 'L'}{sx(x):.1f},{sy(top(x)):.1f}" for i, x in enumerate(corners))
+        kind = "bound" if tensor.bound else "not-bound"
+        drawing.appendChild(
+            svg("path", f"roof tensor-roof {kind}", d=path, data_testid="tensor-roof", data_peak=repr(tensor.peak))
+        )
+        words = f"TF32 tensor roof {format_flops(tensor.peak)}" + ("" if tensor.bound else " (no bound here)")
+        drawing.appendChild(label(words, CHART_W - RIGHT, sy(tensor.peak) - 6, LEFT, CHART_W - RIGHT, anchor="end"))
+        if tensor.cublas is not None:
+            y = sy(tensor.cublas.gflops * 1e9)
+            drawing.appendChild(
+                svg(
+                    "line",
+                    "cublas-mark",
+                    x1=str(LEFT),
+                    y1=f"{y:.1f}",
+                    x2=str(CHART_W - RIGHT),
+                    y2=f"{y:.1f}",
+                    data_testid="cublas-tf32",
+                    data_measured=repr(tensor.cublas.gflops * 1e9),
+                )
+            )
+            text = f"cuBLAS TF32, measured {format_flops(tensor.cublas.gflops * 1e9)}"
+            drawing.appendChild(label(text, LEFT + 6, y + 14, LEFT, CHART_W - RIGHT))
+
     def draw_chart(self, chart: Roofline) -> None:
         points = chart.points
         xs = [p.intensity for p in points] + [chart.ridge]
-        ys = [y for p in points for y in (p.estimate, p.measured) if y is not None] + [chart.peak]
+        tensor = chart.tensor
+        roofs = [chart.peak] + ([] if tensor is None else [tensor.peak])
+        cublas = [] if tensor is None or tensor.cublas is None else [tensor.cublas.gflops * 1e9]
+        ys = [y for p in points for y in (p.estimate, p.measured) if y is not None] + roofs + cublas
         x0, x1 = 10 ** floor(log10(min(xs))), 10 ** ceil(log10(max(xs)) + 1e-9)
-        y0, y1 = 10 ** floor(log10(min(ys))), 10 ** ceil(log10(chart.peak) + 1e-9)
+        y0, y1 = 10 ** floor(log10(min(ys))), 10 ** ceil(log10(max(ys)) + 1e-9)
         sx = lambda x: LEFT + (log10(x) - log10(x0)) / (log10(x1) - log10(x0)) * (CHART_W - LEFT - RIGHT)  # noqa: E731
         sy = lambda y: CHART_H - BOTTOM - (log10(y) - log10(y0)) / (log10(y1) - log10(y0)) * (CHART_H - TOP - BOTTOM)  # noqa: E731
         roof = lambda x: attainable(chart.device, x)  # noqa: E731 - pysim's roofline
@@ -249,6 +282,8 @@ class LadderView:
         drawing.appendChild(
             label(f"ridge {chart.ridge:.3g} FLOP/byte", sx(chart.ridge) + 8, sy(chart.peak) + 16, LEFT, CHART_W - RIGHT)
         )
+        if tensor is not None:
+            self.draw_tensor_roof(drawing, chart, sx, sy, x0, x1)
         clear(self.chart_key)
         placed: list[tuple[float, float, float, float]] = []  # the point numbers' boxes so far
         for point in points:

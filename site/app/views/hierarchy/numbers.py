@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pysim.core import words as wording
 from pysim.hardware.params import HierarchyParams
+from pysim.lessons.next_level import next_level
 from pysim.lessons.walkthrough import Walkthrough, bank_picture, quiz_example
+from pysim.speed import SpeedReport, format_flops
 
 STEPS = 8
 ASSUMED_TEXT = "none: a modelled assumption"  # the Source cell of a latency no published statement gives
@@ -77,7 +79,27 @@ def slot_values(w: Walkthrough) -> dict[str, object]:
         figure = getattr(d, field)
         values[f"lat-{short}"] = f"{figure.value:g}"
         values[f"alt-{short}"] = figure.alternative or "—"
-    return values
+    return values | next_values(w)
+
+
+def next_values(w: Walkthrough) -> dict[str, object]:
+    """The summary's last paragraph: where the reuse argument leads (registers, then tensor-core fragments)."""
+    found = next_level(w.N, w.device.key)
+
+    def rate(report: SpeedReport | str) -> str:
+        return format_flops(report.gflops * 1e9) if isinstance(report, SpeedReport) else ""
+
+    return {
+        "next-register-reads": f"{float(found.register_reads):.3g}",
+        "next-instructions-fewer": found.instructions_fewer,
+        "next-fragment-reads": "" if found.fragment_reads is None else f"{float(found.fragment_reads):.3g}",
+        "next-fewer": "" if found.fewer is None else f"{float(found.fewer):.3g}",
+        "next-why-not": found.tensor if found.fragment_reads is None and isinstance(found.tensor, str) else "",
+        "next-tf32-peak": found.tf32_peak(),
+        "next-tensor-estimate": rate(found.tensor),
+        "next-register-estimate": rate(found.register),
+        "next-no-estimate": found.tensor if found.fragment_reads is not None and isinstance(found.tensor, str) else "",
+    }
 
 
 def latency_sources(w: Walkthrough) -> list[tuple[str, str | None, str]]:
@@ -103,4 +125,17 @@ def cases(w: Walkthrough) -> dict[str, bool]:
         "wall": chosen.wall is not None,
         "over-threads": chosen.over_threads,
         "over-shared": chosen.over_shared,
+        **next_cases(w),
+    }
+
+
+def next_cases(w: Walkthrough) -> dict[str, bool]:
+    """The tensor-core estimates only where the page prints times at all (not for a tile that cannot launch)."""
+    found = next_level(w.N, w.device.key)
+    runs, timed = found.fragment_reads is not None, w.timing.timed
+    return {
+        "fragments": runs,
+        "no-fragments": not runs,
+        "tensor-priced": timed and found.priced,
+        "tensor-unpriced": timed and runs and not found.priced,
     }
