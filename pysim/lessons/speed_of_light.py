@@ -10,9 +10,10 @@ from math import ceil
 from ..hardware.devices import device
 from ..hardware.params import Params
 from ..speed import BANK_RULE, SpeedReport, format_seconds
-from ..speed.model import L1TEX_PARTS, Machine
+from ..speed.model import L1TEX, L1TEX_PARTS, Machine
 from ..speed.profiles import BUILDERS
 from .ladder import (
+    GLOBAL_WAVEFRONTS,
     LIMITER_MARK,
     PER_FMA,
     SIBOEHM_NUMBER,
@@ -25,17 +26,16 @@ from .ladder import (
     speed,
 )
 
-# The chart's bars: one per unit the model charges (model.unit_times), each with the report's units it sums.
+# The chart's bars: one per unit the model charges (model.charged), each with the report's units it sums.
 # Shared-memory and global wavefronts are two entries of a report but one unit, so they are one bar.
 BARS = {
     "fp32": ("fp32",),
     "issue": ("issue",),
-    "l1tex": L1TEX_PARTS,
+    L1TEX: L1TEX_PARTS,
     "l2": ("l2",),
     "dram": ("dram",),
     "latency": ("latency",),
 }
-BAR_NAMES = {**UNIT_NAMES, "l1tex": "L1TEX (shared + global)"}
 L1TEX_NOTE = (
     "Shared-memory and global wavefronts share one bar: on Volta and later both queue for one L1TEX data path "
     '(Nsight Compute reports one "L1/TEX Cache Throughput"), so the model charges their sum as one unit.'
@@ -60,7 +60,7 @@ class SpeedOfLight:
     key: str
     title: str
     bars: tuple[Bar, ...]
-    limiter: str  # the key of the bar marked: the one holding the report's limiter
+    limiter: str  # the key of the bar marked: the report's limiter
     description: str
 
 
@@ -72,10 +72,10 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
     bars = []
     for unit, parts in BARS.items():
         share = sum(report.units[part].share for part in parts)
-        top = report.limiter in parts
-        name = BAR_NAMES[unit]
+        top = report.limiter == unit
+        name = UNIT_NAMES[unit]
         bars.append(Bar(unit, f"{name} {LIMITER_MARK}" if top else name, share, f"{share:.0%}", top))
-    listed = "; ".join(f"{BAR_NAMES[b.unit]} {b.text}" for b in bars)
+    listed = "; ".join(f"{UNIT_NAMES[b.unit]} {b.text}" for b in bars)
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
         f"Limiter: {limiter_name(report)}; next: {UNIT_NAMES[report.next_limiter]}."
@@ -105,8 +105,7 @@ def _short(rung: Rung) -> str:
 PLAIN = {
     "fp32": "doing multiply-adds on the FP32 units",
     "issue": "issuing instructions",
-    "shared": "reading and writing shared memory",
-    "l1": "moving global loads and stores through the L1 cache",
+    L1TEX: "moving shared-memory accesses and global loads and stores through L1TEX, the one data path they share",
     "l2": "moving data through L2",
     "dram": "moving data to and from DRAM",
     "latency": "waiting for global memory to answer",
@@ -121,9 +120,8 @@ def _factors(unit: str, a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport) -> l
     machine = Machine.of(device(a.params.device))
     on_sm = [ceil(prof.blocks / machine.sms) for prof in (pa, pb)]
     if unit in PER_FMA:
-        what, count = PER_FMA[unit]
         return [
-            (what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g"),
+            *((what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g") for what, count in PER_FMA[unit]),
             ("FMAs on the busiest SM", pa.fma * on_sm[0] / pa.blocks, pb.fma * on_sm[1] / pb.blocks, ",.0f"),
         ]
     if unit == "latency":
@@ -144,11 +142,11 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
     """The unit whose time fell most (rose most, when not faster) in a plain sentence, then the counts behind
     its time that moved the same way (only those: a count that moved against it cannot be why)."""
     sign = 1 if faster else -1
-    moved = {u: sign * (ra.units[u].seconds - rb.units[u].seconds) for u in UNIT_NAMES}
+    moved = {u: sign * (ra.unit(u).seconds - rb.unit(u).seconds) for u in UNIT_NAMES}
     unit = max(moved, key=moved.__getitem__)
     if moved[unit] <= 0:
         return "Every unit is as busy as before."
-    ta, tb = format_seconds(ra.units[unit].seconds), format_seconds(rb.units[unit].seconds)
+    ta, tb = format_seconds(ra.unit(unit).seconds), format_seconds(rb.unit(unit).seconds)
     plain = f"The biggest {'saving' if faster else 'added cost'} is time spent {PLAIN[unit]}: {ta} → {tb}."
     counts = []
     for name, x, y, form in _factors(unit, a, ra, b, rb):
@@ -156,7 +154,7 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
         if sign * (before - after) > 0:  # moved the way that explains the step, visibly at this precision
             counts.append(f"{name} {'fall' if after < before else 'rise'} from {x:{form}} to {y:{form}}")
     shares = [f"{r.l1_bank_share:.0%} of {_short(x)}'s" for x, r in ((a, ra), (b, rb)) if r.l1_bank_share > 0]
-    if unit == "l1" and shares:
+    if shares and any(count.startswith(GLOBAL_WAVEFRONTS) for count in counts):  # a count the rule sets is named
         counts.append(f"{' and '.join(shares)} L1 wavefronts are {BANK_RULE.split(': ')[1]} (modelled, unverified)")
     if not counts:
         return plain

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from pysim.hardware.devices import DEVICES
-from pysim.lessons.ladder import PER_FMA, LadderParams, profile_for, siboehm_ladder, speed
+from pysim.lessons.ladder import PER_FMA, UNIT_NAMES, LadderParams, profile_for, siboehm_ladder, speed
 from pysim.lessons.speed_of_light import why_faster
 from pysim.speed import format_seconds
 
@@ -53,7 +53,7 @@ def test_why_names_only_quantities_that_moved_the_way_of_the_step(a, b, text):
     moves = MOVES.findall(why)
     for name, _, x, y in moves:
         assert better(number(x), number(y)), f"{name.strip()} moved against the step: {text}"
-    per_fma = {what.lower(): count for what, count in PER_FMA.values()}
+    per_fma = {what.lower(): count for counts in PER_FMA.values() for what, count in counts}
     pa, pb = profile_for(a.kernel, a.params), profile_for(b.kernel, b.params)
     for name, _, x, y in moves:  # a count per FMA is the model's own
         count = per_fma.get(name.strip().lower())
@@ -64,7 +64,7 @@ def test_why_names_only_quantities_that_moved_the_way_of_the_step(a, b, text):
     for x, y in times:
         assert better(seconds(x), seconds(y)), text
         units = [
-            u for u in ra.units if (format_seconds(ra.units[u].seconds), format_seconds(rb.units[u].seconds)) == (x, y)
+            u for u in UNIT_NAMES if (format_seconds(ra.unit(u).seconds), format_seconds(rb.unit(u).seconds)) == (x, y)
         ]
         assert units, f"{x} → {y} is some unit's busy time in the model: {text}"
     first = why.split(". ", 1)[0]
