@@ -409,7 +409,10 @@ def _measured_cell(rung: Rung) -> Cell:
     found = evidence(rung)
     if found is None:
         return Cell("")
-    return Cell(f"{found.gflops:,.1f} GFLOP/s ({found.note})", repr(found.gflops))
+    report = speed(rung)
+    # Where the run is of this very card, size and tile, how far the estimate lands from it: the model's error.
+    ratio = f"; estimate ÷ measured {report.gflops / found.gflops:.2f}" if found.applies and report else ""
+    return Cell(f"{found.gflops:,.1f} GFLOP/s{ratio} ({found.note})", repr(found.gflops))
 
 
 # Per limiting unit: each (what is counted per FMA, KernelProfile -> that count for the whole run) its time is made of.
