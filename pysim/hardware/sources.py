@@ -54,6 +54,9 @@ L2_COPIES_RTX4090 = "https://github.com/smallscientist1/cuda_microbenchmark/blob
 T4_UNDER_LOAD = "https://github.com/mlcommons/inference_results_v0.5/issues/20"
 # "shows the card running 2730 MHz under a 97% load ... This is stock performance" (rated boost: 2,520 MHz).
 RTX4090_STOCK_CLOCK = "https://hothardware.com/news/rtx-4090-amazing-32ghz-clock-shreds-pubg-330-fps"
+# NVIDIA's TensorRT guide: "By default, the GPU clock frequency is floating, meaning it sits idle when there is no
+# active workload and boosts the boost clock frequency when the workload starts."
+FLOATING_CLOCK = "https://docs.nvidia.com/deeplearning/tensorrt/latest/performance/hw-sw-environment.html"
 SIBOEHM_README = "https://github.com/siboehm/SGEMM_CUDA/blob/60cba6f9b20a198116c76f18de8047f44df8c8b8/README.md"
 
 ASSUMED = "modelled"  # Figure.source of a modelled assumption: no statement giving the number was found

@@ -77,7 +77,7 @@ class Evidence:
         card = self.run.card.removeprefix("NVIDIA ")
         words = [f"{self.run.who}'s kernel {self.number}, measured on {card}, N={self.run.size}", self.run.role]
         words.append(f"source: {self.run.cite}")
-        words += [text for text in (self.run.card_note, self.run.note) if text]
+        words += [text for text in (self.run.card_note, self.run.note, self.run.note_of(self.number)) if text]
         return "; ".join([*words, *self.differences])
 
 

@@ -321,15 +321,14 @@ def cells(rung: Rung) -> dict[str, Cell]:
 UNIT_NAMES = {
     "fp32": "FP32 units",
     "issue": "instruction issue",
-    # One L1TEX data path serves both kinds of wavefront (pysim.speed.model): the names say which part of it a
-    # limiter is; the speed-of-light chart draws the two as one bar (speed_of_light.BARS).
-    "shared": "L1TEX (shared wavefronts)",
-    "l1": "L1TEX (global wavefronts)",
+    # One L1TEX data path serves shared-memory and global wavefronts (pysim.speed.model.charged): one unit, one bar.
+    "l1tex": "L1TEX (shared + global)",
     "l2": "L2 bandwidth",
     "dram": "DRAM bandwidth",
     "tensor": "tensor cores (TF32)",
     "latency": "memory latency",
 }
+GLOBAL_WAVEFRONTS = "L1 wavefronts of global loads and stores per FMA"  # the count the bank rule for global loads sets
 # Which bound binds, in words (a bound at the rated clock; the round trip an estimate: speed/bounds.py).
 BOUND_NAMES = {
     "fp32_s": "FP32 peak",
@@ -430,14 +429,19 @@ def _measured_cell(rung: Rung) -> Cell:
     found = evidence(rung)
     if found is None:
         return Cell("")
-    return Cell(f"{found.gflops:,.1f} GFLOP/s ({found.note})", repr(found.gflops))
+    report = speed(rung)
+    # Where the run is of this very card, size and tile, how far the estimate lands from it: the model's error.
+    ratio = f"; estimate ÷ measured {report.gflops / found.gflops:.2f}" if found.applies and report else ""
+    return Cell(f"{found.gflops:,.1f} GFLOP/s{ratio} ({found.note})", repr(found.gflops))
 
 
-# Per limiting unit: (what is counted per FMA, KernelProfile -> that count for the whole run).
-PER_FMA: dict[str, tuple[str, Callable[[KernelProfile], float]]] = {
-    "issue": ("warp instructions per FMA", lambda prof: prof.instructions),
-    "shared": ("shared-memory wavefronts per FMA", lambda prof: prof.shared_wavefronts),
-    "l1": ("L1 wavefronts of global loads and stores per FMA", lambda prof: prof.global_wavefronts),
-    "fp32": ("FFMA warp instructions per FMA", lambda prof: prof.ffma),
-    "tensor": ("mma.sync warp instructions per FMA", lambda prof: prof.mma),
+# Per limiting unit: each (what is counted per FMA, KernelProfile -> that count for the whole run) its time is made of.
+PER_FMA: dict[str, tuple[tuple[str, Callable[[KernelProfile], float]], ...]] = {
+    "issue": (("warp instructions per FMA", lambda prof: prof.instructions),),
+    "l1tex": (
+        ("shared-memory wavefronts per FMA", lambda prof: prof.shared_wavefronts),
+        (GLOBAL_WAVEFRONTS, lambda prof: prof.global_wavefronts),
+    ),
+    "fp32": (("FFMA warp instructions per FMA", lambda prof: prof.ffma),),
+    "tensor": (("mma.sync warp instructions per FMA", lambda prof: prof.mma),),
 }

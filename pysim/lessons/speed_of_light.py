@@ -9,10 +9,11 @@ from math import ceil
 
 from ..hardware.devices import device
 from ..hardware.params import Params
-from ..speed import BANK_RULE, SpeedReport, UnitTime, format_seconds
-from ..speed.model import L1TEX_PARTS, Machine
+from ..speed import BANK_RULE, SpeedReport, format_seconds
+from ..speed.model import L1TEX, L1TEX_PARTS, Machine
 from ..speed.profiles import BUILDERS
 from .ladder import (
+    GLOBAL_WAVEFRONTS,
     LIMITER_MARK,
     PER_FMA,
     SIBOEHM_NUMBER,
@@ -25,18 +26,17 @@ from .ladder import (
     speed,
 )
 
-# The chart's bars: one per unit the model charges (model.unit_times), each with the report's units it sums.
+# The chart's bars: one per unit the model charges (model.charged), each with the report's units it sums.
 # Shared-memory and global wavefronts are two entries of a report but one unit, so they are one bar.
 BARS = {
     "fp32": ("fp32",),
     "issue": ("issue",),
-    "l1tex": L1TEX_PARTS,
+    L1TEX: L1TEX_PARTS,
     "l2": ("l2",),
     "dram": ("dram",),
     "tensor": ("tensor",),  # a tensor-core kernel's only (model.unit_times charges the pipe where it is used)
     "latency": ("latency",),
 }
-BAR_NAMES = {**UNIT_NAMES, "l1tex": "L1TEX (shared + global)"}
 L1TEX_NOTE = (
     "Shared-memory and global wavefronts share one bar: on Volta and later both queue for one L1TEX data path "
     '(Nsight Compute reports one "L1/TEX Cache Throughput"), so the model charges their sum as one unit.'
@@ -61,7 +61,7 @@ class SpeedOfLight:
     key: str
     title: str
     bars: tuple[Bar, ...]
-    limiter: str  # the key of the bar marked: the one holding the report's limiter
+    limiter: str  # the key of the bar marked: the report's limiter
     description: str
 
 
@@ -75,10 +75,10 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
         if not all(part in report.units for part in parts):
             continue
         share = sum(report.units[part].share for part in parts)
-        top = report.limiter in parts
-        name = BAR_NAMES[unit]
+        top = report.limiter == unit
+        name = UNIT_NAMES[unit]
         bars.append(Bar(unit, f"{name} {LIMITER_MARK}" if top else name, share, f"{share:.0%}", top))
-    listed = "; ".join(f"{BAR_NAMES[b.unit]} {b.text}" for b in bars)
+    listed = "; ".join(f"{UNIT_NAMES[b.unit]} {b.text}" for b in bars)
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
         f"Limiter: {limiter_name(report)}; next: {UNIT_NAMES[report.next_limiter]}."
@@ -108,8 +108,7 @@ def _short(rung: Rung) -> str:
 PLAIN = {
     "fp32": "doing multiply-adds on the FP32 units",
     "issue": "issuing instructions",
-    "shared": "reading and writing shared memory",
-    "l1": "moving global loads and stores through the L1 cache",
+    L1TEX: "moving shared-memory accesses and global loads and stores through L1TEX, the one data path they share",
     "l2": "moving data through L2",
     "dram": "moving data to and from DRAM",
     "tensor": "doing multiply-adds on the tensor cores",
@@ -125,9 +124,8 @@ def _factors(unit: str, a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport) -> l
     machine = Machine.of(device(a.params.device))
     on_sm = [ceil(prof.blocks / machine.sms) for prof in (pa, pb)]
     if unit in PER_FMA:
-        what, count = PER_FMA[unit]
         return [
-            (what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g"),
+            *((what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g") for what, count in PER_FMA[unit]),
             ("FMAs on the busiest SM", pa.fma * on_sm[0] / pa.blocks, pb.fma * on_sm[1] / pb.blocks, ",.0f"),
         ]
     if unit == "latency":
@@ -148,13 +146,11 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
     """The unit whose time fell most (rose most, when not faster) in a plain sentence, then the counts behind
     its time that moved the same way (only those: a count that moved against it cannot be why)."""
     sign = 1 if faster else -1
-    idle = UnitTime(0.0, 0.0)  # a unit one rung does not use (the tensor pipe of an FP32 kernel)
-    busy = {u: (ra.units.get(u, idle).seconds, rb.units.get(u, idle).seconds) for u in UNIT_NAMES}
-    moved = {u: sign * (before - after) for u, (before, after) in busy.items()}
+    moved = {u: sign * (ra.unit(u).seconds - rb.unit(u).seconds) for u in UNIT_NAMES}
     unit = max(moved, key=moved.__getitem__)
     if moved[unit] <= 0:
         return "Every unit is as busy as before."
-    ta, tb = (format_seconds(seconds) for seconds in busy[unit])
+    ta, tb = format_seconds(ra.unit(unit).seconds), format_seconds(rb.unit(unit).seconds)
     plain = f"The biggest {'saving' if faster else 'added cost'} is time spent {PLAIN[unit]}: {ta} → {tb}."
     counts = []
     for name, x, y, form in _factors(unit, a, ra, b, rb):
@@ -162,7 +158,7 @@ def _why(a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport, faster: bool) -> st
         if sign * (before - after) > 0:  # moved the way that explains the step, visibly at this precision
             counts.append(f"{name} {'fall' if after < before else 'rise'} from {x:{form}} to {y:{form}}")
     shares = [f"{r.l1_bank_share:.0%} of {_short(x)}'s" for x, r in ((a, ra), (b, rb)) if r.l1_bank_share > 0]
-    if unit == "l1" and shares:
+    if shares and any(count.startswith(GLOBAL_WAVEFRONTS) for count in counts):  # a count the rule sets is named
         counts.append(f"{' and '.join(shares)} L1 wavefronts are {BANK_RULE.split(': ')[1]} (modelled, unverified)")
     if not counts:
         return plain

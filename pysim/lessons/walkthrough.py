@@ -203,8 +203,8 @@ class Walkthrough:
             f"Estimate (speed model, not a measurement): the naive kernel about {format_seconds(a)}, the tiled "
             f"kernel about {format_seconds(b)}: {faster}, against {self.reduction:.2f}× fewer global loads. "
             + (
-                f"The model's limiter for both: {limiter_name(naive if naive.limiter_unverified else tiled)}."
-                if naive.limiter == tiled.limiter
+                f"The model's limiter for both: {limiter_name(naive)}."
+                if limiter_name(naive) == limiter_name(tiled)
                 else f"The model's limiter: {limiter_name(naive)} for the naive kernel, "
                 f"{limiter_name(tiled)} for the tiled one."
             )

@@ -35,7 +35,7 @@ from .bounds import (
 )
 from .measured import Measured, measured
 from .mma import mma
-from .model import KernelProfile, Machine, resident_blocks, unit_times
+from .model import L1TEX, L1TEX_PARTS, KernelProfile, Machine, charged, resident_blocks, unit_times
 from .pipelined import pipelined
 from .profiles import BUILDERS as SIBOEHM_BUILDERS
 
@@ -99,17 +99,28 @@ BANK_RULE = "modelled, unverified: shared memory's bank rule applied to global l
 class SpeedReport:
     estimate_s: float
     gflops: float
-    limiter: str
+    limiter: str  # the busiest unit the model charges (model.charged): shared and global wavefronts as one L1TEX
     next_limiter: str
-    l1_bank_share: float  # of the l1 unit's wavefronts, the share the bank rule for global loads adds
-    units: dict[str, UnitTime]
+    l1_bank_share: float  # of the l1 part's wavefronts, the share the bank rule for global loads adds
+    units: dict[str, UnitTime]  # SPEC §6: the L1TEX unit's two parts apart ("shared", "l1")
     bounds: Bounds
     occupancy: Occupancy
 
+    def unit(self, name: str) -> UnitTime:
+        """One charged unit's time (model.charged): a key of `units`, or L1TEX, the sum of its two parts."""
+        parts = L1TEX_PARTS if name == L1TEX else (name,)
+        seconds = sum(self.units[part].seconds for part in parts if part in self.units)  # absent: idle (tensor)
+        return UnitTime(seconds, seconds / self.estimate_s)
+
     @property
     def limiter_unverified(self) -> bool:
-        """The limiter's time rests on the bank rule for global loads (wavefronts.py: modelled, unverified)."""
-        return self.limiter == "l1" and self.l1_bank_share > 0
+        """The limiter rests on the bank rule for global loads (wavefronts.py: modelled, unverified): L1TEX limits,
+        and without the wavefronts the rule adds another unit would limit, or L1TEX's time would halve."""
+        if self.limiter != L1TEX or self.l1_bank_share == 0:
+            return False
+        total = self.unit(L1TEX).seconds
+        without = total - self.units["l1"].seconds * self.l1_bank_share
+        return without < max(self.unit(self.next_limiter).seconds, total / 2)
 
 
 def _launchable(kernel: str, prof: KernelProfile, device: Device) -> None:
@@ -161,7 +172,8 @@ def estimate_from(kernel: str, prof: KernelProfile, device_key: str) -> SpeedRep
     # A tensor-core kernel does its multiply-adds on the tensor cores: no FLOPs on the FP32 units.
     floor = lower_bounds(device, 0, dram, prof.tensor_flops) if prof.mma else lower_bounds(device, prof.flops, dram)
     seconds = max(times.combined_s, floor.seconds)
-    ranked = sorted(times.seconds, key=times.seconds.__getitem__, reverse=True)
+    busy = charged(times.seconds)
+    ranked = sorted(busy, key=busy.__getitem__, reverse=True)
     return SpeedReport(
         estimate_s=seconds,
         gflops=prof.flops / seconds / 1e9,

@@ -35,6 +35,7 @@ REG_ALLOC_UNIT = 256  # registers per warp allocation granule (CUDA occupancy ca
 SMEM_ALLOC_UNIT = 128  # bytes; modelled
 FP32_ISSUE_WIDTH = 32  # lanes one FFMA warp instruction occupies
 L1TEX_PARTS = ("shared", "l1")  # the two kinds of wavefront one L1TEX data path serves
+L1TEX = "l1tex"  # the unit they make: what the model charges, ranks and names the limiter by
 
 
 @dataclass(frozen=True)
@@ -233,14 +234,21 @@ def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     if prof.mma:  # the tensor pipe, only where a kernel issues to it (the FP32 kernels' units stay as they were)
         t["tensor"] = prof.mma * share / m.tensor_per_clock / clock
     t["latency"] = _latency(m, prof, resident, on_sm)
-    # Shared-memory and global wavefronts queue for one L1TEX data path on Volta and later (Nsight Compute's
-    # one "L1/TEX Cache Throughput"): the model charges their sum as one unit; "shared" and "l1" are its parts.
-    units = [v for name, v in t.items() if name not in L1TEX_PARTS] + [sum(t[name] for name in L1TEX_PARTS)]
+    units = list(charged(t).values())
     top = max(units)
     # Imperfect overlap: units nearly as busy as the limiter still cost time (MIO back-pressure,
     # barrier drains, latency not fully hidden). The p-norm is phenomenological and fitted.
     combined = top * sum((v / top) ** m.overlap_p for v in units) ** (1 / m.overlap_p) if top > 0 else 0.0
     return UnitTimes(t, resident, m.launch_s + combined)
+
+
+def charged(seconds: dict[str, float]) -> dict[str, float]:
+    """The units the model charges: each entry of `seconds` alone, but shared-memory and global wavefronts summed
+    as one L1TEX unit (last). They queue for one L1TEX data path on Volta and later (Nsight Compute's one "L1/TEX
+    Cache Throughput"), so the estimate, the limiter and the chart take the sum; "shared" and "l1" stay in a
+    report as its parts."""
+    units = {name: value for name, value in seconds.items() if name not in L1TEX_PARTS}
+    return units | {L1TEX: sum(seconds[name] for name in L1TEX_PARTS)}
 
 
 def _latency(m: Machine, prof: KernelProfile, resident: int, on_sm: int) -> float:

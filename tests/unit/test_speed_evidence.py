@@ -22,13 +22,17 @@ T4_CUBLAS = (4700.0, 5000.0)
 WITHIN = 1.3
 # Out-of-sample points the estimate misses by more than ×1.3, each with the factor seen: a strict xfail, so a
 # model change that brings one within the bound shows as XPASS and the mark must go (the bound is never widened).
+# Why each is missed, as far as found, is in pysim/hardware/measurements.py (and on the ladder, beside the number).
 MISSES = {
+    # Unexplained: its macro bug reads fewer lines than siboehm's kernel (faster, not slower); one cold launch timed.
     ("rtx4090", 4096, 3): "estimate 1.33× annanyapr's 6,592.0 GFLOP/s, kernel 3 on an RTX 4090 (latency-bound)",
-    # dmalt's T4 at 1024 runs at about half of its own 2048 and 4096 (where the estimates hold); why is not known.
-    ("t4", 1024, 3): "estimate 1.78× dmalt's 537.7 GFLOP/s for kernel 3 on a T4 at N=1024",
-    ("t4", 1024, 5): "estimate 1.80× dmalt's 1,490.0 GFLOP/s for kernel 5 on a T4 at N=1024",
-    ("t4", 1024, 6): "estimate 1.97× dmalt's 1,595.3 GFLOP/s for kernel 6 on a T4 at N=1024",
+    # The T4 at 1024 ran at about half its own 2048 speed in 67-200 ms timed loops: most likely a clock still rising
+    # from idle (test_the_t4s_misses_at_1024_follow_the_timed_loop_not_the_kernels_geometry), not priced.
+    ("t4", 1024, 3): "estimate 1.78× dmalt's 537.7 GFLOP/s for kernel 3 on a T4 at N=1024 (200 ms loop)",
+    ("t4", 1024, 5): "estimate 1.80× dmalt's 1,490.0 GFLOP/s for kernel 5 on a T4 at N=1024 (72 ms loop)",
+    ("t4", 1024, 6): "estimate 1.97× dmalt's 1,595.3 GFLOP/s for kernel 6 on a T4 at N=1024 (67 ms loop)",
 }
+BASE_CLOCK_MHZ = 585  # "SM Frequency 585.00 Mhz": dmalt's Nsight Compute runs on the same card (T4_KERNELS_README)
 
 
 @pytest.mark.parametrize("key", DEVICES)
@@ -206,3 +210,40 @@ def test_kernels_3_and_4_within_x1_25_of_the_a100_pcie_run(number):
     measured_s, report = a100_pcie(number)
     ratio = measured_s / report.estimate_s
     assert 1 / ISSUE_40_WITHIN <= ratio <= ISSUE_40_WITHIN, round(ratio, 4)
+
+
+def test_the_t4s_misses_at_1024_follow_the_timed_loop_not_the_kernels_geometry():
+    """What measurements.py says of the three T4 misses, read back from the numbers: the geometry (wave tails) the
+    model prices moves its own estimates by at most 14 % from 2048 to 1024, the measurements by 39-51 %; the shortfall
+    follows how long the runner's timed loop lasted (kernel 1's long loop lost nothing); and at the SM clock the same
+    card's Nsight Compute runs report, the three estimates land within ×1.3 (consistent with a clock still rising,
+    not proof of it: how fast a T4's clock rises was found in no source, so the model does not price it)."""
+    from pysim.hardware.measurements import DMALT, SHORT_LOOP, loop_seconds
+
+    short, long = dict(DMALT[1024]), dict(DMALT[2048])
+    base = replace(Machine.of(DEVICES["t4"]), clock_hz=BASE_CLOCK_MHZ * 1e6)
+    from pysim.speed import profile
+
+    for number in SHORT_LOOP:
+        assert ("t4", 1024, number) in MISSES
+        model = estimate(*rung_at(number, 1024), "t4").gflops / estimate(*rung_at(number, 2048), "t4").gflops
+        assert model > 0.86 and short[number] / long[number] < 0.62, number
+        assert loop_seconds(1024, short[number]) < 0.25 < 1.5 < loop_seconds(1024, short[1])
+        prof = profile(*rung_at(number, 1024))
+        at_base = prof.flops / unit_times(base, prof).combined_s / 1e9
+        assert 1 / WITHIN <= at_base / short[number] <= WITHIN, number
+    assert short[1] / long[1] > 0.98
+
+
+def test_the_ladder_shows_each_miss_with_its_ratio_and_what_is_known():
+    from pysim.lessons.evidence import SIBOEHM_NUMBER
+    from pysim.lessons.ladder import LadderParams, cells, siboehm_ladder
+
+    keys = {number: key for key, number in SIBOEHM_NUMBER.items()}
+    for (preset, size, number), reason in MISSES.items():
+        rung = next(r for r in siboehm_ladder(LadderParams(N=size, device=preset)) if r.key == keys[number])
+        text = cells(rung)["measured"].text
+        assert f"estimate ÷ measured {reason.split('×')[0].split()[-1]}" in text, text
+        assert "out-of-sample" in text and "source: github.com/" in text
+        why = "a clock still rising from idle" if preset == "t4" else "a macro without parentheses"
+        assert why in text, text
