@@ -216,8 +216,6 @@ def test_l1tex_is_one_bar_and_the_page_says_why(page, device):
         bar = page.find('rect[data-unit="l1tex"]', figure)
         both = report.units["shared"].share + report.units["l1"].share
         assert float(str(bar.getAttribute("data-share"))) == pytest.approx(both, rel=1e-11)
-        if rung.key == "mma":  # MMA_LIMITER below
-            continue
         shares = [float(str(b.getAttribute("data-share"))) for b in page.all("rect.sol-bar", figure)]
         marked = page.find("rect.sol-limiter", figure)
         assert float(str(marked.getAttribute("data-share"))) == max(shares), rung.key
@@ -234,22 +232,6 @@ def test_the_t4_shows_dmalts_colab_runs_and_says_the_card_is_inferred(page, n):
         assert f"{run.of(SIBOEHM_NUMBER[key]):,.1f} GFLOP/s" in cell and "out-of-sample" in cell, cell
         assert "names no card" in cell and "source: github.com/dmalt/SGEMM_CUDA at 1f8c4e3" in cell
     assert "on another card" in page.inner_text("ladder-blocktile1d-measured")  # his kernel 4 is left out
-
-
-MMA_LIMITER = (
-    "rung 12 on the A100: its L1TEX bar (shared 0.595 + global 0.266 = 0.860 of the estimate) is longer than its "
-    "marked limiter, the tensor pipe (0.680): the model's limiter still ranks the two parts of L1TEX apart (issue 42, "
-    "the limiter's change in another branch)"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=MMA_LIMITER)
-def test_the_tensor_rungs_limiter_is_its_longest_bar(page):
-    page.go("#/ladder?N=4096&device=a100")
-    figure = page.testid("sol-mma")
-    shares = [float(str(b.getAttribute("data-share"))) for b in page.all("rect.sol-bar", figure)]
-    marked = page.find("rect.sol-limiter", figure)
-    assert float(str(marked.getAttribute("data-share"))) == max(shares)
 
 
 @pytest.mark.parametrize("device", ["a100", "rtx4090", "t4"])
