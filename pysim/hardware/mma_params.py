@@ -4,7 +4,7 @@ TF32 (split=1) or 3xTF32 (split=3) arithmetic; each rule refused with a message 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import ceil
 from typing import ClassVar
 
@@ -57,8 +57,29 @@ class MmaParams(Params):
     WM: int = _int(32, high=1024)
     WN: int = _int(32, high=1024)
     stages: int = _int(3, low=MIN_STAGES, high=MAX_STAGES)
-    swizzle: int = _int(0, low=0, high=1, label="swizzle (0: padded rows, 1: XOR swizzle)")
-    split: int = _int(1, low=1, high=3, label="split (1: TF32, 3: 3xTF32)")
+    # The two switches the #/mma lesson is about: selects beside the collapsed form, applied when changed.
+    swizzle: int = field(
+        default=0,
+        metadata={
+            "low": 0,
+            "high": 1,
+            "label": "swizzle (0: padded rows, 1: XOR swizzle)",
+            "options": (0, 1),
+            "names": {0: "0: padded rows", 1: "1: XOR swizzle"},
+            "live": True,
+        },
+    )
+    split: int = field(
+        default=1,
+        metadata={
+            "low": 1,
+            "high": 3,
+            "label": "split (1: TF32, 3: 3xTF32)",
+            "options": (1, 3),
+            "names": {1: "1: TF32", 3: "3: 3xTF32"},
+            "live": True,
+        },
+    )
     device: str = _device()
 
     def check(self) -> None:
