@@ -15,6 +15,7 @@ from ..core.constants import WARP_SIZE
 from ..core.counters import Counters
 from ..core.fragments import A_MAP, B_MAP, C_MAP, MMA_K, MMA_M, MMA_N
 from ..core.trace import Step
+from ..core.words import count
 from ..hardware.mma_params import MmaParams
 from ..hardware.params import ParamError
 from ..kernels import KERNELS
@@ -211,3 +212,40 @@ def slot_values(p: MmaParams) -> dict[str, object]:
         "a_stride": p.a_stride,
         "b_stride": p.b_stride,
     }
+
+
+def captions(p: MmaParams) -> dict[str, str]:
+    """The grids' captions: As and Bs with every stage stacked, rows padded or swizzled."""
+    gx, gy = KERNELS["mma"].grid(p)
+    rows = "16-byte chunks XOR-swizzled" if p.swizzle else "rows padded"
+    return {
+        "A": f"Matrix A ({p.M} × {p.K})",
+        "B": f"Matrix B ({p.K} × {p.N})",
+        "As": f"As [{p.stages}·{p.BM}][{p.a_stride}]: {p.stages} stages, A as it lies (row m → a fragment), {rows}",
+        "Bs": f"Bs [{p.stages}·{p.BK}][{p.b_stride}]: {p.stages} stages (row k → b fragment), {rows}",
+        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each warp a {p.WM}×{p.WN} tile of "
+        f"{p.MITER}×{p.NITER} mma tiles (16×8)",
+    }
+
+
+def banks_text(p: MmaParams, found: StepBanks | None, warp: int) -> str:
+    """The sentence above the bank strip."""
+    if found is None:
+        return "This step reads and writes no shared memory."
+    now, then = LAYOUTS[p.swizzle], LAYOUTS[1 - p.swizzle]
+    mine, theirs = found.wavefronts[now], found.wavefronts[then]
+    other_text = f"with {then}: {theirs}" if theirs is not None else f"{then} is refused here ({found.refused})"
+    return (
+        f"{found.what}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {now} "
+        f"(no conflict: {found.ideal}); {other_text}. The strip: words each bank serves in the first instruction."
+    )
+
+
+def flops_text(p: MmaParams, counters: Counters) -> str:
+    """The tensor-core FLOPs of the counters so far, beside the 2·M·N·K the product needs."""
+    return (
+        f"Tensor FLOPs so far: {tensor_flops(counters):,} (mma_instructions × {layout.FLOPS_PER_MMA:,}); the "
+        f"product needs {2 * p.M * p.N * p.K:,} in all"
+        + (", and 3xTF32 executes three per useful one" if p.split == 3 else "")
+        + "."
+    )
