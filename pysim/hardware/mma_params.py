@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import ceil
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.fragments import MMA_K, MMA_M, MMA_N
@@ -28,6 +28,13 @@ SWIZZLE_LINE = 32
 """Words in the 128-byte line whose 16-byte chunks the XOR swizzle permutes (Swizzle<3, 2, 3> on floats): a
 swizzled row must be whole lines, or the XOR moves chunks into the neighbouring row (it permutes the stage,
 not the row, and a row no longer holds one row of the tile)."""
+
+
+def _switch(default: int, names: dict[int, str], label: str) -> Any:
+    """An int field offered as a select of `names` that applies when changed (widgets/form.py's `live`)."""
+    options = tuple(names)
+    metadata = {"low": min(options), "high": max(options), "label": label, "options": options, "names": names}
+    return field(default=default, metadata={**metadata, "live": True})
 
 
 @dataclass(frozen=True)
@@ -58,28 +65,8 @@ class MmaParams(Params):
     WN: int = _int(32, high=1024)
     stages: int = _int(3, low=MIN_STAGES, high=MAX_STAGES)
     # The two switches the #/mma lesson is about: selects beside the collapsed form, applied when changed.
-    swizzle: int = field(
-        default=0,
-        metadata={
-            "low": 0,
-            "high": 1,
-            "label": "swizzle (0: padded rows, 1: XOR swizzle)",
-            "options": (0, 1),
-            "names": {0: "0: padded rows", 1: "1: XOR swizzle"},
-            "live": True,
-        },
-    )
-    split: int = field(
-        default=1,
-        metadata={
-            "low": 1,
-            "high": 3,
-            "label": "split (1: TF32, 3: 3xTF32)",
-            "options": (1, 3),
-            "names": {1: "1: TF32", 3: "3: 3xTF32"},
-            "live": True,
-        },
-    )
+    swizzle: int = _switch(0, {0: "0: padded rows", 1: "1: XOR swizzle"}, "swizzle (0: padded rows, 1: XOR swizzle)")
+    split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split (1: TF32, 3: 3xTF32)")
     device: str = _device()
 
     def check(self) -> None:

@@ -74,23 +74,20 @@ def other(p: MmaParams) -> tuple[MmaParams | None, str]:
 def _step_words(p: MmaParams, step: Step) -> tuple[str, np.ndarray, int] | None:
     """(what, physical words (instructions, threads), words a lane) of the step's shared access in layout
     `p`, worked out from the listing again so that the other layout can be priced too."""
-    stage = None if step.tile is None else step.tile % p.stages
-    if stage is None or step.phase not in ("load", "compute") or step.lines == kernel.MMA:
+    if step.tile is None or step.phase not in ("load", "compute") or step.lines == kernel.MMA:
         return None
-    accesses = dict.fromkeys(("copy A", "copy B", "fragments A", "fragments B"))
-    if step.phase == "load":
-        accesses["copy A"] = layout.a_words(p, stage, *layout.copy_rounds(p, p.BM, p.BK))
-        accesses["copy B"] = layout.b_words(p, stage, *layout.copy_rounds(p, p.BK, p.BN))
-        what = "copy A" if step.lines == kernel.LOAD_A else "copy B"
-        words, width = accesses[what], layout.COPY_FLOATS
+    stage, width = step.tile % p.stages, 1
+    if step.lines == kernel.LOAD_A:
+        what, words, width = "copy A", layout.a_words(p, stage, *layout.copy_rounds(p, p.BM, p.BK)), layout.COPY_FLOATS
+    elif step.lines == kernel.LOAD_B:
+        what, words, width = "copy B", layout.b_words(p, stage, *layout.copy_rounds(p, p.BK, p.BN)), layout.COPY_FLOATS
     else:
         a_rows, a_cols, b_rows, b_cols = layout.fragment_reads(p)
-        k = step.k % p.BK
+        k = (step.k or 0) % p.BK
         if step.lines == kernel.FRAG_A:
             what, words = "fragments A", layout.a_words(p, stage, a_rows, a_cols + k)
         else:
             what, words = "fragments B", layout.b_words(p, stage, b_rows + k, b_cols)
-        width = 1
     physical = layout.swizzle_words(words) if p.swizzle else words
     return what, physical, width
 

@@ -32,12 +32,12 @@ def describe(step: Step, p: MmaParams, thread: int) -> str:
 
 def position(step: Step, p: MmaParams) -> str:
     """'Block (0,1), tile 2 of 4 (stage 1), kk=8': where the step is (#/mma's focus line)."""
-    where = f"Block ({step.block[0]},{step.block[1]})"
+    parts = [f"Block ({step.block[0]},{step.block[1]})"]
     if step.tile is not None:
-        where += f", tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})"
+        parts.append(f"tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})")
     if step.k is not None:
-        where += f", kk={step.k % p.BK}"
-    return where
+        parts.append(f"kk={step.k % p.BK}")
+    return ", ".join(parts)
 
 
 def narrate(step: Step, p: MmaParams, thread: int) -> str:
