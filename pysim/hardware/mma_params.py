@@ -65,8 +65,8 @@ class MmaParams(Params):
     WN: int = _int(32, high=1024)
     stages: int = _int(3, low=MIN_STAGES, high=MAX_STAGES)
     # The two switches the #/mma lesson is about: selects beside the collapsed form, applied when changed.
-    swizzle: int = _switch(0, {0: "0: padded rows", 1: "1: XOR swizzle"}, "swizzle (0: padded rows, 1: XOR swizzle)")
-    split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split (1: TF32, 3: 3xTF32)")
+    swizzle: int = _switch(0, {0: "0: padded rows", 1: "1: XOR swizzle"}, "swizzle")  # the names say what each is
+    split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split")
     device: str = _device()
 
     def check(self) -> None:

@@ -54,6 +54,12 @@ class MmaView(BlocktiledView):
 
     def build_panels(self, stage) -> None:
         super().build_panels(stage)
+        # This route's own panels right after the grids, before the key and the bookkeeping (which end the stage).
+        key = stage.querySelector('[data-testid="legend"]')
+
+        def place(section) -> None:
+            stage.insertBefore(section, key)
+
         self.fragment_tables = {tile.name: self.fragment_table(tile) for tile in mma.FRAGMENTS}
         caption = h(
             "p",
@@ -65,7 +71,7 @@ class MmaView(BlocktiledView):
         self.fragment_shown = None
         tables = h("div", "fragment-tiles", children=[table for table, _ in self.fragment_tables.values()])
         heading = h("h2", "", "Fragments: the warp's 32 lanes hold the tiles")
-        stage.appendChild(h("section", "fragment-panel", data_testid="fragments", children=[heading, caption, tables]))
+        place(h("section", "fragment-panel", data_testid="fragments", children=[heading, caption, tables]))
         self.bank_text = h("p", "", "", data_testid="bank-text", aria_live="polite")
         self.bank_cells = [h("td", "num", "") for _ in range(NUM_BANKS)]
         strip = h(
@@ -80,7 +86,7 @@ class MmaView(BlocktiledView):
         )
         self.tile_table = h("table", "data", tabindex="0", data_testid="tile-wavefronts")
         heading = h("h2", "", "Shared-memory banks: padded rows or the XOR swizzle")
-        stage.appendChild(
+        place(
             h(
                 "section",
                 "bank-panel",
@@ -92,9 +98,9 @@ class MmaView(BlocktiledView):
         self.flops = h("p", "", "", data_testid="tensor-flops")
         self.error_table = h("table", "data", tabindex="0", data_testid="c-error")
         heading = h("h2", "", "Tensor cores: FLOPs, and C's error against float64")
-        stage.appendChild(h("section", "tensor-panel", children=[heading, self.flops, self.error_table]))
+        place(h("section", "tensor-panel", children=[heading, self.flops, self.error_table]))
         self.timeline = PipelineTimeline(k12_mma)
-        stage.appendChild(self.timeline.element)
+        place(self.timeline.element)
 
     def fragment_table(self, tile: mma.FragmentTile) -> tuple[object, list[list]]:
         """A tile's table: one cell per element, the lane's number and the register's name."""
