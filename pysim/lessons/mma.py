@@ -233,7 +233,7 @@ def banks_text(p: MmaParams, found: StepBanks | None, warp: int) -> str:
     mine, theirs = found.wavefronts[now], found.wavefronts[then]
     other_text = f"with {then}: {theirs}" if theirs is not None else f"{then} is refused here ({found.refused})"
     return (
-        f"{found.what}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {now} "
+        f"{found.what.capitalize()}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {now} "
         f"(no conflict: {found.ideal}); {other_text}. The strip: words each bank serves in the first instruction."
     )
 
