@@ -36,6 +36,12 @@ EXTRA = (
     ("naive 32×32×8 T=32 map=row", "#/naive?M=32&N=32&K=8&T=32&map=row&guide=0", 16),
     ("tiling 32×32×32 T=8", "#/tiling?M=32&N=32&K=32&T=8&guide=0", 50),
     ("register 32³ 16/16/8 4×4", "#/register?M=32&N=32&K=32&BM=16&BN=16&BK=8&TM=4&TN=4&guide=0", 50),
+    # #/mma's swizzle at the smallest sizes it is allowed at: 4 warps, 32-word rows (its presets pad).
+    (
+        "mma 32×32×64 4 warps swizzle=1",
+        "#/mma?M=32&N=32&K=64&BM=32&BN=32&BK=32&WM=16&WN=16&stages=2&swizzle=1&split=1&guide=0",
+        16,
+    ),
 )
 PRESET_TARGET_MS = 16
 

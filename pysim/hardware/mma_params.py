@@ -4,9 +4,9 @@ TF32 (split=1) or 3xTF32 (split=3) arithmetic; each rule refused with a message 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import ceil
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.fragments import MMA_K, MMA_M, MMA_N
@@ -28,6 +28,13 @@ SWIZZLE_LINE = 32
 """Words in the 128-byte line whose 16-byte chunks the XOR swizzle permutes (Swizzle<3, 2, 3> on floats): a
 swizzled row must be whole lines, or the XOR moves chunks into the neighbouring row (it permutes the stage,
 not the row, and a row no longer holds one row of the tile)."""
+
+
+def _switch(default: int, names: dict[int, str], label: str) -> Any:
+    """An int field offered as a select of `names` that applies when changed (widgets/form.py's `live`)."""
+    options = tuple(names)
+    metadata = {"low": min(options), "high": max(options), "label": label, "options": options, "names": names}
+    return field(default=default, metadata={**metadata, "live": True})
 
 
 @dataclass(frozen=True)
@@ -57,8 +64,9 @@ class MmaParams(Params):
     WM: int = _int(32, high=1024)
     WN: int = _int(32, high=1024)
     stages: int = _int(3, low=MIN_STAGES, high=MAX_STAGES)
-    swizzle: int = _int(0, low=0, high=1, label="swizzle (0: padded rows, 1: XOR swizzle)")
-    split: int = _int(1, low=1, high=3, label="split (1: TF32, 3: 3xTF32)")
+    # The two switches the #/mma lesson is about: selects beside the collapsed form, applied when changed.
+    swizzle: int = _switch(0, {0: "0: padded rows", 1: "1: XOR swizzle"}, "swizzle")  # the names say what each is
+    split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split")
     device: str = _device()
 
     def check(self) -> None:

@@ -79,18 +79,25 @@ def _physical(p: MmaParams, words: np.ndarray) -> np.ndarray:
     return swizzle_words(words) if p.swizzle else words
 
 
-@lru_cache(maxsize=16)
-def shared_costs(p: MmaParams, stage: int) -> tuple[int, int]:
-    """(bank-conflict cycles, wavefronts) of one tile computed from `stage`: its cp.async chunks landing
-    (16 bytes a lane) and BK/8 k-steps of fragment loads (4 bytes a lane)."""
-    accesses = [
-        (a_words(p, stage, *copy_rounds(p, p.BM, p.BK)), COPY_FLOATS),
-        (b_words(p, stage, *copy_rounds(p, p.BK, p.BN)), COPY_FLOATS),
+def tile_accesses(p: MmaParams, stage: int) -> tuple[tuple[str, np.ndarray, int], ...]:
+    """The shared accesses of one tile computed from `stage`, by kind: its cp.async chunks landing (16 bytes a
+    lane) and BK/8 k-steps of fragment loads (4 bytes a lane), each as (kind, physical words (instructions,
+    threads), words a lane)."""
+    found = [
+        ("copy A", a_words(p, stage, *copy_rounds(p, p.BM, p.BK)), COPY_FLOATS),
+        ("copy B", b_words(p, stage, *copy_rounds(p, p.BK, p.BN)), COPY_FLOATS),
     ]
     a_rows, a_cols, b_rows, b_cols = fragment_reads(p)
     for k in range(0, p.BK, MMA_K):
-        accesses += [(a_words(p, stage, a_rows, a_cols + k), 1), (b_words(p, stage, b_rows + k, b_cols), 1)]
-    found = [banks.costs(_physical(p, words), width) for words, width in accesses]
+        found += [("fragments A", a_words(p, stage, a_rows, a_cols + k), 1)]
+        found += [("fragments B", b_words(p, stage, b_rows + k, b_cols), 1)]
+    return tuple((kind, _physical(p, words), width) for kind, words, width in found)
+
+
+@lru_cache(maxsize=16)
+def shared_costs(p: MmaParams, stage: int) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one tile computed from `stage` (every access of tile_accesses)."""
+    found = [banks.costs(words, width) for _, words, width in tile_accesses(p, stage)]
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 

@@ -1,9 +1,11 @@
 """What #/pipelined says and draws, computed: the pipeline's timeline (which tile each stage holds in each
-round, loading or computed), where a step sits in it, and the explanation's numbers."""
+round, loading or computed), where a step sits in it, and the explanation's numbers. The timeline is #/mma's
+too (k12 runs k11's pipeline, k11.rounds): it reads only `stages` and `tiles` of the parameters."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from ..core.trace import Step
@@ -35,7 +37,7 @@ class Column:
     slots: tuple[Slot, ...]
 
 
-def timeline(p: PipelinedParams) -> tuple[Column, ...]:
+def timeline(p: Any) -> tuple[Column, ...]:
     """The prologue, then every round of the main loop, as the listing orders them."""
     stages, ahead = p.stages, p.stages - 1
     first = [Slot() for _ in range(stages)]
@@ -53,11 +55,12 @@ def timeline(p: PipelinedParams) -> tuple[Column, ...]:
     return tuple(columns)
 
 
-def column_of(p: PipelinedParams, step: Step) -> int | None:
-    """The timeline column a step runs in (None for the setup and the store, outside the pipeline)."""
+def column_of(p: Any, step: Step, listing: ModuleType = kernel) -> int | None:
+    """The timeline column a step runs in (None for the setup and the store, outside the pipeline). `listing`:
+    the kernel module whose statements the step names (k11's, or k12's: the same pipeline, k11.rounds)."""
     if step.phase in ("setup", "store"):
         return None
-    if step.lines == kernel.COMMIT_FIRST:
+    if step.lines == listing.COMMIT_FIRST:
         return 0
     if step.tile is None:  # the prologue's empty groups
         return 0
@@ -67,9 +70,9 @@ def column_of(p: PipelinedParams, step: Step) -> int | None:
     return 1 + step.tile
 
 
-def stage_now(p: PipelinedParams, step: Step) -> int | None:
+def stage_now(p: Any, step: Step, listing: ModuleType = kernel) -> int | None:
     """The stage this step copies into or computes from (None when it touches no stage's buffer)."""
-    if step.phase in ("load", "compute") or step.lines == kernel.SYNC_LOADED:
+    if step.phase in ("load", "compute") or step.lines == listing.SYNC_LOADED:
         return kernel.step_stage(p, step)
     return None
 
@@ -99,9 +102,9 @@ def slot_values(p: PipelinedParams) -> dict[str, object]:
     }
 
 
-def now_text(p: PipelinedParams, step: Step) -> str:
+def now_text(p: Any, step: Step, listing: ModuleType = kernel) -> str:
     """The sentence under the timeline: what the current round overlaps."""
-    column = column_of(p, step)
+    column = column_of(p, step, listing)
     if column is None:
         return "Outside the pipeline: " + (
             "the setup, before any copy." if step.phase == "setup" else "the store of C."

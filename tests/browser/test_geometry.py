@@ -20,8 +20,9 @@ ROUTES = (
     "#/blocktile1d?M=8&N=8&K=8&BM=8&BN=8&BK=2&TM=4&step=12",
     "#/vectorized?M=16&N=16&K=8&BM=16&BN=16&BK=4&TM=4&TN=4&step=2",
     "#/warptile?M=16&N=64&K=16&BM=16&BN=64&BK=8&WM=16&WN=64&WNITER=2&TM=1&TN=4&threads=32&step=30",
+    "#/mma?M=16&N=16&K=32&BM=16&BN=16&BK=8&WM=16&WN=16&stages=2&swizzle=0&split=1&step=9",
 )
-BLOCKTILED = ROUTES[7:]  # the three blocktiled views (#/blocktile1d, #/vectorized, #/warptile)
+BLOCKTILED = ROUTES[7:]  # the blocktiled views (#/blocktile1d, #/vectorized, #/warptile) and #/mma, built on them
 SIZES = (
     ("projector", 1280, 720, "light"),
     ("desktop", 1440, 900, "dark"),

@@ -7,6 +7,7 @@ on-screen counter check per view."""
 
 from __future__ import annotations
 
+import bruteforce_mma
 import pytest
 
 import bruteforce
@@ -38,8 +39,17 @@ RUNS = {
     "vectorized": [dict(M=18, N=20, K=12, BM=16, BN=16, BK=4, TM=4, TN=4)],
     "warptile": [dict(M=18, N=52, K=12, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32)],
     "pipelined": [dict(M=18, N=52, K=28, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=3)],
+    # Two warps with idle copy lanes and cut edges (padded rows, 3xTF32); the swizzle with conflicting B fragments.
+    "mma": [
+        dict(M=20, N=28, K=20, BM=32, BN=16, BK=8, WM=16, WN=16, stages=3, swizzle=0, split=3),
+        dict(M=32, N=32, K=64, BM=32, BN=32, BK=32, WM=16, WN=16, stages=2, swizzle=1, split=1),
+    ],
 }
-BRUTE_FORCE = {"smem": bruteforce.smem, "transpose": lambda n, T, pad: bruteforce.transpose(n, T, pad)}
+BRUTE_FORCE = {
+    "smem": bruteforce.smem,
+    "transpose": lambda n, T, pad: bruteforce.transpose(n, T, pad),
+    "mma": bruteforce_mma.mma,
+}
 # Small sizes for the controls (the first run's, or the seed's).
 SMALL = {kernel: sizes[0] for kernel, sizes in RUNS.items()} | {
     "smem": dict(M=4, N=4, K=8, T=2),
@@ -82,7 +92,8 @@ RUN_CASES = [(kernel, sizes) for kernel, runs in RUNS.items() for sizes in runs]
 @pytest.mark.parametrize("kernel,sizes", RUN_CASES, ids=[f"{k}-{'-'.join(map(str, s.values()))}" for k, s in RUN_CASES])
 def test_run_to_end_counters_on_screen_equal_brute_force(page, kernel, sizes):
     page.go(link(kernel, sizes)).click("run-to-end")
-    expected = BRUTE_FORCE.get(kernel, getattr(bruteforce, kernel))(*sizes.values())
+    count = BRUTE_FORCE[kernel] if kernel in BRUTE_FORCE else getattr(bruteforce, kernel)
+    expected = count(*sizes.values())
     shown = counters(page)
     assert len(shown) >= 4
     for name, number in shown.items():
@@ -202,6 +213,10 @@ def test_a_bare_link_keeps_the_readers_state(page, kernel):
         ("register", dict(BM="128", BN="128", BK="64", TM="8", TN="8"), "bytes of shared memory"),
         ("pipelined", dict(stages="5"), "stages must be at most 4"),
         ("pipelined", dict(stages="4", BK="128", device="rtxa6000"), "stages=4: 4 × (As[16][128]"),
+        ("mma", dict(WN="12"), "WN=12 is not a multiple of 8, the n of mma.m16n8k8"),
+        ("mma", dict(BK="12"), "BK=12 is not a multiple of 8, the k of mma.m16n8k8"),
+        ("mma", dict(device="t4"), "mma.sync with .tf32 operands"),
+        ("mma", dict(stages="4", BM="64", BN="64", BK="128", WM="32", WN="32"), "stages=4: 4 × (As[64][132]"),
     ],
 )
 def test_invalid_input_shows_an_error_and_keeps_the_state(page, kernel, fields, message):
@@ -239,7 +254,7 @@ def test_every_preset_steps(page, kernel):
         assert page.value("counter-global_loads") == Trace(module, p)[1].counters.global_loads
 
 
-@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile", "pipelined"])
+@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile", "pipelined", "mma"])
 def test_a_bare_link_opens_at_the_teaching_preset(page, kernel):
     page.go(f"#{ROUTES[kernel]}")
     for key, number in next(iter(KERNELS[kernel].PARAMS.PRESETS.values())).items():

@@ -60,6 +60,7 @@ ROUTES = {
     "vectorized": "vectorized",
     "warptile": "warptile",
     "pipelined": "pipelined",
+    "mma": "mma",
     "transpose": "transpose",
 }
 WALKTHROUGH = "hierarchy"

@@ -38,7 +38,7 @@ class Run:
     def thread_name(self, thread: int) -> str:
         """As the view's thread menu writes it: "thread (1,2)", or "lane 3 of warp 0" for warptiling."""
         x, y = self.kernel.thread_xy(self.params, thread)
-        return f"lane {x} of warp {y}" if self.kernel.NAME in ("warptile", "pipelined") else f"thread ({x},{y})"
+        return f"lane {x} of warp {y}" if self.kernel.NAME in ("warptile", "pipelined", "mma") else f"thread ({x},{y})"
 
     def block_steps(self, number: int) -> range:
         first = self.trace.first_step(number)

@@ -11,8 +11,8 @@ from .vectorized import longer_k
 
 
 def landing_stage(run: Run) -> Entry:
-    """Which stage a later tile's copies land in (kernel.stage_of), asked just before they are issued."""
-    key = "pipelined:stage"
+    """Which stage a later tile's copies land in (kernel.stage_of), asked just before they are issued (#/mma's too)."""
+    key = f"{run.kernel.NAME}:stage"
     p = run.params
     if p.tiles < 2:
         return Skipped(key, "the block computes one tile: it only ever fills stage 0")
@@ -26,7 +26,7 @@ def landing_stage(run: Run) -> Entry:
 
 
 def in_flight(run: Run) -> Entry:
-    """How many later tiles are still travelling when round 0's wait_group returns."""
+    """How many later tiles are still travelling when round 0's wait_group returns (#/mma's pipeline too)."""
     p = run.params
     index = run.find(lambda step: step.phase == "wait")
     assert index is not None
@@ -37,18 +37,20 @@ def in_flight(run: Run) -> Entry:
         f"wait_group {p.stages - 1} lets up to {p.stages - 1} group(s) keep travelling, one per later tile "
         f"already issued (there are {p.tiles - 1} later tile(s) in all)"
     )
-    return moment(run, "pipelined:in-flight", index - 1, index, "number", question, min(p.stages - 1, p.tiles - 1), why)
+    return moment(
+        run, f"{run.kernel.NAME}:in-flight", index - 1, index, "number", question, min(p.stages - 1, p.tiles - 1), why
+    )
 
 
 def async_bytes(run: Run) -> Entry:
-    """The bytes cp.async writes into shared memory for block (0,0), from its closed form."""
+    """The bytes cp.async writes into shared memory for block (0,0), from its closed form (#/mma's too)."""
     block = run.kernel.block_counters(run.params, *run.trace.blocks[0])
     steps = run.block_steps(0)
     question = "How many bytes will cp.async write into shared memory for block (0,0), zero-fills included?"
     why = "each tile step copies BM×BK floats of A and BK×BN of B, 4 bytes each, with no shared store from registers"
     return moment(
         run,
-        "pipelined:async-bytes",
+        f"{run.kernel.NAME}:async-bytes",
         steps[0],
         steps[-1],
         "number",

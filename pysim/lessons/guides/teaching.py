@@ -18,10 +18,21 @@ from . import ROUTES, WALKTHROUGH, guide_for
 from .model import Guide, Moment, Skipped
 
 # The guided views in the page's order (the site's navigation).
-ORDER = ("hierarchy", "tiling", "register", "naive", "transpose", "blocktile1d", "vectorized", "warptile", "pipelined")
+ORDER = (
+    "hierarchy",
+    "tiling",
+    "register",
+    "naive",
+    "transpose",
+    "blocktile1d",
+    "vectorized",
+    "warptile",
+    "pipelined",
+    "mma",
+)
 # Views that open at their first preset, not at the kernel's defaults (app/views/naive.py START and
 # BlocktiledView.start: a link's missing sizes come from it). tests/views/test_teach.py checks the two agree.
-OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile", "pipelined"})
+OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile", "pipelined", "mma"})
 
 
 @dataclass(frozen=True)
@@ -116,6 +127,16 @@ LESSONS = {
             "Count the tiles in flight with S stages, and the bytes the asynchronous copies move.",
         ),
         "What does a block wait for at cp.async.wait_group, and why does a second stage hide that wait?",
+    ),
+    "mma": Lesson(
+        "TF32 tensor cores (mma.sync)",
+        (
+            "Read from the PTX ISA's fragment layout which lane holds which element of the A, B and C tiles.",
+            "Count the mma.sync instructions a block issues per k-step, and the FLOPs they execute.",
+            "Compare the bank wavefronts of padded and XOR-swizzled shared rows for the copies and the fragments.",
+            "Explain why 3xTF32 recovers float32's accuracy at three times the tensor-core instructions.",
+        ),
+        "Why does rounding the operands to TF32 cost accuracy, and what does splitting each value into two buy back?",
     ),
 }
 ACTIVITY_MINUTES = 20

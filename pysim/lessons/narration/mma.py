@@ -1,4 +1,4 @@
-"""What the CLI's trace (and later #/mma) says about the steps of the TF32 kernel (pysim/kernels/k12_mma.py):
+"""What the CLI's trace and #/mma say about the steps of the TF32 kernel (pysim/kernels/k12_mma.py):
 the pipeline's copies, commits and waits, the fragment loads each lane makes, and the warps' mmas."""
 
 from __future__ import annotations
@@ -30,10 +30,19 @@ def describe(step: Step, p: MmaParams, thread: int) -> str:
     return "waits at the barrier" if step.barrier else "computes its indices"
 
 
+def position(step: Step, p: MmaParams) -> str:
+    """'Block (0,1), tile 2 of 4 (stage 1), kk=8': where the step is (#/mma's focus line)."""
+    parts = [f"Block ({step.block[0]},{step.block[1]})"]
+    if step.tile is not None:
+        parts.append(f"tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})")
+    if step.k is not None:
+        parts.append(f"kk={step.k % p.BK}")
+    return ", ".join(parts)
+
+
 def narrate(step: Step, p: MmaParams, thread: int) -> str:
     lane, warp = kernel.thread_xy(p, thread)
-    where = f"tile {step.tile}" if step.tile is not None else step.phase
-    return f"{where}: thread {thread} (lane {lane} of warp {warp}) {describe(step, p, thread)}."
+    return f"{position(step, p)}: thread {thread} (lane {lane} of warp {warp}) {describe(step, p, thread)}."
 
 
 def phase_detail(step: Step, p: MmaParams) -> str:

@@ -35,6 +35,7 @@ VIEWS = (
     ViewSpec("/vectorized", "app.views.blocktiled", "VectorizedView", kernel="vectorized"),
     ViewSpec("/warptile", "app.views.blocktiled", "WarptileView", kernel="warptile"),
     ViewSpec("/pipelined", "app.views.pipelined", "PipelinedView", kernel="pipelined"),
+    ViewSpec("/mma", "app.views.mma", "MmaView", kernel="mma"),
     ViewSpec("/hierarchy", "app.views.hierarchy.page", "HierarchyView"),
     ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),
