@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import banks, sectors
+from . import banks, instructions, sectors
 from .constants import WORD_BYTES
 from .counters import Counters
 from .matrices import operands
@@ -196,15 +196,17 @@ class Filling:
     elements: int
 
 
-def count_step(step: Step) -> Counters:
-    """Count a step's events from what it recorded (SPEC §2)."""
+def count_step(step: Step, issues: Mapping[int, list[instructions.Issue]] | None = None) -> Counters:
+    """Count a step's events from what it recorded (SPEC §2). The element counts count the listing's
+    accesses; the per-warp-instruction counters count the instructions nvcc issues, `issues` giving the
+    rows of the step's accesses (by index) that differ (`pysim.core.instructions.issued`)."""
     totals = {
         "fma": step.fma,
         "register_reads": step.register_reads,
         "mma_instructions": step.mma,
         "barriers": int(step.barrier),
     }
-    for access in step.accesses:
+    for number, access in enumerate(step.accesses):
         if access.asynchronous:
             found = {"async_copy_bytes": access.elements * WORD_BYTES}
         else:
@@ -212,7 +214,9 @@ def count_step(step: Step) -> Counters:
         words, width = access.words, access.width
         if access.space == "global" and access.op == "load":
             found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
-        if access.space == "shared":
+        if access.space == "shared" and issues and number in issues:
+            found["bank_extra_cycles"], found["shared_wavefronts"] = instructions.issued_costs(words, issues[number])
+        elif access.space == "shared":
             found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(words, width)
         for key, value in found.items():
             totals[key] = totals.get(key, 0) + value
@@ -229,6 +233,7 @@ class Trace:
         gx, gy = kernel.grid(params)
         self.blocks = [(bx, by) for by in range(gy) for bx in range(gx)]
         self.steps_per_block = kernel.steps_per_block(params)
+        self._plan = instructions.issue_plan(kernel, params)
         per_block = [kernel.block_counters(params, bx, by) for bx, by in self.blocks]
         self._before_block = [Counters(), *accumulate(per_block)]
         self._cached_blocks = cached_blocks
@@ -346,8 +351,10 @@ class Trace:
         running = self._before_block[number]
         first = self.first_step(number)
         stores: list[Access] = []
+        tile, place = None, 0  # the step's tile, and its place in it (the issue plan's key)
         for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
-            delta = count_step(step)
+            tile, place = step.tile, (place + 1 if step.tile == tile else 0)
+            delta = count_step(step, self._plan.get(place) if tile is not None else None)
             running = running + delta
             stores.extend(step.global_stores())
             yield replace(
