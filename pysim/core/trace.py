@@ -159,6 +159,9 @@ class Step:
     block_number: int = 0
     delta: Counters = Counters()
     counters: Counters = Counters()
+    # Where nvcc issues the step's shared accesses otherwise than as rows (`pysim.core.instructions.issued`):
+    # access index -> each row's (width, shift); what count_step counted the per-warp counters with.
+    issues: Mapping[int, list[instructions.Issue]] = field(default_factory=dict)
 
     @property
     def line(self) -> int:
@@ -354,11 +357,18 @@ class Trace:
         tile, place = None, 0  # the step's tile, and its place in it (the issue plan's key)
         for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
             tile, place = step.tile, (place + 1 if step.tile == tile else 0)
-            delta = count_step(step, self._plan.get(place) if tile is not None else None)
+            issues = self._plan.get(place, {}) if tile is not None else {}
+            delta = count_step(step, issues)
             running = running + delta
             stores.extend(step.global_stores())
             yield replace(
-                step, index=first + offset, block=(bx, by), block_number=number, delta=delta, counters=running
+                step,
+                index=first + offset,
+                block=(bx, by),
+                block_number=number,
+                delta=delta,
+                counters=running,
+                issues=issues,
             )
         self._stores.setdefault(number, tuple(stores))
 
