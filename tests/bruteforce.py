@@ -51,6 +51,16 @@ def issued_reads(offsets, parts):
     return found
 
 
+def round_reads(BK, stride, offsets, width, parts, kept):
+    """(offset, width) of BK rounds of a thread's reads of words part + dot*stride + offset (one offset per
+    read as written, `width` words each): float4 reads as written, scalar ones as nvcc issues them (round by
+    round where it keeps the loop, `kept`)."""
+    if width > 1:
+        return [(d * stride + o, width) for d in range(BK) for o in offsets]
+    rounds = [[d] for d in range(BK)] if kept else [list(range(BK))]
+    return [r for dots in rounds for r in issued_reads([d * stride + o for d in dots for o in offsets], parts)]
+
+
 def smem_reads(T):
     """(each thread's part, the reads nvcc issues) for tileA[ty][k] and tileB[k][tx], k < T (a round, 1 FFMA
     and 2 reads, is never a kept loop)."""
@@ -398,19 +408,10 @@ def vectorized(M, N, K, BM, BN, BK, TM, TN):
     cols = BN // TN
     n = (BM // TM) * cols
     wm, wn = lds_width(TM), lds_width(TN)
-    # Reads written as scalars are issued as nvcc merges them, per round where it keeps the loop.
     kept = KEPT_LOOP_BODY < TM * TN + TM // wm + TN // wn
-    rounds = [[dot] for dot in range(BK)] if kept else [list(range(BK))]
-
-    def reads(length, stride, width, parts):
-        if width == 4:
-            return [(d * stride + i, 4) for d in range(BK) for i in range(0, length, 4)]
-        return [
-            r for dots in rounds for r in issued_reads([d * stride + i for d in dots for i in range(length)], parts)
-        ]
-
     m_parts, n_parts = [(tid // cols) * TM for tid in range(n)], [(tid % cols) * TN for tid in range(n)]
-    m_reads, n_reads = reads(TM, BM, wm, m_parts), reads(TN, BN, wn, n_parts)
+    m_reads = round_reads(BK, BM, range(0, TM, wm), wm, m_parts, kept)
+    n_reads = round_reads(BK, BN, range(0, TN, wn), wn, n_parts, kept)
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
             for bk in range(0, K, BK):
@@ -464,6 +465,19 @@ def warp_stores(M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSU
     return stored
 
 
+def warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch):
+    """Kernels 10 and 11: ((As parts, reads), (Bs parts, reads)) of one bkIdx step, as nvcc issues them."""
+    wm, wn = lds_width(TM), lds_width(TN)
+    kept = KEPT_LOOP_BODY < WMITER * WNITER * TM * TN + WMITER * TM // wm + WNITER * TN // wn
+    m_parts, n_parts = [patch(tid)[0] for tid in range(threads)], [patch(tid)[1] for tid in range(threads)]
+    m_offsets = [sub * WSUBM + i for sub in range(WMITER) for i in range(0, TM, wm)]
+    n_offsets = [sub * WSUBN + j for sub in range(WNITER) for j in range(0, TN, wn)]
+    return (
+        (m_parts, round_reads(BK, BM, m_offsets, wm, m_parts, kept)),
+        (n_parts, round_reads(BK, BN, n_offsets, wn, n_parts, kept)),
+    )
+
+
 def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     """siboehm's kernel 10 with TileLab's guards, from its CUDA listing."""
     t = Tally()
@@ -473,6 +487,8 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
 
     def patch(tid):
         return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
+
+    reads = warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch)
 
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
@@ -494,16 +510,12 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
                             b.append(r * N + c if r < K and c + 3 < N else None)
                         t.global_load(b, 4)
                         t.shared("store", [(tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4 for tid in warp], 4)
-                    wm, wn = lds_width(TM), lds_width(TN)
-                    for dot in range(BK):
-                        for sub in range(WMITER):
-                            for i in range(0, TM, wm):
-                                t.shared("load", [dot * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
-                        for sub in range(WNITER):
-                            for j in range(0, TN, wn):
-                                t.shared("load", [dot * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
-                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
-                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+                    for parts, issued in reads:
+                        for offset, width in issued:
+                            t.request([parts[tid] + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (WMITER * TM + WNITER * TN)
+                    t.c["fma"] += len(warp) * BK * WMITER * WNITER * TM * TN
+                    t.c["register_reads"] += 2 * len(warp) * BK * WMITER * WNITER * TM * TN
                 t.c["barriers"] += 2
             t.c["global_stores"] += warp_stores(
                 M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
@@ -523,6 +535,8 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
 
     def patch(tid):
         return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
+
+    reads = warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch)
 
     def copy(warp, by, bx, tile):
         stage = tile % stages
@@ -553,17 +567,13 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
                 for tile in range(tiles):
                     if tile + stages - 1 < tiles:
                         copy(warp, by, bx, tile + stages - 1)
-                    wm, wn = lds_width(TM), lds_width(TN)
-                    for dot in range(BK):
-                        row = tile % stages * BK + dot
-                        for sub in range(WMITER):
-                            for i in range(0, TM, wm):
-                                t.shared("load", [row * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
-                        for sub in range(WNITER):
-                            for j in range(0, TN, wn):
-                                t.shared("load", [row * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
-                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
-                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+                    stage = tile % stages * BK  # the stage's first row of As and Bs
+                    for (parts, issued), stride in zip(reads, (BM, BN)):
+                        for offset, width in issued:
+                            t.request([parts[tid] + stage * stride + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (WMITER * TM + WNITER * TN)
+                    t.c["fma"] += len(warp) * BK * WMITER * WNITER * TM * TN
+                    t.c["register_reads"] += 2 * len(warp) * BK * WMITER * WNITER * TM * TN
             t.c["barriers"] += 2 * tiles
             t.c["global_stores"] += warp_stores(
                 M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN

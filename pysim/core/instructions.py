@@ -311,31 +311,49 @@ def model_mix(kernel: Any, params: Any) -> Mix:
     return Mix(_plain(mix), _plain(stores), skipped)
 
 
-Plan = dict[int, dict[int, list[Issue]]]
-"""Where nvcc's shared instructions differ from the listing's rows: step's place in its tile -> access's
+Place = tuple[tuple[int, ...], int | None, tuple[int, ...], tuple[int, int] | None, int]
+"""A step's place in its tile: its lines, k, inner and pair, and how many steps of its tile had those before."""
+Plan = dict[Place, dict[int, list[Issue]]]
+"""Where nvcc's shared instructions differ from the listing's rows: a step's place in its tile -> the access's
 index in the step -> each row's Issue (only steps and accesses that hold a merged row)."""
+
+
+class Places:
+    """Counts a block's steps to give each its `Place` (a pipelined tile's steps come interleaved with others)."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[tuple[object, ...]] = Counter()
+
+    def of(self, step: Step) -> Place:
+        key = (step.lines, step.k, step.inner, step.pair)
+        self.seen[(step.tile, *key)] += 1
+        return (*key, self.seen[(step.tile, *key)] - 1)
 
 
 @lru_cache(maxsize=16)
 def issue_plan(kernel: Any, params: Any) -> Plan:
-    """The `issued` rows of one tile of block (0, 0), by the step's place in the tile: every tile of every
-    block issues the same (a tile's shared addresses are the block's own, the same in each tile)."""
+    """The `issued` rows of tile 0 of block (0, 0), by a step's place in its tile: every tile of every block
+    issues the same (a tile's shared addresses are the block's own, the same in each tile up to a pipelined
+    stage's offset, and an `Issue` keeps only each row's shift)."""
     A, B = operands(params.M, params.N, params.K)
-    steps = takewhile(lambda step: step.tile in (None, 0), kernel.block_steps(params, A, B, 0, 0))
+    # Tile 0's steps, in order (a pipelined kernel copies later tiles before tile 0 computes): up to tile 1's
+    # first compute step, or the block's end.
+    steps = takewhile(lambda s: not (s.tile and s.phase == "compute"), kernel.block_steps(params, A, B, 0, 0))
     tile = [step for step in steps if step.tile == 0]
+    counter = Places()
+    places = [counter.of(step) for step in tile]
     kept = set(map(id, _kept(kernel, params, tile)))
-    places = [
-        (place, number)
-        for place, step in enumerate(tile)
+    found = [
+        (place, number, access)
+        for place, step in zip(places, tile, strict=True)
         if id(step) in kept
         for number, access in enumerate(step.accesses)
         if access.space == "shared" and access.width == 1 and not access.asynchronous
     ]
-    shared = dict(_rounds([step for step in tile if id(step) in kept], kernel.threads(params)))
-    accesses = [tile[place].accesses[number] for place, number in places]
-    rows = issued([(f"{a.array} {a.op}", a.words, shared[a]) for a in accesses])
+    rounds = dict(_rounds([step for step in tile if id(step) in kept], kernel.threads(params)))
+    rows = issued([(f"{a.array} {a.op}", a.words, rounds[a]) for _, _, a in found])
     plan: Plan = {}
-    for (place, number), issues in zip(places, rows, strict=True):
+    for (place, number, _), issues in zip(found, rows, strict=True):
         if any(issue != (1, 0) for issue in issues):
             plan.setdefault(place, {})[number] = issues
     return plan

@@ -354,10 +354,9 @@ class Trace:
         running = self._before_block[number]
         first = self.first_step(number)
         stores: list[Access] = []
-        tile, place = None, 0  # the step's tile, and its place in it (the issue plan's key)
+        places = instructions.Places()  # a step's place in its tile: the issue plan's key
         for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
-            tile, place = step.tile, (place + 1 if step.tile == tile else 0)
-            issues = self._plan.get(place, {}) if tile is not None else {}
+            issues = self._plan.get(places.of(step), {}) if step.tile is not None else {}
             delta = count_step(step, issues)
             running = running + delta
             stores.extend(step.global_stores())
