@@ -27,6 +27,59 @@ def warps(thread_ids):
     return [ids[i : i + 32] for i in range(0, len(ids), 32)]
 
 
+# nvcc keeps the dotIdx loop (merging no read across its rounds) when one round holds more than this many
+# FFMA + scalar shared reads; pysim/core/instructions.py's `kept-loop` rule, held to nvcc by test_sass_model.
+KEPT_LOOP_BODY = 48
+
+
+def issued_reads(offsets, parts):
+    """(offset, width) of each shared read nvcc issues for a thread reading words part + offset, written
+    from the `merge` rule's text (test_sass_model holds that rule to nvcc): the smallest offset not yet read
+    starts a read of 4 words where the 4 are all read, the offset is a multiple of 4 and so is every
+    thread's part (`parts`), else of 2 likewise, else of 1; a word read twice is read once. Where nvcc
+    keeps a loop, the caller passes each round's offsets alone."""
+    left = sorted(set(offsets))
+    found = []
+    while left:
+        first = left[0]
+        for width in (4, 2, 1):
+            run = list(range(first, first + width))
+            if width == 1 or (first % width == 0 and all(p % width == 0 for p in parts) and left[:width] == run):
+                found.append((first, width))
+                left = left[width:]
+                break
+    return found
+
+
+def round_reads(BK, stride, offsets, width, parts, kept):
+    """(offset, width) of BK rounds of a thread's reads of words part + dot*stride + offset (one offset per
+    read as written, `width` words each): float4 reads as written, scalar ones as nvcc issues them (round by
+    round where it keeps the loop, `kept`)."""
+    if width > 1:
+        return [(d * stride + o, width) for d in range(BK) for o in offsets]
+    rounds = [[d] for d in range(BK)] if kept else [list(range(BK))]
+    return [r for dots in rounds for r in issued_reads([d * stride + o for d in dots for o in offsets], parts)]
+
+
+def smem_reads(T):
+    """(each thread's part, the reads nvcc issues) for tileA[ty][k] and tileB[k][tx], k < T (a round, 1 FFMA
+    and 2 reads, is never a kept loop)."""
+    threads = [(tid % T, tid // T) for tid in range(T * T)]
+    a_parts, b_parts = [ty * T for _, ty in threads], [tx for tx, _ in threads]
+    return (a_parts, issued_reads(range(T), a_parts)), (b_parts, issued_reads([k * T for k in range(T)], b_parts))
+
+
+def tile_reads(BN, BK, TM, TN, threads):
+    """(each thread's part, the reads nvcc issues) for As[(tid / (BN/TN))*TM + i][dot] and
+    Bs[dot][(tid % (BN/TN))*TN + j]: kernels 4 (TN = 1) and 5; per round where nvcc keeps the loop."""
+    cols = BN // TN
+    rounds = [[dot] for dot in range(BK)] if KEPT_LOOP_BODY < TM * TN + TM + TN else [list(range(BK))]
+    a_parts, b_parts = [(t // cols) * TM * BK for t in range(threads)], [(t % cols) * TN for t in range(threads)]
+    a_reads = [r for dots in rounds for r in issued_reads([i * BK + d for d in dots for i in range(TM)], a_parts)]
+    b_reads = [r for dots in rounds for r in issued_reads([d * BN + j for d in dots for j in range(TN)], b_parts)]
+    return (a_parts, a_reads), (b_parts, b_reads)
+
+
 def smem(M, N, K, T):
     c = dict.fromkeys(
         (
@@ -39,10 +92,12 @@ def smem(M, N, K, T):
             "barriers",
             "global_sectors",
             "bank_extra_cycles",
+            "shared_wavefronts",
         ),
         0,
     )
     threads = [(tid % T, tid // T) for tid in range(T * T)]
+    (_, a_reads), (_, b_reads) = smem_reads(T)
     for by in range(ceil(M / T)):
         for bx in range(ceil(N / T)):
             for t in range(ceil(K / T)):
@@ -59,10 +114,13 @@ def smem(M, N, K, T):
                     c["global_loads"] += len(a_addr) + len(b_addr)
                     c["global_sectors"] += sectors_of(a_addr) + sectors_of(b_addr)
                     store_words = [threads[tid][1] * T + threads[tid][0] for tid in warp]
-                    c["bank_extra_cycles"] += 2 * conflict_cycles(store_words)
-                    for k in range(T):
-                        c["bank_extra_cycles"] += conflict_cycles([threads[tid][1] * T + k for tid in warp])
-                        c["bank_extra_cycles"] += conflict_cycles([k * T + threads[tid][0] for tid in warp])
+                    requests = [(store_words, 1)] * 2
+                    requests += [([threads[tid][1] * T + k for tid in warp], width) for k, width in a_reads]
+                    requests += [([threads[tid][0] + k for tid in warp], width) for k, width in b_reads]
+                    for starts, width in requests:
+                        waves, extra = vector_banks(starts, width)
+                        c["shared_wavefronts"] += waves
+                        c["bank_extra_cycles"] += extra
                 c["shared_stores"] += 2 * T * T
                 c["barriers"] += 2
                 for _thread in threads:
@@ -129,10 +187,12 @@ def register(M, N, K, BM, BN, BK, TM, TN):
         "barriers",
         "global_sectors",
         "bank_extra_cycles",
+        "shared_wavefronts",
     )
     c = dict.fromkeys(keys, 0)
     n = (BM // TM) * (BN // TN)
     cols_per_row = BN // TN
+    (m_parts, m_reads), (n_parts, n_reads) = tile_reads(BN, BK, TM, TN, n)
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
             for bk in range(0, K, BK):
@@ -156,17 +216,15 @@ def register(M, N, K, BM, BN, BK, TM, TN):
                             c["global_loads"] += len(addr)
                             c["global_sectors"] += sectors_of(addr)
                             c["bank_extra_cycles"] += conflict_cycles(words)
+                            c["shared_wavefronts"] += vector_banks(words, 1)[0]
                 c["barriers"] += 2
-                for dot in range(BK):
-                    for warp in warps(range(n)):
-                        for i in range(TM):
-                            c["bank_extra_cycles"] += conflict_cycles(
-                                [((tid // cols_per_row) * TM + i) * BK + dot for tid in warp]
-                            )
-                        for j in range(TN):
-                            c["bank_extra_cycles"] += conflict_cycles(
-                                [dot * BN + (tid % cols_per_row) * TN + j for tid in warp]
-                            )
+                for warp in warps(range(n)):
+                    for parts, reads in ((m_parts, m_reads), (n_parts, n_reads)):
+                        for offset, width in reads:
+                            waves, extra = vector_banks([parts[tid] + offset for tid in warp], width)
+                            c["shared_wavefronts"] += waves
+                            c["bank_extra_cycles"] += extra
+                for _dot in range(BK):
                     for _tid in range(n):
                         c["shared_loads"] += TM + TN
                         c["fma"] += TM * TN
@@ -289,6 +347,10 @@ class Tally:
 
     def shared(self, op, starts, width):
         self.c[f"shared_{op}s"] += width * sum(s is not None for s in starts)
+        self.request(starts, width)
+
+    def request(self, starts, width):
+        """One shared instruction as nvcc issues it: its wavefronts and conflicts (elements counted apart)."""
         waves, extra = vector_banks(starts, width)
         self.c["shared_wavefronts"] += waves
         self.c["bank_extra_cycles"] += extra
@@ -311,6 +373,7 @@ def blocktile1d(M, N, K, BM, BN, BK, TM):
     """siboehm's kernel 4 with TileLab's guards, from its CUDA listing."""
     t = Tally()
     n = BM * BN // TM
+    (a_parts, a_reads), (b_parts, b_reads) = tile_reads(BN, BK, TM, 1, n)
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
             for bk in range(0, K, BK):
@@ -325,12 +388,12 @@ def blocktile1d(M, N, K, BM, BN, BK, TM):
                     t.shared("store", [(tid // BK) * BK + tid % BK for tid in warp], 1)
                     t.global_load(b, 1)
                     t.shared("store", [(tid // BN) * BN + tid % BN for tid in warp], 1)
-                    for dot in range(BK):
-                        t.shared("load", [dot * BN + tid % BN for tid in warp], 1)
-                        for res in range(TM):
-                            t.shared("load", [((tid // BN) * TM + res) * BK + dot for tid in warp], 1)
-                            t.c["fma"] += len(warp)
-                            t.c["register_reads"] += len(warp)
+                    for parts, reads in ((a_parts, a_reads), (b_parts, b_reads)):
+                        for offset, width in reads:
+                            t.request([parts[tid] + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (TM + 1)
+                    t.c["fma"] += len(warp) * BK * TM
+                    t.c["register_reads"] += len(warp) * BK * TM
                 t.c["barriers"] += 2
             for tid in range(n):
                 for res in range(TM):
@@ -344,6 +407,11 @@ def vectorized(M, N, K, BM, BN, BK, TM, TN):
     t = Tally()
     cols = BN // TN
     n = (BM // TM) * cols
+    wm, wn = lds_width(TM), lds_width(TN)
+    kept = KEPT_LOOP_BODY < TM * TN + TM // wm + TN // wn
+    m_parts, n_parts = [(tid // cols) * TM for tid in range(n)], [(tid % cols) * TN for tid in range(n)]
+    m_reads = round_reads(BK, BM, range(0, TM, wm), wm, m_parts, kept)
+    n_reads = round_reads(BK, BN, range(0, TN, wn), wn, n_parts, kept)
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
             for bk in range(0, K, BK):
@@ -359,14 +427,12 @@ def vectorized(M, N, K, BM, BN, BK, TM, TN):
                         t.shared("store", [(tid % (BK // 4) * 4 + j) * BM + tid // (BK // 4) for tid in warp], 1)
                     t.global_load(b, 4)
                     t.shared("store", [(tid // (BN // 4)) * BN + tid % (BN // 4) * 4 for tid in warp], 4)
-                    wm, wn = lds_width(TM), lds_width(TN)
-                    for dot in range(BK):
-                        for i in range(0, TM, wm):
-                            t.shared("load", [dot * BM + (tid // cols) * TM + i for tid in warp], wm)
-                        for j in range(0, TN, wn):
-                            t.shared("load", [dot * BN + (tid % cols) * TN + j for tid in warp], wn)
-                        t.c["fma"] += len(warp) * TM * TN
-                        t.c["register_reads"] += 2 * len(warp) * TM * TN
+                    for parts, issued in ((m_parts, m_reads), (n_parts, n_reads)):
+                        for offset, width in issued:
+                            t.request([parts[tid] + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (TM + TN)
+                    t.c["fma"] += len(warp) * BK * TM * TN
+                    t.c["register_reads"] += 2 * len(warp) * BK * TM * TN
                 t.c["barriers"] += 2
             for tid in range(n):
                 for i in range(TM):
@@ -399,6 +465,19 @@ def warp_stores(M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSU
     return stored
 
 
+def warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch):
+    """Kernels 10 and 11: ((As parts, reads), (Bs parts, reads)) of one bkIdx step, as nvcc issues them."""
+    wm, wn = lds_width(TM), lds_width(TN)
+    kept = KEPT_LOOP_BODY < WMITER * WNITER * TM * TN + WMITER * TM // wm + WNITER * TN // wn
+    m_parts, n_parts = [patch(tid)[0] for tid in range(threads)], [patch(tid)[1] for tid in range(threads)]
+    m_offsets = [sub * WSUBM + i for sub in range(WMITER) for i in range(0, TM, wm)]
+    n_offsets = [sub * WSUBN + j for sub in range(WNITER) for j in range(0, TN, wn)]
+    return (
+        (m_parts, round_reads(BK, BM, m_offsets, wm, m_parts, kept)),
+        (n_parts, round_reads(BK, BN, n_offsets, wn, n_parts, kept)),
+    )
+
+
 def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
     """siboehm's kernel 10 with TileLab's guards, from its CUDA listing."""
     t = Tally()
@@ -408,6 +487,8 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
 
     def patch(tid):
         return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
+
+    reads = warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch)
 
     for by in range(ceil(M / BM)):
         for bx in range(ceil(N / BN)):
@@ -429,16 +510,12 @@ def warptile(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads):
                             b.append(r * N + c if r < K and c + 3 < N else None)
                         t.global_load(b, 4)
                         t.shared("store", [(tid // (BN // 4) + offset) * BN + tid % (BN // 4) * 4 for tid in warp], 4)
-                    wm, wn = lds_width(TM), lds_width(TN)
-                    for dot in range(BK):
-                        for sub in range(WMITER):
-                            for i in range(0, TM, wm):
-                                t.shared("load", [dot * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
-                        for sub in range(WNITER):
-                            for j in range(0, TN, wn):
-                                t.shared("load", [dot * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
-                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
-                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+                    for parts, issued in reads:
+                        for offset, width in issued:
+                            t.request([parts[tid] + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (WMITER * TM + WNITER * TN)
+                    t.c["fma"] += len(warp) * BK * WMITER * WNITER * TM * TN
+                    t.c["register_reads"] += 2 * len(warp) * BK * WMITER * WNITER * TM * TN
                 t.c["barriers"] += 2
             t.c["global_stores"] += warp_stores(
                 M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN
@@ -458,6 +535,8 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
 
     def patch(tid):
         return warp_patch(tid, BN, WM, WN, WSUBN, TM, TN)
+
+    reads = warp_reads(BM, BN, BK, WMITER, WNITER, WSUBM, WSUBN, TM, TN, threads, patch)
 
     def copy(warp, by, bx, tile):
         stage = tile % stages
@@ -488,17 +567,13 @@ def pipelined(M, N, K, BM, BN, BK, WM, WN, WNITER, TM, TN, threads, stages):
                 for tile in range(tiles):
                     if tile + stages - 1 < tiles:
                         copy(warp, by, bx, tile + stages - 1)
-                    wm, wn = lds_width(TM), lds_width(TN)
-                    for dot in range(BK):
-                        row = tile % stages * BK + dot
-                        for sub in range(WMITER):
-                            for i in range(0, TM, wm):
-                                t.shared("load", [row * BM + patch(tid)[0] + sub * WSUBM + i for tid in warp], wm)
-                        for sub in range(WNITER):
-                            for j in range(0, TN, wn):
-                                t.shared("load", [row * BN + patch(tid)[1] + sub * WSUBN + j for tid in warp], wn)
-                        t.c["fma"] += len(warp) * WMITER * WNITER * TM * TN
-                        t.c["register_reads"] += 2 * len(warp) * WMITER * WNITER * TM * TN
+                    stage = tile % stages * BK  # the stage's first row of As and Bs
+                    for (parts, issued), stride in zip(reads, (BM, BN)):
+                        for offset, width in issued:
+                            t.request([parts[tid] + stage * stride + offset for tid in warp], width)
+                    t.c["shared_loads"] += len(warp) * BK * (WMITER * TM + WNITER * TN)
+                    t.c["fma"] += len(warp) * BK * WMITER * WNITER * TM * TN
+                    t.c["register_reads"] += 2 * len(warp) * BK * WMITER * WNITER * TM * TN
             t.c["barriers"] += 2 * tiles
             t.c["global_stores"] += warp_stores(
                 M, N, BM, BN, by, bx, threads, patch, WMITER, WNITER, WSUBM, WSUBN, TM, TN

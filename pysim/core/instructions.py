@@ -21,6 +21,8 @@ RULES, in the order they apply:
   merged, lowest offset first, into 128-bit (LDS.128) then 64-bit (LDS.64) accesses where the words are
   consecutive and the address is provably aligned: the offset a multiple of the width and the thread's
   part of the address a multiple of it for every thread (shared arrays are placed 16-byte aligned).
+  A merged access is issued where the first of its words is needed (`issued`), and the trace's per-warp
+  counters (wavefronts, bank-conflict cycles) count it there, once, at its width (`issued_costs`).
 - `kept-loop`: ptxas (not NVVM: the PTX of kernels 4 and 5 still reads scalar ld.shared.f32; ptxas merges) unrolls
   the dotIdx loop, and so merges reads across its rounds, only while one round is short; a round of more
   than KEPT_LOOP_BODY instructions (its FFMA and scalar shared reads) stays a loop in the SASS, and `merge`
@@ -42,14 +44,19 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import takewhile
 from math import gcd
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import banks
 from .matrices import operands
-from .trace import Access, Step
 from .warps import INACTIVE
+
+if TYPE_CHECKING:  # the trace counts with `issue_plan`, so this module may not import it at run time
+    from .trace import Access, Step
 
 WIDTH_SUFFIX = {1: "", 2: ".64", 4: ".128"}
 SHARED = {"load": "LDS", "store": "STS"}
@@ -150,32 +157,80 @@ def keeps_loop(ffma: int, reads: int) -> bool:
     return ffma + reads > KEPT_LOOP_BODY
 
 
-def shared_mix(accesses: Sequence[Access], rounds: Sequence[int | None]) -> Counter[str]:
-    """The `reuse`, `merge` and `vector-type` rules over one iteration's shared accesses of a block;
-    `rounds` gives each access's round of a kept loop (`kept-loop`; None: merged with any round).
+def round_of(dotIdx: int, ffma: int, reads: int) -> int | None:
+    """A read's round for `issued`: its dotIdx where the loop is kept (`keeps_loop`), else None."""
+    return dotIdx if keeps_loop(ffma, reads) else None
 
-    Each access's first instruction row is read per thread; thread 0 (all of whose thread-dependent
-    terms are 0) gives each access's constant offset, the others its thread-dependent part."""
-    groups: dict[tuple[str, str, bytes, int | None], list[int]] = {}
-    found: Counter[str] = Counter()
-    for access, round_ in zip(accesses, rounds, strict=True):
-        for words in access.words:
-            live = words != INACTIVE
-            if not live[0]:
-                continue
-            if access.asynchronous:  # async-copy: one LDGSTS per row, at its width
-                found[instruction_class(ASYNC_COPY, access.width)] += 1
-                continue
-            if access.width > 1:  # vector-type: written as float4, issued as one 128-bit access
-                found[instruction_class(SHARED[access.op], access.width)] += _select_stores(access)
-                continue
-            offset = int(words[0])
-            part = np.where(live, words - offset, 0).astype(np.int64)
-            groups.setdefault((access.array, access.op, part.tobytes(), round_), []).append(offset)
-    for (_, op, raw, _), offsets in groups.items():
+
+Issue = tuple[int, int]
+"""The instruction issued at one row of a scalar shared access: (width, shift), `width` words from each lane's
+word + shift; width 0 where the row's words come with an instruction issued at another row."""
+Scalar = tuple[str, np.ndarray, int | None]
+"""A scalar shared access of one iteration: its array and op, its word rows (instructions, threads;
+INACTIVE where idle) and its round of a kept loop (`kept-loop`; None: merged with any round)."""
+
+
+def issued(accesses: Sequence[Scalar]) -> list[list[Issue]]:
+    """The `reuse` and `merge` rules over one iteration's scalar shared accesses, per access and row.
+
+    Each row's thread 0 (all of whose thread-dependent terms are 0) gives the row's constant offset, the
+    other threads its thread-dependent part; rows of one array, op, part and round are merged. A merged
+    access is issued at the first row, in program order, that needs one of its words (nvcc must load a
+    value before its first use); a row whose thread 0 is idle stays as written (its offset unknown)."""
+    found = [[(1, 0)] * len(words) for _, words, _ in accesses]
+    groups: dict[tuple[str, bytes, int | None], list[tuple[int, int, int]]] = {}
+    for number, (name, words, round_) in enumerate(accesses):
+        for row, lanes in enumerate(words):
+            live = lanes != INACTIVE
+            if live[0]:
+                part = np.where(live, lanes - lanes[0], 0).astype(np.int64)
+                groups.setdefault((name, part.tobytes(), round_), []).append((int(lanes[0]), number, row))
+    for (_, raw, _), entries in groups.items():
         alignment = alignment_of(np.frombuffer(raw, dtype=np.int64).tolist())
-        for _, width in merged_runs(offsets, alignment):
-            found[instruction_class(SHARED[op], width)] += 1
+        for start, width in merged_runs([offset for offset, _, _ in entries], alignment):
+            (offset, number, row), *rest = [e for e in entries if start <= e[0] < start + width]
+            found[number][row] = (width, start - offset)
+            for _, other, other_row in rest:
+                found[other][other_row] = (0, 0)
+    return found
+
+
+def issued_costs(words: np.ndarray, rows: Sequence[Issue]) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one scalar access's rows (instructions, threads) as `issued`."""
+    extra = waves = 0
+    for width in (1, 2, 4):
+        picked = [number for number, (w, _) in enumerate(rows) if w == width]
+        if picked:
+            shifts = np.array([rows[number][1] for number in picked])[:, None]
+            moved = np.where(words[picked] != INACTIVE, words[picked] + shifts, INACTIVE)
+            more_extra, more_waves = banks.costs(moved, width)
+            extra, waves = extra + more_extra, waves + more_waves
+    return extra, waves
+
+
+def scalar_costs(accesses: Sequence[Scalar]) -> list[tuple[int, int]]:
+    """(bank-conflict cycles, wavefronts) of each of one iteration's scalar shared accesses, as issued:
+    the closed forms' count of what the trace counts step by step."""
+    return [issued_costs(words, rows) for (_, words, _), rows in zip(accesses, issued(accesses), strict=True)]
+
+
+def shared_mix(accesses: Sequence[Access], rounds: Sequence[int | None]) -> Counter[str]:
+    """The `reuse`, `merge`, `vector-type` and `async-copy` rules over one iteration's shared accesses of a
+    block; `rounds` gives each access's round of a kept loop (`kept-loop`; None: merged with any round).
+    A row whose thread 0 is idle is not counted (no thread of block (0, 0)'s warp 0 issues it)."""
+    found: Counter[str] = Counter()
+    scalar = [(a, r) for a, r in zip(accesses, rounds, strict=True) if a.width == 1 and not a.asynchronous]
+    for access in accesses:
+        live = access.words[:, 0] != INACTIVE
+        if access.asynchronous:  # async-copy: one LDGSTS per row, at its width
+            found[instruction_class(ASYNC_COPY, access.width)] += int(live.sum())
+        elif access.width > 1:  # vector-type: written as float4, issued as one 128-bit access
+            found[instruction_class(SHARED[access.op], access.width)] += _select_stores(access) * int(live.sum())
+    plan = issued([(f"{a.array} {a.op}", a.words, r) for a, r in scalar])
+    for (access, _), rows in zip(scalar, plan, strict=True):
+        for (width, _), lanes in zip(rows, access.words, strict=True):
+            if width and lanes[0] != INACTIVE:
+                found[instruction_class(SHARED[access.op], width)] += 1
     return found
 
 
@@ -224,24 +279,84 @@ def iteration_steps(kernel: Any, params: Any) -> tuple[list[Step], list[Step]]:
     return first, [step for step in steps if step.phase == "store"]
 
 
-def model_mix(kernel: Any, params: Any) -> Mix:
-    """The instruction mix pysim predicts for one main-loop iteration, per thread, and the stores after it."""
-    lines = kernel.source(params)
-    skipped = set(runtime_loop_lines(lines))
-    first, after = iteration_steps(kernel, params)
-    kept = [step for step in first if not skipped.intersection(step.lines)]
-    threads = kernel.threads(params)
+def _rounds(kept: Sequence[Step], threads: int) -> list[tuple[Access, int | None]]:
+    """The iteration's shared accesses, each with its round of the dotIdx loop where ptxas keeps that loop
+    (`kept-loop`, judged on round 0), else None."""
     shared = [(access, step.k) for step in kept for access in step.accesses if access.space == "shared"]
     first_round = [step for step in kept if step.k == 0]
     reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
     kept_loop = keeps_loop(_fma_per_thread(first_round, threads), reads)
+    return [(access, k if kept_loop else None) for access, k in shared]
+
+
+def _kept(kernel: Any, params: Any, steps: Sequence[Step]) -> list[Step]:
+    """The steps outside runtime loops (`runtime-loop`)."""
+    skipped = set(runtime_loop_lines(kernel.source(params)))
+    return [step for step in steps if not skipped.intersection(step.lines)]
+
+
+def model_mix(kernel: Any, params: Any) -> Mix:
+    """The instruction mix pysim predicts for one main-loop iteration, per thread, and the stores after it."""
+    first, after = iteration_steps(kernel, params)
+    kept = _kept(kernel, params, first)
+    threads = kernel.threads(params)
+    shared = _rounds(kept, threads)
     mix = Counter({"FFMA": _fma_per_thread(kept, threads), TENSOR_CORE: _mma_per_thread(kept, threads)})
-    mix += shared_mix([a for a, _ in shared], [k if kept_loop else None for _, k in shared])
+    mix += shared_mix([a for a, _ in shared], [k for _, k in shared])
     if getattr(params, "split", 1) == 3:
         mix["FADD"] += sum(len(a.words) for a, _ in shared if a.op == "load")
     mix += global_mix([a for step in kept if not _copies(step) for a in step.accesses if a.space == "global"])
     stores = global_mix([a for step in after for a in step.accesses if a.space == "global"])
-    return Mix(_plain(mix), _plain(stores), tuple(sorted(skipped)))
+    skipped = runtime_loop_lines(kernel.source(params))
+    return Mix(_plain(mix), _plain(stores), skipped)
+
+
+Place = tuple[tuple[int, ...], int | None, tuple[int, ...], tuple[int, int] | None, int]
+"""A step's place in its tile: its lines, k, inner and pair, and how many steps of its tile had those before."""
+Plan = dict[Place, dict[int, list[Issue]]]
+"""Where nvcc's shared instructions differ from the listing's rows: a step's place in its tile -> the access's
+index in the step -> each row's Issue (only steps and accesses that hold a merged row)."""
+
+
+class Places:
+    """Counts a block's steps to give each its `Place` (a pipelined tile's steps come interleaved with others)."""
+
+    def __init__(self) -> None:
+        self.seen: Counter[tuple[object, ...]] = Counter()
+
+    def of(self, step: Step) -> Place:
+        key = (step.lines, step.k, step.inner, step.pair)
+        self.seen[(step.tile, *key)] += 1
+        return (*key, self.seen[(step.tile, *key)] - 1)
+
+
+@lru_cache(maxsize=16)
+def issue_plan(kernel: Any, params: Any) -> Plan:
+    """The `issued` rows of tile 0 of block (0, 0), by a step's place in its tile: every tile of every block
+    issues the same (a tile's shared addresses are the block's own, the same in each tile up to a pipelined
+    stage's offset, and an `Issue` keeps only each row's shift)."""
+    A, B = operands(params.M, params.N, params.K)
+    # Tile 0's steps, in order (a pipelined kernel copies later tiles before tile 0 computes): up to tile 1's
+    # first compute step, or the block's end.
+    steps = takewhile(lambda s: not (s.tile and s.phase == "compute"), kernel.block_steps(params, A, B, 0, 0))
+    tile = [step for step in steps if step.tile == 0]
+    counter = Places()
+    places = [counter.of(step) for step in tile]
+    kept = set(map(id, _kept(kernel, params, tile)))
+    found = [
+        (place, number, access)
+        for place, step in zip(places, tile, strict=True)
+        if id(step) in kept
+        for number, access in enumerate(step.accesses)
+        if access.space == "shared" and access.width == 1 and not access.asynchronous
+    ]
+    rounds = dict(_rounds([step for step in tile if id(step) in kept], kernel.threads(params)))
+    rows = issued([(f"{a.array} {a.op}", a.words, rounds[a]) for _, _, a in found])
+    plan: Plan = {}
+    for (place, number, _), issues in zip(found, rows, strict=True):
+        if any(issue != (1, 0) for issue in issues):
+            plan.setdefault(place, {})[number] = issues
+    return plan
 
 
 def _copies(step: Step) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import banks, sectors
+from . import banks, instructions, sectors
 from .constants import WORD_BYTES, WORDS_PER_SECTOR
 from .counters import Counters
 from .matrices import operands
@@ -175,6 +175,9 @@ class Step:
     block_number: int = 0
     delta: Counters = Counters()
     counters: Counters = Counters()
+    # Where nvcc issues the step's shared accesses otherwise than as rows (`pysim.core.instructions.issued`):
+    # access index -> each row's (width, shift); what count_step counted the per-warp counters with.
+    issues: Mapping[int, list[instructions.Issue]] = field(default_factory=dict)
 
     @property
     def line(self) -> int:
@@ -212,8 +215,10 @@ class Filling:
     elements: int
 
 
-def count_step(step: Step) -> Counters:
-    """Count a step's events from what it recorded (SPEC §2)."""
+def count_step(step: Step, issues: Mapping[int, list[instructions.Issue]] | None = None) -> Counters:
+    """Count a step's events from what it recorded (SPEC §2). The element counts count the listing's
+    accesses; the per-warp-instruction counters count the instructions nvcc issues, `issues` giving the
+    rows of the step's accesses (by index) that differ (`pysim.core.instructions.issued`)."""
     totals = {
         "fma": step.fma,
         "register_reads": step.register_reads,
@@ -221,14 +226,16 @@ def count_step(step: Step) -> Counters:
         "barriers": int(step.barrier),
         "mbarrier_waits": step.waits,
     }
-    for access in step.accesses:
-        for key, value in (_bulk_counts(access) if access.bulk else _lane_counts(access)).items():
+    for number, access in enumerate(step.accesses):
+        issue = issues.get(number) if issues else None
+        for key, value in (_bulk_counts(access) if access.bulk else _lane_counts(access, issue)).items():
             totals[key] = totals.get(key, 0) + value
     return Counters(**totals)
 
 
-def _lane_counts(access: Access) -> dict[str, int]:
-    """An access the lanes make: elements, global sectors per warp, shared bank costs."""
+def _lane_counts(access: Access, issue: list[instructions.Issue] | None = None) -> dict[str, int]:
+    """An access the lanes make: elements, global sectors per warp, shared bank costs (of the instructions
+    nvcc issues for it, `issue`, where the trace's plan has them: instructions.issued)."""
     if access.asynchronous:
         found = {"async_copy_bytes": access.elements * WORD_BYTES}
     else:
@@ -236,7 +243,9 @@ def _lane_counts(access: Access) -> dict[str, int]:
     words, width = access.words, access.width
     if access.space == "global" and access.op == "load":
         found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
-    if access.space == "shared":
+    if access.space == "shared" and issue is not None:
+        found["bank_extra_cycles"], found["shared_wavefronts"] = instructions.issued_costs(words, issue)
+    elif access.space == "shared":
         found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(*access.bank_words())
     return found
 
@@ -259,6 +268,7 @@ class Trace:
         gx, gy = kernel.grid(params)
         self.blocks = [(bx, by) for by in range(gy) for bx in range(gx)]
         self.steps_per_block = kernel.steps_per_block(params)
+        self._plan = instructions.issue_plan(kernel, params)
         per_block = [kernel.block_counters(params, bx, by) for bx, by in self.blocks]
         self._before_block = [Counters(), *accumulate(per_block)]
         self._cached_blocks = cached_blocks
@@ -376,12 +386,20 @@ class Trace:
         running = self._before_block[number]
         first = self.first_step(number)
         stores: list[Access] = []
+        places = instructions.Places()  # a step's place in its tile: the issue plan's key
         for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
-            delta = count_step(step)
+            issues = self._plan.get(places.of(step), {}) if step.tile is not None else {}
+            delta = count_step(step, issues)
             running = running + delta
             stores.extend(step.global_stores())
             yield replace(
-                step, index=first + offset, block=(bx, by), block_number=number, delta=delta, counters=running
+                step,
+                index=first + offset,
+                block=(bx, by),
+                block_number=number,
+                delta=delta,
+                counters=running,
+                issues=issues,
             )
         self._stores.setdefault(number, tuple(stores))
 

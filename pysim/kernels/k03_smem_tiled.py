@@ -17,6 +17,7 @@ import numpy as np
 from ..core import banks
 from ..core.constants import WARP_SIZE
 from ..core.counters import Counters
+from ..core.instructions import round_of, scalar_costs
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
@@ -154,10 +155,12 @@ def tile_pattern(T: int) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=64)
 def shared_costs_per_tile(T: int) -> tuple[int, int]:
-    """(bank-conflict cycles, wavefronts) of one tile step: two tile stores and T rounds of two reads."""
+    """(bank-conflict cycles, wavefronts) of one tile step: two tile stores and T rounds of two reads, the
+    reads as nvcc issues them (a thread's tileA[ty][k..k+3] is one LDS.128 where T % 4 == 0)."""
     ty, tx = np.divmod(np.arange(T * T), T)
-    accesses = [ty * T + tx] * 2 + [words for k in range(T) for words in (ty * T + k, k * T + tx)]
-    found = [banks.costs(words) for words in accesses]
+    pairs = [(k, ("tileA", ty * T + k), ("tileB", k * T + tx)) for k in range(T)]
+    reads = [(name, words[None, :], round_of(k, 1, 2)) for k, *both in pairs for name, words in both]
+    found = [banks.costs(ty * T + tx)] * 2 + scalar_costs(reads)
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 

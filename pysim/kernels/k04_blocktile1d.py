@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import banks
 from ..core.counters import Counters
+from ..core.instructions import Scalar, round_of, scalar_costs
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
@@ -180,11 +181,13 @@ def block_steps(p: Blocktile1DParams, A: np.ndarray, B: np.ndarray, bx: int, by:
 def shared_costs_per_tile(p: Blocktile1DParams) -> tuple[int, int]:
     """(bank-conflict cycles, wavefronts) of one bkIdx step: the two copies and BK rounds of reads."""
     at = _layout(p)
-    accesses = [at["a_row"] * p.BK + at["a_col"], at["row"] * p.BN + at["b_col"]]
+    reads: list[Scalar] = []
     for dotIdx in range(p.BK):
-        accesses.append(dotIdx * p.BN + at["col"])
-        accesses.extend((at["row"] * p.TM + i) * p.BK + dotIdx for i in range(p.TM))
-    found = [banks.costs(words) for words in accesses]
+        round_ = round_of(dotIdx, p.TM, p.TM + 1)
+        reads.append(("Bs", dotIdx * p.BN + at["col"], round_))
+        reads.extend(("As", (at["row"] * p.TM + i) * p.BK + dotIdx, round_) for i in range(p.TM))
+    copies = [banks.costs(words) for words in (at["a_row"] * p.BK + at["a_col"], at["row"] * p.BN + at["b_col"])]
+    found = copies + scalar_costs(reads)
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 

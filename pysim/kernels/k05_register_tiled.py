@@ -18,6 +18,7 @@ import numpy as np
 from ..core import banks
 from ..core.constants import WARP_SIZE
 from ..core.counters import Counters
+from ..core.instructions import Scalar, issued, round_of, scalar_costs
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
@@ -178,6 +179,17 @@ def block_steps(p: RegisterParams, A: np.ndarray, B: np.ndarray, bx: int, by: in
     yield Step("store", STORE, accesses=(store,), **state())
 
 
+def _reads(p: RegisterParams) -> list[Scalar]:
+    """One bkIdx step's regM and regN reads, round by round (a round's reads are named by kind)."""
+    ty, tx = np.divmod(np.arange(p.threads), p.BN // p.TN)
+    reads: list[Scalar] = []
+    for dotIdx in range(p.BK):
+        round_ = round_of(dotIdx, p.TM * p.TN, p.TM + p.TN)
+        reads.append(("regM", (ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx, round_))
+        reads.append(("regN", dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None], round_))
+    return reads
+
+
 @lru_cache(maxsize=64)
 def shared_costs_per_tile(p: RegisterParams) -> tuple[int, int]:
     """(bank-conflict cycles, wavefronts) of one bkIdx step: the two copies and BK rounds of regM/regN reads."""
@@ -187,20 +199,19 @@ def shared_costs_per_tile(p: RegisterParams) -> tuple[int, int]:
 
 def shared_costs_by_access(p: RegisterParams) -> dict[str, tuple[int, int]]:
     """(bank-conflict cycles, wavefronts) of one bkIdx step per kind of shared access: the copies into
-    As and Bs, the BK·TM regM reads and the BK·TN regN reads (the register view explains each)."""
+    As and Bs, the BK·TM regM reads and the BK·TN regN reads as nvcc issues them (`issued`: a thread's
+    consecutive aligned reads as one LDS.64 or LDS.128; the register view explains each)."""
     n = p.threads
-    ty, tx = np.divmod(np.arange(n), p.BN // p.TN)
     a_rows, a_cols = load_pattern(p.BM, p.BK, n)
     b_rows, b_cols = load_pattern(p.BK, p.BN, n)
-    accesses: dict[str, list[np.ndarray]] = {
-        "copies": [
-            np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols),
-            np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols),
-        ],
-        "regM": [(ty[None, :] * p.TM + np.arange(p.TM)[:, None]) * p.BK + dotIdx for dotIdx in range(p.BK)],
-        "regN": [dotIdx * p.BN + tx[None, :] * p.TN + np.arange(p.TN)[:, None] for dotIdx in range(p.BK)],
-    }
-    found = {kind: [banks.costs(words) for words in each] for kind, each in accesses.items()}
+    copies = [
+        np.where(a_rows == INACTIVE, INACTIVE, a_rows * p.BK + a_cols),
+        np.where(b_rows == INACTIVE, INACTIVE, b_rows * p.BN + b_cols),
+    ]
+    reads = _reads(p)
+    found = {"copies": [banks.costs(words) for words in copies], "regM": [], "regN": []}
+    for (kind, _, _), costs in zip(reads, scalar_costs(reads), strict=True):
+        found[kind].append(costs)
     return {kind: (sum(e for e, _ in costs), sum(w for _, w in costs)) for kind, costs in found.items()}
 
 
@@ -228,8 +239,12 @@ def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counter
     )
 
 
-def read_bank_reports(p: RegisterParams, dotIdx: int = 0) -> tuple[banks.BankReport, banks.BankReport]:
-    """Bank analysis of warp 0's first regM read (As[ty*TM][dotIdx]) and regN read (Bs[dotIdx][tx*TN])."""
-    tid = np.arange(min(p.threads, WARP_SIZE))
-    ty, tx = np.divmod(tid, p.BN // p.TN)
-    return banks.analyse(ty * p.TM * p.BK + dotIdx), banks.analyse(dotIdx * p.BN + tx * p.TN)
+def read_bank_reports(p: RegisterParams) -> tuple[tuple[banks.BankReport, int], tuple[banks.BankReport, int]]:
+    """(bank analysis, width) of warp 0's first regM instruction (the one reading As[ty*TM][0]) and first
+    regN instruction (reading Bs[0][tx*TN]), as nvcc issues them (`issued`: LDS, LDS.64 or LDS.128)."""
+    reads = _reads(p)
+    found = []
+    for (_, words, _), rows in zip(reads[:2], issued(reads)[:2], strict=True):
+        width, shift = rows[0]
+        found.append((banks.analyse(words[0, :WARP_SIZE] + shift, width), width))
+    return found[0], found[1]

@@ -41,7 +41,15 @@ from ..hardware.blocktile_params import VectorizedParams
 from .k05_register_tiled import owned_cells as owned_cells
 from .k05_register_tiled import owner as owner
 from .k05_register_tiled import thread_xy as thread_xy
-from .plumbing import guarded_store, pattern_copy, shared_read, tile_grid, tile_regions, transposed_copy
+from .plumbing import (
+    guarded_store,
+    pattern_copy,
+    round_read_costs,
+    shared_read,
+    tile_grid,
+    tile_regions,
+    transposed_copy,
+)
 
 NAME = "vectorized"
 TITLE = "Vectorized 2D blocktiling"
@@ -237,9 +245,8 @@ def shared_costs_per_tile(p: VectorizedParams) -> tuple[int, int]:
     accesses.append((at["b_row"] * p.BN + at["b_col"], VECTOR))
     m_cols, m_width = read_pattern(at["row"][0] * p.TM, p.TM)
     n_cols, n_width = read_pattern(at["col"][0] * p.TN, p.TN)
-    for dotIdx in range(p.BK):
-        accesses += [(dotIdx * p.BM + m_cols, m_width), (dotIdx * p.BN + n_cols, n_width)]
-    found = [banks.costs(words, width) for words, width in accesses]
+    reads = [("As", m_cols, m_width, p.BM), ("Bs", n_cols, n_width, p.BN)]
+    found = [banks.costs(words, width) for words, width in accesses] + round_read_costs(p.BK, p.TM * p.TN, reads)
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 

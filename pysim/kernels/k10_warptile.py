@@ -39,7 +39,15 @@ from ..core.sectors import tile_load_sectors
 from ..core.trace import Cell, Focus, Step, cells
 from ..hardware.blocktile_params import WarptileParams
 from .k06_vectorized import VECTOR, read_pattern
-from .plumbing import guarded_store, pattern_copy, shared_read, tile_grid, tile_regions, transposed_copy
+from .plumbing import (
+    guarded_store,
+    pattern_copy,
+    round_read_costs,
+    shared_read,
+    tile_grid,
+    tile_regions,
+    transposed_copy,
+)
 
 NAME = "warptile"
 TITLE = "Warptiling"
@@ -388,9 +396,9 @@ def shared_costs_per_tile(p: WarptileParams) -> tuple[int, int]:
     accesses = [((a_cols + j) * p.BM + a_rows, 1) for j in range(VECTOR)]
     accesses.append((b_rows * p.BN + b_cols, VECTOR))
     (m_cols, m_width), (n_cols, n_width) = _reads(p)
-    for dotIdx in range(p.BK):
-        accesses += [(dotIdx * p.BM + m_cols, m_width), (dotIdx * p.BN + n_cols, n_width)]
-    found = [banks.costs(words, width) for words, width in accesses]
+    reads = [("As", m_cols, m_width, p.BM), ("Bs", n_cols, n_width, p.BN)]
+    ffma = p.WMITER * p.TM * p.WNITER * p.TN
+    found = [banks.costs(words, width) for words, width in accesses] + round_read_costs(p.BK, ffma, reads)
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 

@@ -11,6 +11,8 @@ from math import ceil
 
 import numpy as np
 
+from ..core import banks
+from ..core.instructions import Scalar, round_of, scalar_costs
 from ..core.trace import Access, Cell, Step, cells
 from ..core.warps import INACTIVE
 
@@ -182,3 +184,19 @@ def tile_regions(p, step: Step) -> dict[str, list[Cell]]:
         ks = span(step.tile * p.BK, p.BK, p.K)
         found |= {"A": cells(rows, ks), "B": cells(ks, cols)}
     return found
+
+
+def round_read_costs(BK: int, ffma: int, reads: list[tuple[str, np.ndarray, int, int]]) -> list[tuple[int, int]]:
+    """(bank-conflict cycles, wavefronts) of BK rounds of register reads, each (array, its words at dotIdx 0
+    (instructions, threads), width, words per dotIdx step): float4 reads as written, scalar ones as nvcc
+    issues them (`issued`; round by round where a round of `ffma` FFMA and these reads keeps the loop)."""
+    found: list[tuple[int, int]] = []
+    scalar: list[Scalar] = []
+    for dotIdx in range(BK):
+        round_ = round_of(dotIdx, ffma, sum(len(words) for _, words, _, _ in reads))
+        for name, words, width, stride in reads:
+            if width == 1:
+                scalar.append((name, words + dotIdx * stride, round_))
+            else:
+                found.append(banks.costs(words + dotIdx * stride, width))
+    return found + scalar_costs(scalar)

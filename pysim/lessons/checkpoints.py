@@ -16,8 +16,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from ..core import banks
 from ..core.constants import WARP_SIZE
+from ..core.instructions import Issue, instruction_class
+from ..core.warps import INACTIVE
 
 BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ = "block-loads", "bank-degree", "fma-per-read"
 # Decimals are accepted to two places (0.67 for 2/3); fractions must be exact.
@@ -114,15 +118,18 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
     if index is None:
         return None
     step = trace[index]
-    reads = [a for a in step.accesses if a.space == "shared" and a.op == "load"]
-    # phase_degrees(): (instructions, warps, phases) per access; warp 0 is threads 0..31. A 128-bit
-    # access is served in phases of 8 lanes: its degree is the worst phase's.
-    per_read = [(int(banks.phase_degrees(a.words, a.width)[:, 0].max()), a) for a in reads]
-    degree, worst = max(per_read, key=lambda pair: pair[0])
-    names = " and ".join(a.array for a in reads)
+    reads = [(n, a) for n, a in enumerate(step.accesses) if a.space == "shared" and a.op == "load"]
+    # The instructions nvcc issues (step.issues: a thread's merged reads as one LDS.64/LDS.128, at the step
+    # of the first); phase_degrees(): (instructions, warps, phases), warp 0 is threads 0..31. A wide access
+    # is served in phases: its degree is the worst phase's.
+    per_read = [(degree, width, a) for n, a in reads for degree, width in _issued_degrees(a, step.issues.get(n))]
+    degree, width, worst = max(per_read, key=lambda found: found[0])
+    names = " and ".join(a.array for _, a in reads)
     lanes = min(WARP_SIZE, kernel.threads(params))
     if degree <= 1:
-        meaning = "no conflict: every bank serves at most one word, so the read takes one pass"
+        meaning = "no conflict: every bank serves at most one word, so " + (
+            "each phase takes one pass" if width > 1 else "the read takes one pass"
+        )
     else:
         meaning = f"a {degree}-way conflict: one bank serves {degree} different words, one after another"
     return Checkpoint(
@@ -134,12 +141,23 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
         f"Degree {degree} (in {worst.array}): {meaning}. Warp 0's {lanes} threads ask for words whose bank is "
         "the word index mod 32; threads asking for the same word share it (a broadcast)."
         + (
-            f" Each lane reads {worst.width} words at once, so the warp is served {WARP_SIZE // worst.width} "
-            "lanes at a time (a phase): the degree is the worst phase's."
-            if worst.width > 1
+            f" Each lane reads {width} words at once (nvcc issues {instruction_class('LDS', width)}), so the warp "
+            "is served in phases of fewer lanes: the degree is the worst phase's."
+            if width > 1
             else ""
         ),
     )
+
+
+def _issued_degrees(access: Any, issues: list[Issue] | None) -> list[tuple[int, int]]:
+    """(warp 0's degree, width) of each instruction issued for `access` (its rows as written without `issues`)."""
+    rows = issues or [(access.width, 0)] * len(access.words)
+    found = []
+    for words, (width, shift) in zip(access.words, rows, strict=True):
+        if width:
+            moved = np.where(words != INACTIVE, words + shift, INACTIVE)
+            found.append((int(banks.phase_degrees(moved, width)[0].max()), width))
+    return found
 
 
 def fma_per_read(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:

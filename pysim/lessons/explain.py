@@ -367,6 +367,8 @@ class RegisterNumbers:
     counters: Counters
     m_read: BankReport
     n_read: BankReport
+    m_width: int  # words a lane moves in that instruction (nvcc's LDS, LDS.64 or LDS.128)
+    n_width: int
 
     @property
     def useful_fma(self) -> int:
@@ -428,8 +430,8 @@ def repeat_period(stride: int) -> int:
 
 def register(p: RegisterParams) -> RegisterNumbers:
     kernel = KERNELS["register"]
-    m_read, n_read = k05_register_tiled.read_bank_reports(p)
-    return RegisterNumbers(p, kernel.counters(p), m_read, n_read)
+    (m_read, m_width), (n_read, n_width) = k05_register_tiled.read_bank_reports(p)
+    return RegisterNumbers(p, kernel.counters(p), m_read, n_read, m_width, n_width)
 
 
 @dataclass(frozen=True)

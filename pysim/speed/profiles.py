@@ -6,15 +6,14 @@ indexes; wavefronts.py prices it. Iterations are alike (their address shift is a
 of 32 B), so the two are averaged and scaled to the run. Every block is charged as a full
 block. The epilogue reads C as well as writing it (siboehm runs C = αAB + βC).
 
-Modelled compiler behaviour: the un-tiled loops are unrolled ×4; in kernels 3 and 4 a
-thread's As reads of one iteration are the instructions pysim's instruction model says nvcc
-emits (pysim/core/instructions.py, `merge`: consecutive aligned words become LDS.128, a
-broadcast when a warp shares the address; tests/unit/test_sass_model.py holds that model to
-nvcc's SASS; `kept-loop`: not across rounds at TM=32); As reads stay LDS.32 in kernel 5, as nvcc
-issues them at siboehm's runner shape (`kept-loop`: TM=TN=8 rounds stay a loop; at rounds of up to
-48 instructions nvcc merges them, which this model does not follow yet); Bs reads with TN % 4 == 0 become LDS.128;
-other instructions = 4 per round + 1 per global access; registers as RegisterBudget
-estimates them (32 for the un-tiled kernels).
+Modelled compiler behaviour: the un-tiled loops are unrolled ×4; in kernels 3, 4 and 5 a
+thread's scalar shared reads of one iteration are the instructions pysim's instruction model says
+nvcc emits (pysim/core/instructions.py `issued`, the rule the trace's wavefront counters count
+with; `merge`: consecutive aligned words become LDS.64/LDS.128, a broadcast when a warp shares
+the address; `kept-loop`: not across rounds where ptxas keeps the dotIdx loop, as at kernel 4's
+TM=32 and kernel 5's runner shape TM=TN=8, whose As reads stay LDS.32; tests/unit/test_sass_model.py
+holds that model to nvcc's SASS); other instructions = 4 per round + 1 per global access; registers
+as RegisterBudget estimates them (32 for the un-tiled kernels).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
-from ..core.instructions import alignment_of, keeps_loop, merged_runs
+from ..core.instructions import issued, round_of
 from ..hardware.params import NaiveParams, SmemParams
 from ..hardware.registers import RegisterBudget
 from .model import KernelProfile
@@ -212,9 +211,8 @@ def smem(p: SmemParams) -> KernelProfile:
         yield "ldg", 4, B0 + ((k0 + r) * p.N + c) * WORD_BYTES
         yield "sts", 4, As + (r * T + c) * WORD_BYTES
         yield "sts", 4, Bs + (r * T + c) * WORD_BYTES
-        yield from _merged_reads(As, r * T, range(T))
-        for d in range(T):
-            yield "lds", 4, Bs + (d * T + c) * WORD_BYTES
+        pairs = [(("As", As, r * T + d, round_of(d, 1, 2)), ("Bs", Bs, d * T + c, round_of(d, 1, 2))) for d in range(T)]
+        yield from _issued([read for pair in pairs for read in pair])
 
     launch = Launch(
         T * T, (ceil(p.N / T), ceil(p.M / T)), T, T, ceil(p.K / T), T, 2, SIMPLE_REGISTERS, 2 * T * T * WORD_BYTES
@@ -230,15 +228,19 @@ def _strided_copy(tid: np.ndarray, threads: int, height: int, width: int) -> Ite
         yield np.where(live, i // width, -1), np.where(live, i % width, -1)
 
 
-def _merged_reads(array: int, base: np.ndarray, offsets: range) -> Iterator[Instr]:
-    """One thread's reads of array[base + offset] in one iteration, as the instruction model merges them."""
-    for offset, width in merged_runs(offsets, alignment_of(base.ravel().tolist())):
-        yield "lds", 4 * width, array + (base + offset) * WORD_BYTES
+def _issued(reads: list[tuple[str, int, np.ndarray, int | None]]) -> Iterator[Instr]:
+    """One iteration's scalar shared reads, each (array, its byte base, a thread's word per lane, round of a
+    kept loop or None), as nvcc issues them: pysim's instruction model's `issued`, the rule the trace's
+    wavefront counters count with (consecutive aligned words as one LDS.64 or LDS.128)."""
+    plan = issued([(name, words.reshape(1, -1), round_) for name, _, words, round_ in reads])
+    for (_, base, words, _), ((width, shift),) in zip(reads, plan, strict=True):
+        if width:
+            yield "lds", 4 * width, base + (words + shift) * WORD_BYTES
 
 
-def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool, merge_a: bool) -> Iterator[Instr]:
+def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int) -> Iterator[Instr]:
     """Kernels 4 and 5: scalar copies of A's BM×BK and B's BK×BN slices, then BK rounds of register reads
-    (kernel 4's As reads merged across rounds as nvcc merges them, `merge_a`: while ptxas unrolls them, `kept-loop`)."""
+    as nvcc issues them (merged across rounds while ptxas unrolls them, `kept-loop`)."""
     As, Bs, k0 = 0, p.BM * p.BK * WORD_BYTES, it * p.BK
     for (ar, ac), (br, bc) in zip(
         _strided_copy(tid, threads, p.BM, p.BK), _strided_copy(tid, threads, p.BK, p.BN), strict=False
@@ -248,14 +250,12 @@ def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int, vector_b: bool
         yield "ldg", 4, np.where(br < 0, -1, B0 + ((k0 + br) * p.N + bc) * WORD_BYTES)
         yield "sts", 4, np.where(br < 0, -1, Bs + (br * p.BN + bc) * WORD_BYTES)
     ty, tx = np.divmod(tid, p.BN // p.TN)
-    step = 4 if vector_b else 1
-    if merge_a:
-        yield from _merged_reads(As, ty * p.TM * p.BK, range(p.TM * p.BK))
+    reads = []
     for d in range(p.BK):
-        for i in range(0 if merge_a else p.TM):
-            yield "lds", 4, As + ((ty * p.TM + i) * p.BK + d) * WORD_BYTES
-        for j in range(0, p.TN, step):
-            yield "lds", 4 * step, Bs + (d * p.BN + tx * p.TN + j) * WORD_BYTES
+        round_ = round_of(d, p.TM * p.TN, p.TM + p.TN)
+        reads += [("As", As, (ty * p.TM + i) * p.BK + d, round_) for i in range(p.TM)]
+        reads += [("Bs", Bs, d * p.BN + tx * p.TN + j, round_) for j in range(p.TN)]
+    yield from _issued(reads)
 
 
 def _tiled(p: Tiled, tm: int, tn: int, body: Body, epilogue: Epilogue, threads: int) -> KernelProfile:
@@ -286,10 +286,9 @@ def _patch_epilogue(p: Tiled, width: int) -> Epilogue:
 def register(p: Tiled) -> KernelProfile:
     """siboehm's kernel 5 (2D blocktiling), with TileLab's strided copy (the same order as siboehm's)."""
     threads = (p.BM // p.TM) * (p.BN // p.TN)
-    vector_b = p.TN % 4 == 0
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        return _tile_reads(p, tid, threads, it, vector_b, merge_a=False)
+        return _tile_reads(p, tid, threads, it)
 
     return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 1), threads)
 
@@ -300,7 +299,7 @@ def blocktile1d(p: Tiled) -> KernelProfile:
     threads = p.BM * p.BN // p.TM
 
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
-        return _tile_reads(shape, tid, threads, it, False, merge_a=not keeps_loop(p.TM, p.TM + 1))
+        return _tile_reads(shape, tid, threads, it)
 
     return _tiled(shape, p.TM, 1, body, _patch_epilogue(shape, 1), threads)
 

@@ -37,6 +37,8 @@ CASES = [
     ("warptile", dict(M=13, N=20, K=12, **TEACH_WARP)),
     ("warptile", dict(M=1, N=4, K=4, **TEACH_WARP)),
     ("warptile", dict(M=40, N=36, K=20, BM=128, BN=128, BK=16, WM=64, WN=64, WNITER=4, TM=8, TN=4, threads=128)),
+    # TM=2: a thread's As pairs are scalar in the listing, merged by nvcc (issue 40: the counters follow)
+    ("warptile", dict(M=121, N=20, K=4, BM=64, BN=128, BK=8, WM=64, WN=64, WNITER=4, TM=2, TN=8, threads=64)),
 ]
 BRUTE = {"blocktile1d": bruteforce.blocktile1d, "vectorized": bruteforce.vectorized, "warptile": bruteforce.warptile}
 PARAMS = {"blocktile1d": Blocktile1DParams, "vectorized": VectorizedParams, "warptile": WarptileParams}

@@ -30,6 +30,9 @@ CASES = [
     dict(M=1, N=4, K=4, stages=4, **TEACH),  # fewer tiles than stages: empty groups only
     dict(M=20, N=68, K=44, stages=4, **TEACH),
     dict(M=40, N=36, K=20, stages=3, **BIG),
+    # TM=2: As read as scalar pairs in the listing, merged by nvcc (issue 40: the counters follow)
+    dict(M=114, N=64, K=16, BM=64, BN=128, BK=16, WM=32, WN=64, WNITER=4, TM=2, TN=4, threads=128, stages=2),
+    dict(M=70, N=64, K=40, BM=64, BN=128, BK=16, WM=32, WN=64, WNITER=4, TM=2, TN=4, threads=128, stages=2),
 ]
 KERNEL = KERNELS["pipelined"]
 

@@ -8,6 +8,7 @@ import pytest
 
 from app.core import tries
 from app.core.score import STEPPING_KERNELS, Answer, ScoreBook, parse_answers, quiz_on, scored_keys
+from bruteforce import vector_banks
 from pysim.core.constants import NUM_BANKS, WARP_SIZE
 from pysim.core.trace import Trace
 from pysim.core.warps import INACTIVE
@@ -196,3 +197,15 @@ def test_the_quiz_never_asks_about_the_sizes_the_page_prints(N):
     loads = sum(2 * example.N for _ in range(example.N * example.N))  # N² threads, 2N loads each
     assert answers["naive"] == loads != 2 * N**3
     assert answers["tiled"] == 2 * example.N**2 * -(-example.N // example.T)
+
+
+def test_the_bank_degree_is_the_issued_instructions():
+    """Issue 40: BN/TN = 1 column of threads, As rows TM·BK = 4 words apart. Read as written (32-bit), warp 0's
+    regM read would conflict 4 ways; nvcc issues a thread's 4 words As[ty·2 + i][0..1] as one LDS.128, served in
+    quarter-warp phases whose 8 lanes' 32 words fill the 32 banks (bruteforce.vector_banks: 4 phases, 0 extra)."""
+    params = RegisterParams(M=64, N=1, K=4, BM=64, BN=1, BK=2, TM=2, TN=1)
+    kernel = KERNELS["register"]
+    words = [ty * 4 for ty in range(WARP_SIZE)]
+    assert brute_degree(words) == 4 and vector_banks(words, 4) == (4, 0)
+    found = checkpoints.bank_degree(kernel, params, Trace(kernel, params))
+    assert found is not None and found.answer == 1 and "LDS.128" in found.explanation

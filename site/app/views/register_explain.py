@@ -7,6 +7,7 @@ two drawings import the DOM helpers only when drawn, so this module imports in C
 
 from __future__ import annotations
 
+from pysim.core.instructions import instruction_class
 from pysim.hardware.params import RegisterParams
 from pysim.hardware.registers import MAX_REGISTERS_PER_THREAD, OVERHEAD_ESTIMATE, RegisterBudget
 from pysim.lessons import comparison, explain
@@ -47,6 +48,8 @@ def slot_values(p: RegisterParams) -> dict[str, object]:
         "flops_per_byte": f"{n.flops_per_byte:.2f}",
         "m_degree": n.m_read.degree,
         "n_degree": n.n_read.degree,
+        "m_instr": instruction_class("LDS", n.m_width),
+        "n_instr": instruction_class("LDS", n.n_width),
         "row_stride": n.row_stride,
         "rows_per_bank": n.rows_per_bank,
         "cols_per_bank": n.cols_per_bank,
