@@ -202,12 +202,7 @@ def test_the_rtx4090_shows_its_published_runs_where_they_apply_and_says_so_elsew
 # Issue 42, left open: the model ranks shared and L1 wavefronts apart while the chart sums them into one bar. Since
 # the reader's register tiling (64, 64, 8, 4, 4) issues its As reads as nvcc does (LDS.128, issue 40), on the RTX
 # A6000 its limiter is instruction issue (80 %) while the L1TEX bar (shared + L1) is longer (84 %).
-SUMMED_LONGER = "issue 42: limiter instruction issue 0.80, L1TEX bar (shared + L1 summed) 0.84 on register-yours"
-
-
-@pytest.mark.parametrize(
-    "device", ["a100", pytest.param("rtxa6000", marks=pytest.mark.xfail(strict=True, reason=SUMMED_LONGER)), "t4"]
-)
+@pytest.mark.parametrize("device", ["a100", "rtxa6000", "t4"])
 def test_l1tex_is_one_bar_and_the_page_says_why(page, device):
     """Issue 42 item 7: the model charges shared-memory and global wavefronts to one L1TEX unit, so each chart
     draws one L1TEX bar (their shares summed), never a shared bar beside an L1 one, and says why above the charts;
