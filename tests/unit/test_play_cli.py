@@ -6,7 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from stepsums import as_written
 
+from pysim.core.trace import Trace
 from pysim.hardware.params import SmemParams
 from pysim.kernels import KERNELS
 
@@ -25,7 +27,7 @@ def test_run_json_prints_the_counters_c_check_and_diagnostics():
     out = run(TILED, "--M", 6, "--N", 6, "--K", 9, "--json")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    expected = KERNELS["smem"].counters(SmemParams(M=6, N=6, K=9, T=8)).as_dict()
+    expected = as_written(Trace(KERNELS["smem"], SmemParams(M=6, N=6, K=9, T=8))).as_dict()
     assert {name: data[name] for name in expected} == expected
     assert data["c_matches"] is True and data["diagnostics"] == []
 
