@@ -31,6 +31,7 @@ ROUTES = {
     "vectorized": "#/vectorized?step=2",
     "warptile": "#/warptile?step=30",
     "pipelined": "#/pipelined?step=20",
+    "mma": "#/mma?step=9",
     "ladder": "#/ladder?N=4096&device=h100",
     "playground": "#/playground",
     "teach": "#/teach?view=tiling",

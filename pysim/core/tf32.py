@@ -11,8 +11,9 @@ round to infinity), then clear the low 13 bits. Subnormals round the same way (i
 flush to zero). A NaN is only masked, so a NaN whose payload lies wholly in the low 13 bits comes out as
 infinity: the hardware rule, kept. Where the rounded value only feeds an HMMA, nvcc drops the mask (the
 listing's SASS at split=1): the tensor core reads the top 19 bits alone, so the result is the same.
-The Hopper kernel (k13_wgmma.py) converts nothing: wgmma reads float32 from shared memory and uses those top
-19 bits, which is `truncate` (toward zero), not cvt.rna's rounding.
+The Hopper kernel (k13_wgmma.py) converts nothing: wgmma reads float32 from shared memory and, as Triton's
+maintainers report (not documented in the PTX ISA; see `truncate`), uses those top 19 bits, which is `truncate`
+(toward zero), not cvt.rna's rounding.
 
 3xTF32 (CUTLASS's OpMultiplyAddFastF32, include/cutlass/gemm/warp/mma_tensor_op_fast_f32.h) splits
 x = big + small with big = tf32(x), small = tf32(x - big) (x - big is exact in float32) and sums

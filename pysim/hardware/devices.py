@@ -274,7 +274,11 @@ def _hopper(
         **_hopper_latencies(),
         # H100 SXM5 and H200 SXM: the same GH100 tensor cores. The page gives 989 TFLOPS "with sparsity"; dense is
         # half. 494.7 / 67 = 7.4 where the A100's TF32 / FP32 is 8.0: NVIDIA's TF32 figure appears to assume a
-        # lower clock than its FP32 one, so this roof holds at that clock, not necessarily at 1,980 MHz.
+        # lower clock than its FP32 one, so this roof holds at that clock, not necessarily at 1,980 MHz (the figure
+        # is 132 SMs x 4 tensor cores x 256 TF32 FMA x 2 at about 1,830 MHz: arithmetic, no source found).
+        # Hopper reaches this rate through wgmma; the older mma.sync (rung 12) is reported to fall well short of it
+        # (Luo et al., "Dissecting the NVIDIA Hopper Architecture...", arXiv 2501.12084): as rung 12's pipe rate it
+        # is optimistic (its estimate here is limited by L2, not by this pipe).
         tf32_tensor=Figure(
             494.7,
             page,

@@ -20,8 +20,8 @@ from .params import Params, _check_threads, _int
 from .pipelined_params import COMPUTE_CAPABILITY, require_stages_fit
 
 WGMMA_ARCH = 90
-"""wgmma.mma_async and cp.async.bulk.tensor need sm_90a: Hopper only (PTX ISA, "wgmma.mma_async":
-"requires sm_90a"; Blackwell's sm_100 has tcgen05.mma instead)."""
+"""wgmma.mma_async needs sm_90a: Hopper only (PTX ISA, "wgmma.mma_async": "requires sm_90a"; Blackwell's sm_100
+has tcgen05.mma instead). cp.async.bulk.tensor (TMA) needs sm_90 or later; the kernel needs both."""
 
 WGMMA_M, WGMMA_K, WGMMA_N_STEP, WGMMA_N_MAX = 64, 8, 8, 256
 """wgmma.mma_async.m64nNk8 with .tf32 operands: 64 rows, k of 8, N in steps of 8 up to 256."""
@@ -30,8 +30,9 @@ WARPGROUP = 128  # four consecutive warps
 SWIZZLE_BYTES = 128  # CU_TENSOR_MAP_SWIZZLE_128B, and the descriptor's 128-byte swizzle mode
 BOX_MAX = 256  # cuTensorMapEncodeTiled: boxDim[i] <= 256
 SWIZZLE_ROW = SWIZZLE_BYTES // WORD_BYTES
-"""Floats in a 128-byte swizzled row: a K-major tile with the 128-byte swizzle is BK = 32 floats wide (the TMA
-box's inner dimension may not exceed the swizzle's 128 bytes, and wgmma's descriptor walks 128-byte rows)."""
+"""Floats in a 128-byte swizzled row: a K-major tile with the 128-byte swizzle is BK = 32 floats wide. Wider, the
+TMA box's inner dimension would pass the swizzle's 128 bytes; narrower, the tile would need the 64- or 32-byte
+swizzle mode (PTX ISA, "Matrix Descriptor"), which this kernel does not offer."""
 TMA_STRIDE_FLOATS = 4  # a tensor map's global stride (a row of A or Bt, K floats) is a multiple of 16 bytes
 BARRIER_BYTES = 8  # one mbarrier: a 64-bit word in shared memory
 REGISTER_FILE = 65_536  # 32-bit registers per SM, compute capability 9.0 (CUDA C++ Programming Guide, limits table)
@@ -74,7 +75,7 @@ class WgmmaParams(Params):
             "device",
             found == WGMMA_ARCH,
             f"device: the {device(self.device).name} is compute capability {found // 10}.{found % 10}; wgmma.mma_async "
-            "and cp.async.bulk.tensor (TMA) need 9.0 (sm_90a, Hopper), so this kernel cannot run there",
+            "needs 9.0 (sm_90a, Hopper only; its TMA copies need 9.0 or later), so this kernel cannot run there",
         )
         _require(
             "BK",
@@ -84,8 +85,13 @@ class WgmmaParams(Params):
         _require(
             "BK",
             self.BK == SWIZZLE_ROW,
-            f"BK={self.BK}: with the 128-byte swizzle a row of the K-major tile is {SWIZZLE_BYTES} bytes, "
-            f"BK = {SWIZZLE_ROW} floats (the TMA box's inner dimension may not exceed the swizzle's 128 bytes)",
+            f"BK={self.BK}: this kernel uses the 128-byte swizzle, whose row of the K-major tile is {SWIZZLE_BYTES} "
+            f"bytes, BK = {SWIZZLE_ROW} floats ("
+            + (
+                "the TMA box's inner dimension may not pass the swizzle's 128 bytes)"
+                if self.BK > SWIZZLE_ROW
+                else "a narrower tile would need the 64- or 32-byte swizzle mode, not offered here)"
+            ),
         )
         _require(
             "BN",

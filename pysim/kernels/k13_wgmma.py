@@ -15,8 +15,9 @@ registers from the producer to the consumers, whose accumulators need them, one 
 
 TF32 wgmma reads its operands K-major only (PTX ISA, "wgmma.mma_async": the transpose immediates exist for
 .f16/.bf16 alone), and a TMA copy cannot transpose, so the kernel takes B transposed (Bt, N×K) from the host,
-as cuBLAS's "TN" case: Bs[n][k]. No cvt rounds the operands: the tensor core reads the top 19 bits of each
-float (pysim/core/tf32.py, `truncate`).
+as cuBLAS's "TN" case: Bs[n][k]. No cvt rounds the operands: as Triton's maintainers report (issue 4574;
+not documented in the PTX ISA), the tensor core then uses the top 19 bits of each float (pysim/core/tf32.py,
+`truncate`); Triton's answer (PR 9295) was to round first, as a production kernel would.
 
 Steps: setup, the barriers' init and the block's one __syncthreads, then in one order the hardware may take
 (the producer fills every stage first; each later refill follows the consumers' release of that stage):

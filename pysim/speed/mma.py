@@ -38,6 +38,13 @@ def _bytes(words: np.ndarray, base: int) -> np.ndarray:
     return np.where(words == INACTIVE, -1, base + words * WORD_BYTES)
 
 
+def _global(base: int, idle: np.ndarray, rows: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
+    """Byte addresses of elements (rows, cols) of a matrix `width` wide at `base` (-1 for an idle lane). In int64:
+    the bases pass 2**31, and NumPy's default integer is int32 in Pyodide (profiles.build's tid is int64 too)."""
+    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    return np.where(idle, -1, base + (rows * width + cols) * WORD_BYTES)
+
+
 def _shared(p: MmaParams, words: np.ndarray, base: int = 0) -> np.ndarray:
     """Byte offsets in shared memory of an array's logical words, padded or swizzled as the listing places them
     (`Bs[swz(i)]`: the swizzle acts on the index within the array, which starts `base` words in)."""
@@ -58,12 +65,10 @@ def mma(p: MmaParams) -> KernelProfile:
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
         stage, k0 = it % p.stages, it * p.BK
         for rows, cols in zip(*a_copy, strict=True):
-            idle = rows == INACTIVE
-            yield "ldg", 16, lanes(np.where(idle, -1, A0 + (rows * p.K + k0 + cols) * WORD_BYTES))
+            yield "ldg", 16, lanes(_global(A0, rows == INACTIVE, rows, k0 + cols, p.K))
             yield "sts", 16, lanes(_shared(p, layout.a_words(p, stage, rows, cols)))
         for rows, cols in zip(*b_copy, strict=True):
-            idle = rows == INACTIVE
-            yield "ldg", 16, lanes(np.where(idle, -1, B0 + ((k0 + rows) * p.N + cols) * WORD_BYTES))
+            yield "ldg", 16, lanes(_global(B0, rows == INACTIVE, k0 + rows, cols, p.N))
             yield "sts", 16, lanes(_shared(p, layout.b_words(p, stage, rows, cols), b_base))
         for k in range(0, p.BK, MMA_K):
             for words in layout.a_words(p, stage, a_rows, a_cols + k):
@@ -79,7 +84,7 @@ def mma(p: MmaParams) -> KernelProfile:
                 for h in range(2):  # (c0, c1) and (c2, c3): one float2 each
                     rows = top + mi * MMA_M + C_MAP[lane, 2 * h, 0]
                     cols = left + ni * MMA_N + C_MAP[lane, 2 * h, 1]
-                    yield "stg", 8, lanes(C0 + (rows * p.N + cols) * WORD_BYTES)
+                    yield "stg", 8, lanes(_global(C0, rows < 0, rows, cols, p.N))
 
     values = 4 * p.MITER + 2 * p.NITER  # fragment values a lane reads a k-step
     converts = values if p.split == 1 else 3 * values  # split=3: two cvt and one FADD per value

@@ -175,10 +175,12 @@ BASE = {k: str(v) for k, v in list(WgmmaParams.PRESETS.values())[1].items()}
 @pytest.mark.parametrize(
     "raw,param,fragment",
     [
-        ({"device": "a100"}, "device", "wgmma.mma_async and cp.async.bulk.tensor (TMA) need 9.0 (sm_90a"),
+        ({"device": "a100"}, "device", "wgmma.mma_async needs 9.0 (sm_90a, Hopper only"),
         ({"device": "rtx4090"}, "device", "compute capability 8.9"),
         ({"BK": "12"}, "BK", "BK=12 is not a multiple of 8, the k of wgmma.m64nNk8"),
-        ({"BK": "16"}, "BK", "BK=16: with the 128-byte swizzle a row of the K-major tile is 128 bytes"),
+        ({"BK": "16"}, "BK", "BK=16: this kernel uses the 128-byte swizzle"),
+        ({"BK": "16"}, "BK", "would need the 64- or 32-byte swizzle mode"),
+        ({"BK": "64"}, "BK", "may not pass the swizzle's 128 bytes"),
         ({"BN": "100"}, "BN", "BN=100 is not a wgmma N: wgmma.m64nNk8 takes N a multiple of 8 up to 256"),
         ({"BN": "264"}, "BN", "N a multiple of 8 up to 256"),
         ({"BM": "96"}, "BM", "BM=96 is not a multiple of 64·consumers = 128"),
