@@ -18,7 +18,7 @@ import pytest
 from pysim import cli
 from pysim.hardware.devices import DEVICES
 from pysim.speed import LATENCY, time_bound
-from pysim.speed.bounds import CAVEAT
+from pysim.speed.bounds import CAVEAT, format_flops
 
 ROOT = Path(__file__).resolve().parents[2]
 UNCONDITIONAL = ("no run is faster", "true lower bound", "true ceiling", "still holds", "no run can be faster")
@@ -66,3 +66,14 @@ def test_the_ladder_page_claims_no_unconditional_bound_and_no_roof_above_the_com
     assert "a ceiling at the rated clock only at a kernel's compulsory intensity" in page
     panel = (ROOT / "site/app/widgets/device_panel.py").read_text(encoding="utf-8")
     assert "Time bound (at the rated boost clock)" in panel and "Time bound (no run is faster)" not in panel
+
+
+def test_flop_rates_print_in_three_digits_and_a_unit_never_an_exponent():
+    """A roofline's axis above a tensor roof reaches 10**15 FLOP/s: it read "1e+03 TFLOP/s" and left its picture."""
+    assert [format_flops(v) for v in (1e15, 999.9e12, 156e12, 389.44e9, 2.5e6)] == [
+        "1 PFLOP/s",
+        "1 PFLOP/s",
+        "156 TFLOP/s",
+        "389 GFLOP/s",
+        "2.5 MFLOP/s",
+    ]
