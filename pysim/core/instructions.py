@@ -128,15 +128,15 @@ def runtime_loop_lines(lines: Sequence[str]) -> tuple[int, ...]:
 def merged_runs(offsets: Iterable[int], alignment: int) -> list[tuple[int, int]]:
     """The `merge` rule on one thread's word offsets from one base whose known alignment is `alignment`
     words: (offset, width) of each access, lowest offset first (the speed model prices these)."""
-    present = sorted(set(offsets))
+    present = set(offsets)
     taken: set[int] = set()
     runs: list[tuple[int, int]] = []
-    for offset in present:
+    for offset in sorted(present):
         if offset in taken:
             continue
         for width in (4, 2, 1):
             run = range(offset, offset + width)
-            if width == 1 or (alignment % width == 0 and offset % width == 0 and all(o in present for o in run)):
+            if width == 1 or (alignment % width == 0 and offset % width == 0 and present.issuperset(run)):
                 taken.update(run)
                 runs.append((offset, width))
                 break
@@ -180,15 +180,19 @@ def issued(accesses: Sequence[Scalar]) -> list[list[Issue]]:
     found = [[(1, 0)] * len(words) for _, words, _ in accesses]
     groups: dict[tuple[str, bytes, int | None], list[tuple[int, int, int]]] = {}
     for number, (name, words, round_) in enumerate(accesses):
-        for row, lanes in enumerate(words):
-            live = lanes != INACTIVE
-            if live[0]:
-                part = np.where(live, lanes - lanes[0], 0).astype(np.int64)
-                groups.setdefault((name, part.tobytes(), round_), []).append((int(lanes[0]), number, row))
+        rows = np.asarray(words, dtype=np.int64)
+        parts = np.where(rows != INACTIVE, rows - rows[:, :1], 0)  # all rows at once: a tile has thousands
+        for row in np.flatnonzero(rows[:, 0] != INACTIVE).tolist():
+            groups.setdefault((name, parts[row].tobytes(), round_), []).append((int(rows[row, 0]), number, row))
     for (_, raw, _), entries in groups.items():
         alignment = alignment_of(np.frombuffer(raw, dtype=np.int64).tolist())
-        for start, width in merged_runs([offset for offset, _, _ in entries], alignment):
-            (offset, number, row), *rest = [e for e in entries if start <= e[0] < start + width]
+        at: dict[int, list[tuple[int, int, int]]] = {}  # offset -> its entries (a run looks up each word's)
+        for entry in entries:
+            at.setdefault(entry[0], []).append(entry)
+        for start, width in merged_runs(at, alignment):
+            # The run's entries in program order (entries were gathered in it: by access, then row).
+            served = sorted((e for o in range(start, start + width) for e in at.get(o, ())), key=lambda e: e[1:])
+            (offset, number, row), *rest = served
             found[number][row] = (width, start - offset)
             for _, other, other_row in rest:
                 found[other][other_row] = (0, 0)
