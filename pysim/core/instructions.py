@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import banks
+from .constants import WARP_SIZE
 from .matrices import operands
 from .warps import INACTIVE
 
@@ -210,6 +211,16 @@ def issued_costs(words: np.ndarray, rows: Sequence[Issue]) -> tuple[int, int]:
             more_extra, more_waves = banks.costs(moved, width)
             extra, waves = extra + more_extra, waves + more_waves
     return extra, waves
+
+
+def first_issued_reports(reads: Sequence[Scalar], count: int) -> list[tuple[banks.BankReport, int]]:
+    """(bank analysis, width) of warp 0's first instruction for each of the first `count` scalar reads, as
+    `issued` issues them: what the views' bank sentences describe."""
+    found = []
+    for (_, words, _), rows in zip(reads[:count], issued(reads)[:count], strict=True):
+        width, shift = rows[0]
+        found.append((banks.analyse(words[0, :WARP_SIZE] + shift, width), width))
+    return found
 
 
 def scalar_costs(accesses: Sequence[Scalar]) -> list[tuple[int, int]]:

@@ -15,9 +15,8 @@ from math import ceil
 import numpy as np
 
 from ..core import banks
-from ..core.constants import WARP_SIZE
 from ..core.counters import Counters
-from ..core.instructions import round_of, scalar_costs
+from ..core.instructions import Scalar, first_issued_reports, round_of, scalar_costs
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
@@ -153,14 +152,19 @@ def tile_pattern(T: int) -> tuple[np.ndarray, np.ndarray]:
     return ty[None, :], tx[None, :]
 
 
+def _reads(T: int) -> list[Scalar]:
+    """One tile step's T rounds of two scalar reads, tileA[ty][k] and tileB[k][tx], by every thread."""
+    ty, tx = np.divmod(np.arange(T * T), T)
+    pairs = [(k, ("tileA", ty * T + k), ("tileB", k * T + tx)) for k in range(T)]
+    return [(name, words[None, :], round_of(k, 1, 2)) for k, *both in pairs for name, words in both]
+
+
 @lru_cache(maxsize=64)
 def shared_costs_per_tile(T: int) -> tuple[int, int]:
     """(bank-conflict cycles, wavefronts) of one tile step: two tile stores and T rounds of two reads, the
     reads as nvcc issues them (a thread's tileA[ty][k..k+3] is one LDS.128 where T % 4 == 0)."""
     ty, tx = np.divmod(np.arange(T * T), T)
-    pairs = [(k, ("tileA", ty * T + k), ("tileB", k * T + tx)) for k in range(T)]
-    reads = [(name, words[None, :], round_of(k, 1, 2)) for k, *both in pairs for name, words in both]
-    found = [banks.costs(ty * T + tx)] * 2 + scalar_costs(reads)
+    found = [banks.costs(ty * T + tx)] * 2 + scalar_costs(_reads(T))
     return sum(extra for extra, _ in found), sum(waves for _, waves in found)
 
 
@@ -189,7 +193,8 @@ def counters_for(p: SmemParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
     )
 
 
-def read_bank_reports(p: SmemParams, k: int = 0) -> tuple[banks.BankReport, banks.BankReport]:
-    """Bank analysis of warp 0's two reads at step k: tileA[ty][k] and tileB[k][tx]."""
-    ty, tx = np.divmod(np.arange(min(p.T * p.T, WARP_SIZE)), p.T)
-    return banks.analyse(ty * p.T + k), banks.analyse(k * p.T + tx)
+def read_bank_reports(p: SmemParams) -> tuple[tuple[banks.BankReport, int], tuple[banks.BankReport, int]]:
+    """(bank analysis, width) of warp 0's reads at k = 0, tileA[ty][0] and tileB[0][tx], as nvcc issues them
+    (`issued`: a thread's tileA[ty][0..3] is one LDS.128 where T % 4 == 0, [0..1] one LDS.64 where T is even)."""
+    first, second = first_issued_reports(_reads(p.T), 2)
+    return first, second

@@ -16,9 +16,8 @@ from math import ceil
 import numpy as np
 
 from ..core import banks
-from ..core.constants import WARP_SIZE
 from ..core.counters import Counters
-from ..core.instructions import Scalar, issued, round_of, scalar_costs
+from ..core.instructions import Scalar, first_issued_reports, round_of, scalar_costs
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
 from ..core.trace import Access, Cell, Focus, Step, cells
@@ -242,9 +241,5 @@ def counters_for(p: RegisterParams, bxs: np.ndarray, bys: np.ndarray) -> Counter
 def read_bank_reports(p: RegisterParams) -> tuple[tuple[banks.BankReport, int], tuple[banks.BankReport, int]]:
     """(bank analysis, width) of warp 0's first regM instruction (the one reading As[ty*TM][0]) and first
     regN instruction (reading Bs[0][tx*TN]), as nvcc issues them (`issued`: LDS, LDS.64 or LDS.128)."""
-    reads = _reads(p)
-    found = []
-    for (_, words, _), rows in zip(reads[:2], issued(reads)[:2], strict=True):
-        width, shift = rows[0]
-        found.append((banks.analyse(words[0, :WARP_SIZE] + shift, width), width))
-    return found[0], found[1]
+    first, second = first_issued_reports(_reads(p), 2)
+    return first, second

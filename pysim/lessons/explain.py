@@ -18,6 +18,7 @@ import numpy as np
 from ..core.banks import BankReport
 from ..core.constants import NUM_BANKS, SECTOR_BYTES, WARP_SIZE, WORD_BYTES
 from ..core.counters import Counters
+from ..core.instructions import instruction_class
 from ..core.sectors import warp_sectors
 from ..core.warps import INACTIVE
 from ..hardware.params import NAIVE_MAPS, NaiveParams, RegisterParams, SmemParams, TransposeParams
@@ -298,6 +299,12 @@ class BankLine:
     array: str
     index: str
     report: BankReport
+    width: int = 1
+
+    @property
+    def read(self) -> str:
+        """The read as nvcc issues it: e.g. 'tileA[ty][0…3], one LDS.128 per thread'."""
+        return f"{self.array}{self.index}, one {instruction_class('LDS', self.width)} per thread"
 
     @property
     def words(self) -> int:
@@ -320,8 +327,11 @@ def warp_rows(threads_per_row: int, threads: int) -> str:
 
 
 def tiling_banks(p: SmemParams) -> tuple[BankLine, BankLine]:
-    a, b = k03_smem_tiled.read_bank_reports(p)
-    return BankLine("tileA", "[ty][0]", a), BankLine("tileB", "[0][tx]", b)
+    """Warp 0's two reads at k = 0 as nvcc issues them: a thread's tileA[ty][0], [1], ... merged where
+    aligned (`pysim.core.instructions.issued`, the rule the trace's counters follow)."""
+    (a, a_width), (b, b_width) = k03_smem_tiled.read_bank_reports(p)
+    a_index = "[ty][0]" if a_width == 1 else f"[ty][0…{a_width - 1}]"
+    return BankLine("tileA", a_index, a, a_width), BankLine("tileB", "[0][tx]", b, b_width)
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ def test_tile_larger_than_the_matrix_explains_the_reuse_cap(page):
 
 @pytest.mark.parametrize(
     "T,a_words,b_banks",
-    [(1, "1 distinct word", "1 bank"), (3, "3 distinct words", "3 banks"), (32, "1 distinct word", "32 banks")],
+    [(1, "1 distinct word", "1 bank"), (3, "3 distinct words", "3 banks"), (32, "4 distinct words", "32 banks")],
 )
 def test_bank_lines_for_small_odd_and_warp_wide_tiles(page, T, a_words, b_banks):
     page.go(f"#/tiling?M={T + 1}&N={T + 1}&K={T}&T={T}")

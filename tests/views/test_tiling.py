@@ -42,6 +42,24 @@ def test_bank_analysis_shows_broadcast_and_distinct_banks(page):
     assert b.getAttribute("data-degree") == "1" and "8 banks" in page.text(b)
 
 
+@pytest.mark.parametrize(
+    "T,read",
+    [
+        (8, "tileA[ty][0…3], one LDS.128 per thread"),
+        (2, "tileA[ty][0…1], one LDS.64 per thread"),
+        (3, "tileA[ty][0], one LDS per thread"),
+    ],
+)
+def test_bank_line_names_the_instruction_nvcc_issues(page, T, read):
+    """The tileA line describes the merged read the counters count (instructions.issued), not 32-bit words."""
+    page.go(f"#/tiling?M=32&N=32&K=32&T={T}")
+    a, b = page.testid("bank-tileA"), page.testid("bank-tileB")
+    assert page.text(a).startswith(read + ":")
+    assert page.text(b).startswith("tileB[0][tx], one LDS per thread:")
+    if T == 8:  # warp 0 = rows 0…3, each lane 4 words: 16 words in 16 banks, each asked by 8 threads
+        assert "16 distinct words in 16 banks" in page.text(a)
+
+
 def test_math_panel_uses_the_current_numbers(page):
     page.go("#/tiling?M=4&N=4&K=8&T=2")
     text = page.inner_text("why-tiling")

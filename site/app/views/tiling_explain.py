@@ -56,6 +56,7 @@ def slot_values(p: SmemParams) -> dict[str, object]:
     }
     for prefix, line in (("a", a), ("b", b)):
         values |= {
+            f"{prefix}_read": line.read,
             f"{prefix}_threads": line.report.threads,
             f"{prefix}_words": line.words,
             f"{prefix}_banks": line.report.banks_used,
