@@ -42,10 +42,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import takewhile
+from itertools import chain
 from math import gcd
 from typing import TYPE_CHECKING, Any
 
@@ -345,16 +345,22 @@ class Places:
         return (*key, self.seen[(step.tile, *key)] - 1)
 
 
-@lru_cache(maxsize=16)
-def issue_plan(kernel: Any, params: Any) -> Plan:
-    """The `issued` rows of tile 0 of block (0, 0), by a step's place in its tile: every tile of every block
-    issues the same (a tile's shared addresses are the block's own, the same in each tile up to a pipelined
-    stage's offset, and an `Issue` keeps only each row's shift)."""
-    A, B = operands(params.M, params.N, params.K)
-    # Tile 0's steps, in order (a pipelined kernel copies later tiles before tile 0 computes): up to tile 1's
-    # first compute step, or the block's end.
-    steps = takewhile(lambda s: not (s.tile and s.phase == "compute"), kernel.block_steps(params, A, B, 0, 0))
-    tile = [step for step in steps if step.tile == 0]
+def tile_zero(steps: Iterator[Step]) -> tuple[list[Step], Iterator[Step]]:
+    """A block's steps split before tile 1's first compute step: (the steps before it, in order, holding all
+    of tile 0's; a pipelined kernel copies later tiles before tile 0 computes), the rest, unread)."""
+    before: list[Step] = []
+    for step in steps:
+        if step.tile and step.phase == "compute":
+            return before, chain([step], steps)
+        before.append(step)
+    return before, iter(())
+
+
+def plan_of(kernel: Any, params: Any, before: Sequence[Step]) -> Plan:
+    """The `issued` rows of tile 0 of block (0, 0), by a step's place in its tile, from `tile_zero`'s first
+    part: every tile of every block issues the same (a tile's shared addresses are the block's own, the same
+    in each tile up to a pipelined stage's offset, and an `Issue` keeps only each row's shift)."""
+    tile = [step for step in before if step.tile == 0]
     counter = Places()
     places = [counter.of(step) for step in tile]
     kept = set(map(id, _kept(kernel, params, tile)))
@@ -372,6 +378,13 @@ def issue_plan(kernel: Any, params: Any) -> Plan:
         if any(issue != (1, 0) for issue in issues):
             plan.setdefault(place, {})[number] = issues
     return plan
+
+
+@lru_cache(maxsize=16)
+def issue_plan(kernel: Any, params: Any) -> Plan:
+    """`plan_of` block (0, 0), generated for it (a trace that builds block (0, 0) first reads its own steps)."""
+    A, B = operands(params.M, params.N, params.K)
+    return plan_of(kernel, params, tile_zero(kernel.block_steps(params, A, B, 0, 0))[0])
 
 
 def _copies(step: Step) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any
 
 import numpy as np
@@ -268,7 +268,7 @@ class Trace:
         gx, gy = kernel.grid(params)
         self.blocks = [(bx, by) for by in range(gy) for bx in range(gx)]
         self.steps_per_block = kernel.steps_per_block(params)
-        self._plan = instructions.issue_plan(kernel, params)
+        self._plan: instructions.Plan | None = None  # read from block (0, 0)'s steps when first built
         per_block = [kernel.block_counters(params, bx, by) for bx, by in self.blocks]
         self._before_block = [Counters(), *accumulate(per_block)]
         self._cached_blocks = cached_blocks
@@ -387,8 +387,16 @@ class Trace:
         first = self.first_step(number)
         stores: list[Access] = []
         places = instructions.Places()  # a step's place in its tile: the issue plan's key
-        for offset, step in enumerate(self.kernel.block_steps(self.params, self.A, self.B, bx, by)):
-            issues = self._plan.get(places.of(step), {}) if step.tile is not None else {}
+        steps = self.kernel.block_steps(self.params, self.A, self.B, bx, by)
+        if self._plan is None and (bx, by) == (0, 0):  # its tile 0 is the plan's: generate it once, not twice
+            before, rest = instructions.tile_zero(steps)
+            self._plan = instructions.plan_of(self.kernel, self.params, before)
+            steps = chain(before, rest)
+        elif self._plan is None:
+            self._plan = instructions.issue_plan(self.kernel, self.params)
+        plan = self._plan
+        for offset, step in enumerate(steps):
+            issues = plan.get(places.of(step), {}) if step.tile is not None else {}
             delta = count_step(step, issues)
             running = running + delta
             stores.extend(step.global_stores())

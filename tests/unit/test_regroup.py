@@ -15,6 +15,8 @@ from fractions import Fraction
 import pytest
 
 import bruteforce
+from pysim.core import instructions
+from pysim.core.trace import Trace
 from pysim.kernels import KERNELS
 from pysim.lessons.blocktiled import costs
 from pysim.speed import profile
@@ -84,3 +86,19 @@ def test_the_brute_forces_merged_reads_are_nvccs(name: str, values: dict, reads)
     widths = Counter(width for _, issued in reads(values) for _, width in issued)
     expected = {f"LDS{ {1: '', 2: '.64', 4: '.128'}[w] }": n for w, n in widths.items()}
     assert {k: v for k, v in found.items() if k.startswith("LDS")} == expected, (name, values)
+
+
+@pytest.mark.parametrize("name", ["smem", "register", "blocktile1d", "wgmma"])
+def test_a_trace_reads_the_same_plan_from_its_own_block_0_as_issue_plan_generates(name: str) -> None:
+    """Trace reads the issue plan from block (0, 0)'s steps when it builds that block first (no second
+    generation of tile 0), else from `issue_plan`: both give every step the same issues and counters."""
+    kernel = KERNELS[name]
+    params = kernel.PARAMS.parse({k: str(v) for k, v in next(iter(kernel.PARAMS.PRESETS.values())).items()})
+    instructions.issue_plan.cache_clear()
+    own, generated = Trace(kernel, params), Trace(kernel, params)
+    last = generated.first_step(len(generated.blocks) - 1)
+    generated[last]  # another block first: the plan comes from issue_plan
+    assert own[0] is not None and own._plan == instructions.issue_plan(kernel, params) == generated._plan
+    assert own._plan  # each preset merges some reads: the comparison is not of two empty plans
+    for index in range(generated.steps_per_block):
+        assert (own[index].issues, own[index].delta) == (generated[index].issues, generated[index].delta)
