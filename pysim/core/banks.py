@@ -129,6 +129,13 @@ def degrees(words: np.ndarray) -> np.ndarray:
     return phase_degrees(words)[..., 0]
 
 
+def bank_words(words: np.ndarray, width: int = 1, element_words: int = 1) -> tuple[np.ndarray, int]:
+    """(each lane's first 32-bit word, INACTIVE where idle; the 32-bit words each lane moves) of an access
+    whose lanes each move `width` elements of `element_words` words from element index `words`: what the
+    bank analysis reads (an 8-byte element is two banks' words)."""
+    return np.where(words == INACTIVE, INACTIVE, words * element_words), width * element_words
+
+
 def costs(words: np.ndarray, width: int = 1) -> tuple[int, int]:
     """(extra cycles, wavefronts) over all warps of a warp-wide access: a phase of degree d takes
     d wavefronts, d - 1 of them lost to conflicts (an idle phase takes none)."""

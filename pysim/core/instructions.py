@@ -200,15 +200,17 @@ def issued(accesses: Sequence[Scalar]) -> list[list[Issue]]:
     return found
 
 
-def issued_costs(words: np.ndarray, rows: Sequence[Issue]) -> tuple[int, int]:
-    """(bank-conflict cycles, wavefronts) of one scalar access's rows (instructions, threads) as `issued`."""
+def issued_costs(words: np.ndarray, rows: Sequence[Issue], element_words: int = 1) -> tuple[int, int]:
+    """(bank-conflict cycles, wavefronts) of one scalar access's rows (instructions, threads; element indices
+    of `element_words` 32-bit words each) as `issued`: priced on the words `banks.bank_words` gives, as the
+    trace prices an access as written."""
     extra = waves = 0
     for width in (1, 2, 4):
         picked = [number for number, (w, _) in enumerate(rows) if w == width]
         if picked:
             shifts = np.array([rows[number][1] for number in picked])[:, None]
             moved = np.where(words[picked] != INACTIVE, words[picked] + shifts, INACTIVE)
-            more_extra, more_waves = banks.costs(moved, width)
+            more_extra, more_waves = banks.costs(*banks.bank_words(moved, width, element_words))
             extra, waves = extra + more_extra, waves + more_waves
     return extra, waves
 

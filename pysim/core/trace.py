@@ -115,8 +115,7 @@ class Access:
     def bank_words(self) -> tuple[np.ndarray, int]:
         """(each lane's first 32-bit word, INACTIVE where idle; the 32-bit words each lane moves): what the
         bank analysis reads."""
-        words, scale = self.words, self.element_words
-        return np.where(words == INACTIVE, INACTIVE, words * scale), self.width * scale
+        return banks.bank_words(self.words, self.width, self.element_words)
 
     @property
     def elements(self) -> int:
@@ -244,7 +243,8 @@ def _lane_counts(access: Access, issue: list[instructions.Issue] | None = None) 
     if access.space == "global" and access.op == "load":
         found["global_sectors"] = int(sectors.warp_sectors(words, width).sum())
     if access.space == "shared" and issue is not None:
-        found["bank_extra_cycles"], found["shared_wavefronts"] = instructions.issued_costs(words, issue)
+        costs = instructions.issued_costs(words, issue, access.element_words)
+        found["bank_extra_cycles"], found["shared_wavefronts"] = costs
     elif access.space == "shared":
         found["bank_extra_cycles"], found["shared_wavefronts"] = banks.costs(*access.bank_words())
     return found

@@ -1,7 +1,9 @@
 """Random access, bounded memory, source lines and narration of traces."""
 
+import numpy as np
 import pytest
 
+from pysim.core import banks, instructions
 from pysim.core.trace import Trace
 from pysim.hardware.params import NaiveParams, RegisterParams, SmemParams, TransposeParams
 from pysim.kernels import KERNELS, ORDER
@@ -174,3 +176,12 @@ def test_register_fma_pair_slides():
     trace = Trace(KERNELS["register"], p)
     pairs = [s.pair for s in list(trace)[:40] if s.pair is not None][:4]
     assert pairs == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def test_a_planned_access_of_8_byte_elements_is_priced_on_its_32_bit_words():
+    """The trace's two pricing paths (as written: Access.bank_words; as issued: instructions.issued_costs)
+    meet in banks.bank_words, so a planned access of doubles would be priced on two banks' words per element."""
+    words = np.arange(32)[None, :]  # lane i reads double i: as LDS.64, lanes 0-15 fill the 32 banks
+    assert instructions.issued_costs(words, [(1, 0)], element_words=2) == banks.costs(words * 2, 2) == (0, 2)
+    merged = instructions.issued_costs(words, [(2, 0)], element_words=2)  # two doubles per lane: 128 bits
+    assert merged == banks.costs(words * 2, 4) != instructions.issued_costs(words, [(2, 0)])
