@@ -42,13 +42,16 @@ TIMED_CHANGE = """(hash) => new Promise((done) => {
 
 
 def changed_sizes(params_class, raw: dict[str, str], changes: int) -> Iterator[str]:
-    """Routes of the preset `raw` with its depth (K, or n) set to `changes` other accepted values."""
+    """The preset `raw` with its depth (K, or n) set to `changes` other values the view steps through."""
     key = "K" if "K" in raw else "n"
     found = 0
-    for value in range(int(raw[key]) + 1, int(raw[key]) * 4 + 64):
+    depth = int(raw[key])
+    for value in sorted(set(range(1, depth * 4 + 64)) - {depth}, key=lambda v: abs(v - depth)):  # nearest first
         try:
             p = params_class.parse({**raw, key: str(value)})
         except ValueError:
+            continue
+        if p.too_large_to_animate():  # the view would show counts only: no trace to time
             continue
         yield p
         found += 1
