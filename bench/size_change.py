@@ -15,21 +15,17 @@ Prints median and maximum per case.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
 from app.core.urlstate import STEPPING_VIEWS, format_hash  # noqa: E402
+from bench.step_latency import bench_parser, site_page  # noqa: E402
 from pysim.kernels import KERNELS  # noqa: E402
-from tools.harness import Server, launch, wait_ready  # noqa: E402
-from tools.sitebuild.site import build  # noqa: E402
 
 TIMED_CHANGE = """(hash) => new Promise((done) => {
   const start = performance.now();
@@ -60,36 +56,25 @@ def changed_sizes(params_class, raw: dict[str, str], changes: int) -> Iterator[s
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = bench_parser(__doc__)
     parser.add_argument("--changes", type=int, default=5, help="timed size changes per preset (default 5)")
-    parser.add_argument("--only", default="", help="only the cases whose label contains this text")
-    parser.add_argument("--dist", type=Path, help="time this build instead of building dist/")
     args = parser.parse_args(argv)
-    server = Server(args.dist or build())
-    try:
-        with sync_playwright() as playwright:
-            browser = launch(playwright)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(server.url + "#/")
-            wait_ready(page)
-            for view in STEPPING_VIEWS:
-                params_class = KERNELS[view.kernel].PARAMS
-                for label, preset in params_class.PRESETS.items():
-                    name = f"{view.path.strip('/')} {label.split(':')[0]}"
-                    if args.only not in name:
-                        continue
-                    raw = {key: str(value) for key, value in preset.items()}
-                    page.evaluate("hash => { location.hash = hash; }", format_hash(view.path, raw) + "&guide=0")
-                    page.wait_for_timeout(500)  # the view is built: its first visit imports it
-                    samples = [
-                        page.evaluate(TIMED_CHANGE, format_hash(view.path, p.as_strings()) + "&guide=0&step=0")
-                        for p in changed_sizes(params_class, raw, args.changes)
-                    ]
-                    if samples:
-                        print(f"{name:<28} median {statistics.median(samples):7.1f} ms  max {max(samples):7.1f} ms")
-            browser.close()
-    finally:
-        server.close()
+    with site_page(args.dist) as page:
+        for view in STEPPING_VIEWS:
+            params_class = KERNELS[view.kernel].PARAMS
+            for label, preset in params_class.PRESETS.items():
+                name = f"{view.path.strip('/')} {label.split(':')[0]}"
+                if args.only not in name:
+                    continue
+                raw = {key: str(value) for key, value in preset.items()}
+                page.evaluate("hash => { location.hash = hash; }", format_hash(view.path, raw) + "&guide=0")
+                page.wait_for_timeout(500)  # the view is built: its first visit imports it
+                samples = [
+                    page.evaluate(TIMED_CHANGE, format_hash(view.path, p.as_strings()) + "&guide=0&step=0")
+                    for p in changed_sizes(params_class, raw, args.changes)
+                ]
+                if samples:
+                    print(f"{name:<28} median {statistics.median(samples):7.1f} ms  max {max(samples):7.1f} ms")
     return 0
 
 

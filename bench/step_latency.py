@@ -17,9 +17,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -76,37 +78,50 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=200, help="timed steps per case (default 200)")
+def bench_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options every browser bench here takes: --only and --dist."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default="", help="only the cases whose label contains this text")
     parser.add_argument("--dist", type=Path, help="time this build instead of building dist/")
-    args = parser.parse_args(argv)
-    server = Server(args.dist or build())
+    return parser
+
+
+@contextmanager
+def site_page(dist: Path | None) -> Iterator[Page]:
+    """A page of the site (`dist`, or dist/ built now) served locally, opened at #/ and ready."""
+    server = Server(dist or build())
     try:
         with sync_playwright() as playwright:
             browser = launch(playwright)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(server.url + "#/")
             wait_ready(page)
-            for label, route, target in CASES:
-                if args.only not in label:
-                    continue
-                view = route.split("?")[0][2:]
-                page.evaluate("hash => { location.hash = hash; }", route + "&step=0")
-                page.wait_for_timeout(300)
-                timed = [page.evaluate(TIMED_CLICK, view) for _ in range(args.steps)]
-                samples = [total for total, _ in timed]
-                median = statistics.median(samples)
-                handler = statistics.median(handled for _, handled in timed)
-                layout = statistics.median(total - handled for total, handled in timed)
-                print(
-                    f"{label:<30} median {median:6.2f} ms  p95 {percentile(samples, 0.95):6.2f} ms  "
-                    f"(handler {handler:5.2f}, style+layout {layout:5.2f})  target {target} ms  ratio {median / target:.2f}"
-                )
+            yield page
             browser.close()
     finally:
         server.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(__doc__)
+    parser.add_argument("--steps", type=int, default=200, help="timed steps per case (default 200)")
+    args = parser.parse_args(argv)
+    with site_page(args.dist) as page:
+        for label, route, target in CASES:
+            if args.only not in label:
+                continue
+            view = route.split("?")[0][2:]
+            page.evaluate("hash => { location.hash = hash; }", route + "&step=0")
+            page.wait_for_timeout(300)
+            timed = [page.evaluate(TIMED_CLICK, view) for _ in range(args.steps)]
+            samples = [total for total, _ in timed]
+            median = statistics.median(samples)
+            handler = statistics.median(handled for _, handled in timed)
+            layout = statistics.median(total - handled for total, handled in timed)
+            print(
+                f"{label:<30} median {median:6.2f} ms  p95 {percentile(samples, 0.95):6.2f} ms  "
+                f"(handler {handler:5.2f}, style+layout {layout:5.2f})  target {target} ms  ratio {median / target:.2f}"
+            )
     return 0
 
 
