@@ -67,6 +67,9 @@ def test_the_table_gives_model_and_hardware_gflops_per_size(monkeypatch: pytest.
     assert any(line.startswith("vectorized-4097") and "refused: K=4097" in line for line in lines)
 
 
-def test_map_without_the_naive_kernel_is_refused() -> None:
+def test_map_without_the_naive_kernel_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--map is the naive kernel's alone: asked for with other kernels only, it is refused, not silently ignored."""
     with pytest.raises(SystemExit):
-        run.main(["--kernel", "smem", "--map", "row", "--build-only", "/nonexistent"])
+        run.main(["--kernel", "smem", "--map", "row", "--build-only", str(tmp_path)])
+    assert "add --kernel naive" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
