@@ -177,10 +177,15 @@ def speed(args: argparse.Namespace, params: Params) -> None:
     b, clock = report.bounds, DEVICES[device].speed.boost_clock_mhz.value
     holds = f"no run at the rated {clock:,g} MHz boost clock is faster"
     tensor = "" if b.tensor_s is None else f", tensor {b.tensor_s:.3g} s"
+    # Where the assumed round trip sets the floor it is no bound, so the line is not headed "lower bound" then.
+    label, says = (
+        ("floor (estimate)", "set by the round trip at an assumed latency, not a bound")
+        if b.set_by == LATENCY
+        else ("lower bound", holds)
+    )
     print(
-        f"  lower bound        {b.seconds:.4g} s (fp32 {b.fp32_s:.3g} s{tensor}, dram {b.dram_s:.3g} s, "
-        f"latency {b.latency_s:.3g} s): "
-        + ("an estimate, set by the round trip at an assumed latency" if b.set_by == LATENCY else holds)
+        f"  {label:<19}{b.seconds:.4g} s (fp32 {b.fp32_s:.3g} s{tensor}, dram {b.dram_s:.3g} s, "
+        f"latency {b.latency_s:.3g} s): {says}"
     )
     figure = DEVICES[device].tf32_tensor
     if b.tensor_s is not None and figure is not None and figure.alternative:

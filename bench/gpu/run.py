@@ -3,7 +3,13 @@ events, its counters read with Nsight Compute where `ncu` is installed, printed 
 
     python -m bench.gpu.run                      (every kernel at siboehm's runner sizes, on the GPU found)
     python -m bench.gpu.run --kernel smem --size 2048 --reps 20
+    python -m bench.gpu.run --kernel naive --map row --size 4096 4097   (the odd-size cliff, issue 42 item 1)
     python -m bench.gpu.run --build-only DIR     (write and compile the runners; no GPU needed)
+
+Each kernel runs at every --size (M = N = K, or the transpose's n); --map sets the naive kernel's map (both
+maps with `--map row col`), which the other kernels do not have. A GEMM's table gives GFLOP/s beside the time, so
+naive map=row at 4096 and 4097 is the comparison the speed model makes from an unverified rule (pysim/speed/
+wavefronts.py: 295 vs 1,058 GFLOP/s on the a100 preset).
 
 The runner is the listing itself (tools/sass/render.py: the page's lines, `@@` markers stripped) and a main()
 that fills A and B, launches the kernel once to warm up, then `reps` times between two events, and prints one
@@ -25,6 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pysim.hardware.params import NAIVE_MAPS, ParamError
 from pysim.kernels import KERNELS, ORDER, Kernel
 from pysim.speed import estimate
 from pysim.speed.profiles import BUILDERS
@@ -127,10 +134,37 @@ def runner_source(kernel: Kernel, params: Any) -> str:
     )
 
 
-def build(kernel: Kernel, params: Any, arch: str, folder: Path) -> Path:
-    """nvcc -O3 of the runner into folder/<kernel>; CompileError with nvcc's lines if it refuses."""
+def run_values(name: str, size: int, naive_map: str | None = None) -> dict[str, Any]:
+    """The parameters of one timed run: the runner preset at M = N = K = size (the transpose's n), and for the
+    naive kernel the map asked for (None: the preset's)."""
+    sizes = {"n": size} if name == "transpose" else {"M": size, "N": size, "K": size}
+    chosen = {"map": naive_map} if name == "naive" and naive_map else {}
+    return {**runner_values(name), **sizes, **chosen}
+
+
+def runs(names: list[str], sizes: list[int], maps: list[str] | None) -> list[dict[str, Any]]:
+    """Every (kernel, size, map) the command asked for, in that order: each kernel at each size, the naive kernel
+    once per map (the others have none)."""
+    return [
+        {"name": name, **run_values(name, size, naive_map)}
+        for name in names
+        for size in sizes
+        for naive_map in ((maps or [None]) if name == "naive" else [None])
+    ]
+
+
+def label(values: dict[str, Any]) -> str:
+    """A run's name in the table and its runner's file name: 'naive-4097-row', 'smem-4096', 'transpose-4096'."""
+    size = values.get("n", values.get("N"))
+    return "-".join(str(part) for part in (values["name"], size, values.get("map")) if part is not None)
+
+
+def build(kernel: Kernel, params: Any, arch: str, folder: Path, name: str | None = None) -> Path:
+    """nvcc -O3 of the runner into folder/<name> (default: the kernel's); CompileError with nvcc's lines if it
+    refuses."""
     folder.mkdir(parents=True, exist_ok=True)
-    source, program = folder / f"{kernel.NAME}.cu", folder / kernel.NAME
+    name = name or kernel.NAME
+    source, program = folder / f"{name}.cu", folder / name
     source.write_text(runner_source(kernel, params))
     done = subprocess.run(
         [toolchain.tool("nvcc"), "-O3", f"-arch={arch}", "-o", str(program), str(source)],
@@ -183,13 +217,16 @@ def gpu_arch() -> str:
     return f"sm_{major}{minor}"
 
 
-def compare(name: str, size: int, arch: str, device: str, reps: int, folder: Path) -> list[str]:
-    """The table's lines for one kernel: time, then each counter, model vs hardware."""
-    values = {**runner_values(name), **({"n": size} if name == "transpose" else {"M": size, "N": size, "K": size})}
-    kernel, params = render.kernel_params(name, {**values, "device": device})
-    program = build(kernel, params, arch, folder)
-    seconds = time_it(program, reps)
-    lines = [f"{name:<12}{'seconds per launch':<30}{_model_seconds(name, params, device):>14.4g}{seconds:>14.4g}"]
+def compare(values: dict[str, Any], arch: str, device: str, reps: int, folder: Path) -> list[str]:
+    """The table's lines for one run (`runs`): time, GFLOP/s for a GEMM, then each counter, model vs hardware."""
+    name, tag = values["name"], label(values)
+    kernel, params = render.kernel_params(name, {**without_name(values), "device": device})
+    program = build(kernel, params, arch, folder, tag)
+    seconds, modelled = time_it(program, reps), _model_seconds(name, params, device)
+    lines = [f"{tag:<18}{'seconds per launch':<30}{modelled:>14.4g}{seconds:>14.4g}"]
+    if name != "transpose":
+        flop = 2 * params.M * params.N * params.K
+        lines.append(f"{'':<18}{'GFLOP/s':<30}{flop / modelled / 1e9:>14.1f}{flop / seconds / 1e9:>14.1f}")
     if name in BUILDERS:
         profile = BUILDERS[name](params)
         found = counters(program) or {}
@@ -198,8 +235,13 @@ def compare(name: str, size: int, arch: str, device: str, reps: int, folder: Pat
             parts = [found.get(metric) for metric in metrics]
             measured = None if None in parts else sum(part for part in parts if part is not None)
             shown = "(no ncu)" if measured is None else f"{measured:.4g}"
-            lines.append(f"{'':<12}{field:<30}{'-' if modelled is None else f'{modelled:.4g}':>14}{shown:>14}")
+            lines.append(f"{'':<18}{field:<30}{'-' if modelled is None else f'{modelled:.4g}':>14}{shown:>14}")
     return lines
+
+
+def without_name(values: dict[str, Any]) -> dict[str, Any]:
+    """A run's parameters as the kernel's form takes them."""
+    return {key: value for key, value in values.items() if key != "name"}
 
 
 def _model_seconds(name: str, params: Any, device: str) -> float:
@@ -210,24 +252,35 @@ def _model_seconds(name: str, params: Any, device: str) -> float:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.gpu.run", description=__doc__.splitlines()[0])
     parser.add_argument("--kernel", choices=[kernel.NAME for kernel in ORDER], action="append")
-    parser.add_argument("--size", type=int, default=4096)
+    parser.add_argument("--size", type=int, nargs="+", default=[4096], help="M = N = K (the transpose's n); several")
+    parser.add_argument("--map", nargs="+", choices=tuple(NAIVE_MAPS), help="the naive kernel's map(s)")
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--device", default="a100", help="pysim's device preset the model uses (a100, h100, ...)")
     parser.add_argument("--build-only", metavar="DIR", help="write and compile the runners into DIR, run nothing")
     parser.add_argument("--arch", help="sm_XX (default: the GPU's, from nvidia-smi)")
     args = parser.parse_args(argv)
     names = args.kernel or [kernel.NAME for kernel in ORDER]
+    if args.map and "naive" not in names:
+        parser.error("--map is the naive kernel's: add --kernel naive")
+    wanted = runs(names, args.size, args.map)
     if args.build_only:
-        for name in names:
-            kernel, params = render.kernel_params(name, runner_values(name))
-            print(build(kernel, params, args.arch or "sm_80", Path(args.build_only)))
+        for values in wanted:
+            try:
+                kernel, params = render.kernel_params(values["name"], without_name(values))
+            except ParamError as refused:
+                print(f"{label(values)}: refused: {refused}")
+                continue
+            print(build(kernel, params, args.arch or "sm_80", Path(args.build_only), label(values)))
         return 0
     arch = args.arch or gpu_arch()
     folder = Path(toolchain.cache_dir()) / "gpu-runners"
-    print(f"{'kernel':<12}{'quantity':<30}{'model':>14}{'hardware':>14}   ({arch}, model device {args.device})")
-    for name in names:
-        for line in compare(name, args.size, arch, args.device, args.reps, folder):
-            print(line)
+    print(f"{'run':<18}{'quantity':<30}{'model':>14}{'hardware':>14}   ({arch}, model device {args.device})")
+    for values in wanted:
+        try:
+            lines = compare(values, arch, args.device, args.reps, folder)
+        except ParamError as refused:  # a size the kernel's form refuses (a float4 kernel at an odd K)
+            lines = [f"{label(values):<18}refused: {refused}"]
+        print("\n".join(lines))
     return 0
 
 

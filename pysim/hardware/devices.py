@@ -31,6 +31,7 @@ from .sources import (
     ASSUMED,
     CHIPS_AND_CHEESE_H100,
     CUDA_GUIDE,
+    CUDA_GUIDE_LATENCY,
     GA102_WHITEPAPER,
     GPU_FEATURE_TABLE,
     H100_L2_STUDY,
@@ -234,6 +235,19 @@ def _borrowed_latencies() -> dict[str, Figure]:
     }
 
 
+def _turing_latencies() -> dict[str, Figure]:
+    """The T4 (compute capability 7.5): the A100's memory latencies borrowed, the arithmetic one NVIDIA's own."""
+    return {
+        **_borrowed_latencies(),
+        "latency_register": Figure(
+            4,
+            CUDA_GUIDE_LATENCY,
+            "'On devices of compute capability 7.x, for most arithmetic instructions, it is typically 4 clock "
+            "cycles'; the T4 is compute capability 7.5",
+        ),
+    }
+
+
 def _hopper_latencies() -> dict[str, Figure]:
     return {
         "latency_register": Figure(
@@ -375,7 +389,7 @@ DEVICES: dict[str, Device] = {
         shared_per_block_optin=Figure(64, CUDA_GUIDE, "compute capability 7.5"),
         max_threads_per_block=_threads(),
         max_registers_per_thread=_registers(),
-        **_borrowed_latencies(),
+        **_turing_latencies(),
         speed=speed_figures(
             Figure(40, TURING_WHITEPAPER, "Tesla T4: 40 SMs"),
             (

@@ -6,8 +6,8 @@ on kernel 2, p on the whole table), so the model agrees with it by construction;
 *out-of-sample*: nothing was fitted to it, and how far the estimate lands from it is the model's real error
 (issue 42 item 6). `preset` is the device preset the run is drawn on; `card_note` says how the card measured
 differs from that preset, where it does; `note` how the run differs from siboehm's. `CUBLAS_SPANS` holds the
-ranges a source gives for cuBLAS instead of one number. No table of siboehm's kernels on an H100 or H200, nor of
-kernels 1-10 on a T4, was found with a source to cite (issue 42 item 6's search is in the note of that issue).
+ranges a source gives for cuBLAS instead of one number. One H100 table was found (a course report running siboehm's
+repository unchanged); none on an H200, none of kernels 4 and 10 on a T4 (issue 42 item 6's search is in its note).
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ RTX4090_KERNELS_README = (
 RTX4090_KERNEL10_ISSUE = "https://github.com/siboehm/SGEMM_CUDA/issues/21"
 # A fork re-implementing siboehm's kernels, run with his runner on Colab; README_DMALT.md at this commit.
 T4_KERNELS_README = "https://github.com/dmalt/SGEMM_CUDA/blob/1f8c4e3e32973e5699881cfb4a365aa58bf03cef/README_DMALT.md"
+# A course report: siboehm's repository cloned and built unchanged for sm_90 (CUDA 12.3; week_03/gemm_h100.py at the
+# same commit) and run on Modal's "NVIDIA H100", kernels 0-6, 9, 10 at 4096: "Performance (GFLOPs/s)" per kernel.
+H100_REPORT = (
+    "https://github.com/Vilita310/neu-hpc-for-ai/blob/3023655604d9f7a7fc41191d36a3bc9a39471996/week_03/HW_Report.md"
+)
+# Another run on Modal's H100 whose log quotes nvidia-smi: "NVIDIA H100 80GB HBM3 ... 123W / 700W", the SXM5's name
+# and power limit (the PCIe card reports "H100 PCIe", 350 W). Its kernels are its own, so only the card is used.
+MODAL_H100_SMI = "https://github.com/Khatiketki/Assignment-3/blob/7fe53be73a16634931722a929f031538f6303f98/README.md"
 # A fork adding one kernel to siboehm's runner; it quotes cuBLAS on an RTX 4090 and a T4 as ranges over 20 runs.
 CUBLAS_RANGES_README = (
     "https://github.com/larme/Faster_SGEMM_CUDA/blob/dff053c7043e103b758e0944be5552c376ca9d88/README.md"
@@ -199,6 +207,29 @@ RUNS = (
         note="siboehm's runner and kernel 10, under WSL2 on Windows 11, CUDA 12.4",
     ),
     *(_dmalt(size) for size in DMALT),
+    Run(
+        who="Vilita310",
+        card="NVIDIA H100 on Modal",
+        preset="h100",
+        size=4096,
+        source=H100_REPORT,
+        calibration=False,
+        gflops=(
+            (1, 498.7),
+            (2, 6048.1),
+            (3, 9189.8),
+            (4, 17152.5),
+            (5, 25860.5),
+            (6, 31626.7),
+            (9, 31264.4),
+            (10, 36318.5),
+            (0, 50989.4),
+        ),
+        card_note="the report says 'NVIDIA H100' on Modal, not which card: taken as the SXM5 (the preset) because "
+        "its cuBLAS SGEMM, 50,989 GFLOP/s, is 76 % of the SXM5's 67 TFLOP/s FP32 peak and would be 99.6 % of the "
+        f"PCIe card's 51, and another Modal H100's nvidia-smi reads 'H100 80GB HBM3 ... 700W' ({MODAL_H100_SMI})",
+        note="siboehm's repository unchanged but for its CMake compute capability (90), CUDA 12.3; one run per kernel",
+    ),
 )
 CALIBRATION = next(run for run in RUNS if run.calibration)
 

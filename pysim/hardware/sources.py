@@ -29,6 +29,8 @@ ADA_WHITEPAPER = "https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia
 ADA_TUNING = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
 GA102_WHITEPAPER = "https://images.nvidia.com/aem-dam/en-zz/Solutions/geforce/ampere/pdf/NVIDIA-ampere-GA102-GPU-Architecture-Whitepaper-V1.pdf"
 RTX_A6000_PAGE = "https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"
+# The CUDA C++ Programming Guide, "Multiprocessor Level": a dependent arithmetic instruction's latency on cc 7.x.
+CUDA_GUIDE_LATENCY = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#multiprocessor-level"
 # Nsight Compute's kernel profiling guide: L1 and shared memory are one L1TEX unit, one data path.
 NSIGHT_L1TEX = "https://docs.nvidia.com/nsight-compute/ProfilingGuide/index.html#memory-tables-l1"
 # An NVIDIA engineer on the forum: "the T4 ... power capping ... about 70W. It is expected behavior for

@@ -50,13 +50,20 @@ def test_the_caveat_and_the_fp32_note_name_a_card_that_runs_above_its_rated_cloc
         assert "2,730 MHz" in text and not any(claim in text for claim in UNCONDITIONAL)
 
 
-@pytest.mark.parametrize("n,holds", [(4096, "no run at the rated 1,410 MHz boost clock is faster"), (8, "estimate")])
-def test_the_cli_says_what_its_lower_bound_assumes(n, holds):
+@pytest.mark.parametrize(
+    "n,head,holds",
+    [
+        (4096, "lower bound", "no run at the rated 1,410 MHz boost clock is faster"),
+        (8, "floor (estimate)", "at an assumed latency, not a bound"),  # the round trip sets it: no "lower bound"
+    ],
+)
+def test_the_cli_says_what_its_lower_bound_assumes(n, head, holds):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert cli.main(["speed", "--kernel", "smem", "--M", str(n), "--N", str(n), "--K", str(n)]) == 0
-    line = next(line for line in out.getvalue().splitlines() if "lower bound" in line)
-    assert holds in line and "no run is faster" not in line
+    line = next(line for line in out.getvalue().splitlines() if "latency" in line and "fp32" in line)
+    assert line.strip().startswith(head) and holds in line and "no run is faster" not in line
+    assert ("lower bound" in line) == (head == "lower bound")
 
 
 def test_the_ladder_page_claims_no_unconditional_bound_and_no_roof_above_the_compulsory_intensity():

@@ -234,3 +234,11 @@ def test_the_h200s_l2_says_it_is_the_h100s_figure():
     h200 = DEVICES["h200"].l2_size
     assert "stated for the H100, not the H200" in h200.alternative and "same GH100 die" in h200.alternative
     assert "H100" in DEVICES["h100"].l2_size.alternative and "50 MB" in DEVICES["h100"].l2_size.alternative
+
+
+def test_the_t4s_arithmetic_latency_is_nvidias_statement_for_its_compute_capability():
+    """Issue 42 item 7: where NVIDIA's CUDA guide states a figure (a dependent arithmetic instruction on cc 7.x, the
+    T4's 7.5), the preset cites it, not a figure borrowed from another card."""
+    figure = DEVICES["t4"].latency_register
+    assert figure.source.startswith("https://docs.nvidia.com/cuda/") and not figure.assumed
+    assert "compute capability 7.x" in figure.alternative and "typically 4 clock cycles" in figure.alternative
