@@ -17,6 +17,7 @@ from pathlib import Path
 from tools.sitebuild.bootscript import BOOT_PARTS_DIR, write_boot_script
 from tools.sitebuild.errors import BuildError
 from tools.sitebuild.files import copy_tree, sri
+from tools.sitebuild.homenext import write_home_next
 from tools.sitebuild.homepicture import draw_home_picture
 from tools.sitebuild.icons import write_icons
 from tools.sitebuild.import_plan import PLAN_FILE, import_plan
@@ -206,6 +207,7 @@ def build(
     copy_runtime(out, wheels)
     copy_site(out, packages)
     draw_home_picture(out / "index.html")
+    write_home_next(out / "index.html")
     prerender(out / "index.html")
     check_origins(out)
     pack_python(out)

@@ -54,8 +54,12 @@ class MmaView(BlocktiledView):
 
     def build_panels(self, stage) -> None:
         super().build_panels(stage)
-        # This route's own panels right after the grids, before the key and the bookkeeping (which end the stage).
+        # The fragments and this step's banks in a column of the grids' own (css/mma.css places it beside As and
+        # C, or under C on a phone), so the step's key panel shares the first screen with its source; the
+        # tile-wide tables after the grids, before the key and the bookkeeping (which end the stage).
         key = stage.querySelector('[data-testid="legend"]')
+        side = h("div", "mma-side", data_testid="mma-side")
+        stage.querySelector(".memory").appendChild(side)
 
         def place(section) -> None:
             stage.insertBefore(section, key)
@@ -71,7 +75,7 @@ class MmaView(BlocktiledView):
         self.fragment_shown = None
         tables = h("div", "fragment-tiles", children=[table for table, _ in self.fragment_tables.values()])
         heading = h("h2", "", "Fragments: the warp's 32 lanes hold the tiles")
-        place(h("section", "fragment-panel", data_testid="fragments", children=[heading, caption, tables]))
+        side.appendChild(h("section", "fragment-panel", data_testid="fragments", children=[heading, caption, tables]))
         self.bank_text = h("p", "", "", data_testid="bank-text", aria_live="polite")
         self.bank_cells = [h("td", "num", "") for _ in range(NUM_BANKS)]
         strip = h(
@@ -86,7 +90,7 @@ class MmaView(BlocktiledView):
         )
         self.tile_table = h("table", "data", tabindex="0", data_testid="tile-wavefronts")
         heading = h("h2", "", "Shared-memory banks: padded rows or the XOR swizzle")
-        place(
+        side.appendChild(
             h(
                 "section",
                 "bank-panel",
