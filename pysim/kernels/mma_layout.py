@@ -25,6 +25,9 @@ from ..core.swizzle import swizzle_words
 from ..core.warps import INACTIVE
 from ..hardware.mma_params import COPY_FLOATS, MmaParams
 
+# Index arrays are int64 where they are made: the speed model adds them to byte bases past 2**31, and NumPy's
+# default integer is int32 in Pyodide (wasm), where such a sum overflows.
+
 
 def place(p: MmaParams, words: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, col) in a shared array of rows `stride` words long, of logical words row·stride + col."""
@@ -39,14 +42,17 @@ def copy_rounds(p: MmaParams, height: int, width: int) -> tuple[np.ndarray, np.n
     """`for (i = threadIdx.x; i < height·width/4; i += threads)`: (row, first col) of the 16-byte chunk each
     lane copies in each round, (rounds, threads), INACTIVE past the tile's last chunk."""
     chunks, per_row = height * width // COPY_FLOATS, width // COPY_FLOATS
-    i = np.arange(-(-chunks // p.threads))[:, None] * p.threads + np.arange(p.threads)[None, :]
+    i = (
+        np.arange(-(-chunks // p.threads), dtype=np.int64)[:, None] * p.threads
+        + np.arange(p.threads, dtype=np.int64)[None, :]
+    )
     live = i < chunks
     return np.where(live, i // per_row, INACTIVE), np.where(live, i % per_row * COPY_FLOATS, INACTIVE)
 
 
 def warp_origin(p: MmaParams) -> tuple[np.ndarray, np.ndarray]:
     """(warpRow, warpCol) of each thread's warp inside the block tile, (threads,)."""
-    warp = np.arange(p.threads) // WARP_SIZE
+    warp = np.arange(p.threads, dtype=np.int64) // WARP_SIZE
     return warp // p.warp_cols * p.WM, warp % p.warp_cols * p.WN
 
 
@@ -56,10 +62,10 @@ def fragment_reads(p: MmaParams) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     (instructions, threads): MITER·4 loads of A (a0..a3 per mma row), NITER·2 of B (b0, b1)."""
     top, left = warp_origin(p)
     lane = np.arange(p.threads) % WARP_SIZE
-    a_rows = top[None, None] + np.arange(p.MITER)[:, None, None] * MMA_M + A_MAP[lane, :, 0].T[None]
+    a_rows = top[None, None] + np.arange(p.MITER, dtype=np.int64)[:, None, None] * MMA_M + A_MAP[lane, :, 0].T[None]
     a_cols = np.broadcast_to(A_MAP[lane, :, 1].T[None], a_rows.shape)
     b_rows = np.broadcast_to(B_MAP[lane, :, 0].T[None], (p.NITER, 2, p.threads))
-    b_cols = left[None, None] + np.arange(p.NITER)[:, None, None] * MMA_N + B_MAP[lane, :, 1].T[None]
+    b_cols = left[None, None] + np.arange(p.NITER, dtype=np.int64)[:, None, None] * MMA_N + B_MAP[lane, :, 1].T[None]
     shape_a, shape_b = (p.MITER * 4, p.threads), (p.NITER * 2, p.threads)
     return a_rows.reshape(shape_a), a_cols.reshape(shape_a), b_rows.reshape(shape_b), b_cols.reshape(shape_b)
 
@@ -106,7 +112,7 @@ def counters_for(p: MmaParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
     blocks, tiles = len(bxs) * len(bys), p.tiles
     rows = int(np.minimum(p.M - bys * p.BM, p.BM).sum())
     cols = int(np.minimum(p.N - bxs * p.BN, p.BN).sum())
-    k_origins = np.arange(tiles) * p.BK
+    k_origins = np.arange(tiles, dtype=np.int64) * p.BK
     sectors = tile_load_sectors(*copy_rounds(p, p.BM, p.BK), p.K, bys * p.BM, k_origins, (p.M, p.K), len(bxs), 4)
     sectors += tile_load_sectors(*copy_rounds(p, p.BK, p.BN), p.N, k_origins, bxs * p.BN, (p.K, p.N), len(bys), 4)
     costs = [shared_costs(p, tile % p.stages) for tile in range(tiles)]

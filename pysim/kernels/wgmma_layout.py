@@ -27,6 +27,9 @@ from ..core.fragments import C_MAP
 from ..core.swizzle import swizzle_words
 from ..hardware.wgmma_params import WARPGROUP, WGMMA_K, WGMMA_M, WgmmaParams
 
+# Index arrays are int64 where they are made: the speed model adds them to byte bases past 2**31, and NumPy's
+# default integer is int32 in Pyodide (wasm), where such a sum overflows.
+
 
 def place(first_row: int, rows: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, col) where the TMA puts element (rows, cols) of a box whose row 0 lands in row `first_row` of a
@@ -40,7 +43,7 @@ def d_map(BN: int) -> np.ndarray:
     """(row, col) in the warpgroup's 64×BN accumulator tile of d[i] of each of its 128 threads, (128, BN/2, 2).
     PTX ISA, "wgmma" → "Register Fragments" (Matrix D, .f32): warp w holds rows 16w .. 16w+15; within it each
     8-column block j repeats mma.m16n8's C layout: d[4j .. 4j+3] are c0..c3 shifted by 8j columns."""
-    thread = np.arange(WARPGROUP)
+    thread = np.arange(WARPGROUP, dtype=np.int64)
     warp, lane = thread // 32, thread % 32
     i = np.arange(BN // 2)
     rows = 16 * warp[:, None] + C_MAP[lane[:, None], i[None] % 4, 0]
@@ -54,7 +57,7 @@ def box_sectors(rows: int, cols: int, row0: int, col0: int, shape: tuple[int, in
     first, last = col0, min(col0 + cols, shape[1])
     if inside_rows == 0 or last <= first:
         return 0
-    starts = (row0 + np.arange(inside_rows)) * shape[1]
+    starts = (row0 + np.arange(inside_rows, dtype=np.int64)) * shape[1]
     firsts, lasts = (starts + first) // WORDS_PER_SECTOR, (starts + last - 1) // WORDS_PER_SECTOR
     # Rows shorter than a sector share sectors with the row before: count each sector once (the intervals
     # only grow, so a row's new sectors start after the last one the rows before it reached).

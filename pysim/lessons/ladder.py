@@ -16,7 +16,7 @@ Rows, in teaching order:
 his A6000 sizes, orders the rows as he numbers them (naive map=row is his kernel 1, map=col his kernel 2;
 each label starts with his number) and adds TileLab's rungs 11, pipelined warptiling (cp.async, sm_80), and 12,
 TF32 tensor cores (mma.sync, sm_80; it cannot run on the T4, and the model prices it where NVIDIA gives a dense
-TF32 rate).
+TF32 rate), and 13, Hopper's TMA + wgmma (sm_90a: the h100 and h200 presets only).
 
 DRAM traffic is not simulated: `pysim.speed.bounds` brackets it between the
 cache-perfect and no-reuse estimates, and this module adds a third figure, the
@@ -43,6 +43,7 @@ from ..hardware.devices import device
 from ..hardware.mma_params import MmaParams
 from ..hardware.params import NaiveParams, ParamError, Params, RegisterParams, SmemParams, _device, _int
 from ..hardware.pipelined_params import PipelinedParams
+from ..hardware.wgmma_params import WgmmaParams
 from ..kernels import KERNELS
 from ..speed import (
     BANK_RULE,
@@ -68,10 +69,25 @@ PRODUCTION_BK = 8  # siboehm's 2D-blocktiling kernel: BM = BN = 128, BK = 8, TM 
 # CLI option for each parameter name (pysim.cli OPTIONS, inverted).
 CLI_OPTIONS = {"T": "tile", "M": "M", "N": "N", "K": "K", "map": "map", "device": "device"}
 CLI_OPTIONS |= {
-    name: name for name in ("BM", "BN", "BK", "TM", "TN", "WM", "WN", "WNITER", "threads", "stages", "swizzle", "split")
+    name: name
+    for name in (
+        "BM",
+        "BN",
+        "BK",
+        "TM",
+        "TN",
+        "WM",
+        "WN",
+        "WNITER",
+        "threads",
+        "stages",
+        "swizzle",
+        "split",
+        "consumers",
+    )
 }
 # What a row's kernel runs on: an M×N×K product on a device.
-MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams | MmaParams
+MatmulParams = NaiveParams | SmemParams | RegisterParams | Blocktile1DParams | WarptileParams | MmaParams | WgmmaParams
 
 
 class Size(TypedDict):
@@ -190,6 +206,7 @@ SIBOEHM_ROWS = (
     "warptile",
     "pipelined",
     "mma",
+    "wgmma",
     "register-yours",
 )
 
@@ -263,6 +280,12 @@ def _builders(p: LadderParams) -> dict[str, tuple[str, str, str, Callable[[], Ma
             "BM = BN = 128, BK = 16, WM = WN = 64 (4 warps), 3 cp.async stages, padded rows, TF32",
             "mma",
             lambda: tensor_rung(p),
+        ),
+        "wgmma": (
+            "13 · Hopper: TMA + wgmma (sm_90a), past siboehm",
+            "BM = 128, BN = 256, BK = 32, 4 TMA stages, a producer and 2 consumer warpgroups, 128-byte swizzle, TF32",
+            "wgmma",
+            lambda: WgmmaParams(**size, BM=128, BN=256, BK=32, stages=4, consumers=2),
         ),
         "register-yours": (
             "Register tiled, yours",
@@ -443,5 +466,6 @@ PER_FMA: dict[str, tuple[tuple[str, Callable[[KernelProfile], float]], ...]] = {
         (GLOBAL_WAVEFRONTS, lambda prof: prof.global_wavefronts),
     ),
     "fp32": (("FFMA warp instructions per FMA", lambda prof: prof.ffma),),
-    "tensor": (("mma.sync warp instructions per FMA", lambda prof: prof.mma),),
+    # a warp's HGMMA does BN/8 m16n8k8's worth (KernelProfile.mma_size): counted in m16n8k8's so the product holds
+    "tensor": (("tensor-core work per FMA, in mma.m16n8k8 instructions", lambda prof: prof.mma * prof.mma_size),),
 }

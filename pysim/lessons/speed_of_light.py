@@ -96,7 +96,11 @@ class Step:
     text: str
 
 
-PAST_SIBOEHM = {"pipelined": 11, "mma": 12}  # TileLab's rungs after his ladder, numbered on from his kernel 10
+PAST_SIBOEHM = {
+    "pipelined": 11,
+    "mma": 12,
+    "wgmma": 13,
+}  # TileLab's rungs after his ladder, numbered on from his kernel 10
 
 
 def _short(rung: Rung) -> str:

@@ -38,6 +38,7 @@ from .mma import mma
 from .model import L1TEX, L1TEX_PARTS, KernelProfile, Machine, charged, resident_blocks, unit_times
 from .pipelined import pipelined
 from .profiles import BUILDERS as SIBOEHM_BUILDERS
+from .wgmma import wgmma
 
 __all__ = [
     "BUILDERS",
@@ -69,11 +70,23 @@ __all__ = [
 ]
 
 # Every kernel the model prices: siboehm's (profiles.py) and the rungs past his ladder, each in its own module.
-BUILDERS: dict[str, Callable[..., KernelProfile]] = {**SIBOEHM_BUILDERS, "pipelined": pipelined, "mma": mma}
+BUILDERS: dict[str, Callable[..., KernelProfile]] = {
+    **SIBOEHM_BUILDERS,
+    "pipelined": pipelined,
+    "mma": mma,
+    "wgmma": wgmma,
+}
 
 # The parameter a launch failure is blamed on: the one that sets threads / shared memory per block.
-_THREADS_PARAM = {"naive": "T", "smem": "T", "warptile": "threads", "pipelined": "threads", "mma": "WM"}
-_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages", "mma": "stages"}
+_THREADS_PARAM = {
+    "naive": "T",
+    "smem": "T",
+    "warptile": "threads",
+    "pipelined": "threads",
+    "mma": "WM",
+    "wgmma": "consumers",
+}
+_SHARED_PARAM = {"naive": "T", "smem": "T", "pipelined": "stages", "mma": "stages", "wgmma": "stages"}
 
 
 @dataclass(frozen=True)

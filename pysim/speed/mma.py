@@ -39,9 +39,8 @@ def _bytes(words: np.ndarray, base: int) -> np.ndarray:
 
 
 def _global(base: int, idle: np.ndarray, rows: np.ndarray, cols: np.ndarray, width: int) -> np.ndarray:
-    """Byte addresses of elements (rows, cols) of a matrix `width` wide at `base` (-1 for an idle lane). In int64:
-    the bases pass 2**31, and NumPy's default integer is int32 in Pyodide (profiles.build's tid is int64 too)."""
-    rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
+    """Byte addresses of elements (rows, cols) of a matrix `width` wide at `base` (-1 for an idle lane). The bases
+    pass 2**31: rows and cols are int64 where the layouts make them (mma_layout.py, wgmma_layout.py)."""
     return np.where(idle, -1, base + (rows * width + cols) * WORD_BYTES)
 
 

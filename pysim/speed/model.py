@@ -128,6 +128,7 @@ class KernelProfile:
     round_work: int  # instructions one warp issues per round
     mma: int = 0  # mma.m16n8k8 TF32 warp instructions (tensor-core kernels; 3xTF32 counts its three)
     overlapped: bool = False  # cp.async: a round's copies are in flight while earlier tiles are computed
+    mma_size: int = 1  # m16n8k8's worth of multiply-adds in one tensor instruction (a warp's HGMMA: BN/8)
 
     @property
     def flops(self) -> int:
@@ -149,7 +150,7 @@ class KernelProfile:
     @property
     def tensor_flops(self) -> int:
         """FLOPs the tensor cores execute (padding included; 3xTF32 executes three per useful one)."""
-        return self.mma * MMA_FLOPS
+        return self.mma * self.mma_size * MMA_FLOPS
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ def unit_times(m: Machine, prof: KernelProfile) -> UnitTimes:
     ab = min(_wave_dram_bytes(m, prof, resident), l1_miss)
     t["dram"] = max(compulsory_bytes(prof.M, prof.N, prof.K), ab + c_dram) / m.dram_bytes_per_s
     if prof.mma:  # the tensor pipe, only where a kernel issues to it (the FP32 kernels' units stay as they were)
-        t["tensor"] = prof.mma * share / m.tensor_per_clock / clock
+        t["tensor"] = prof.mma * prof.mma_size * share / m.tensor_per_clock / clock
     t["latency"] = _latency(m, prof, resident, on_sm)
     units = list(charged(t).values())
     top = max(units)
@@ -262,7 +263,7 @@ def _latency(m: Machine, prof: KernelProfile, resident: int, on_sm: int) -> floa
             prof.round_work / m.warp_issue_per_clock,
             (prof.shared_wavefronts + prof.global_wavefronts) / per_block,  # one L1TEX data path
             prof.ffma / per_block / m.fp32_per_clock,
-            prof.mma / per_block / m.tensor_per_clock if prof.mma else 0.0,
+            prof.mma * prof.mma_size / per_block / m.tensor_per_clock if prof.mma else 0.0,
         )
     else:
         # Independent warps: between rounds a warp waits only for its own issue (one scheduler).
