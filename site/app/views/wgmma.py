@@ -39,15 +39,15 @@ class WgmmaView(BlocktiledView):
 
     def build_panels(self, stage) -> None:
         super().build_panels(stage)
-        key = stage.querySelector('[data-testid="legend"]')
+        # This route's pictures come first, above the grids: at the smallest tiles wgmma takes (a 64-row m64
+        # tile, 32-float rows) As, Bs and C are canvases thousands of pixels tall, and the lesson is the pipeline.
+        first = stage.firstChild
 
         def place(section) -> None:
-            stage.insertBefore(section, key)
+            stage.insertBefore(section, first)
 
-        self.owner_table = h("table", "data", tabindex="0", data_testid="warpgroup-tile", data_level="register")
-        self.owner_text = h("p", "", "", data_testid="thread-accumulators", aria_live="polite")
-        heading = h("h2", "", "The warpgroup's tile: who holds which rows of C")
-        place(h("section", "warpgroup-panel", children=[heading, self.owner_table, self.owner_text]))
+        self.timeline = PipelineTimeline(k13_wgmma, wgmma)
+        place(self.timeline.element)
         heading = h("h2", "", "Shared memory: the 128-byte swizzle of one 1,024-byte atom")
         place(
             h(
@@ -58,10 +58,12 @@ class WgmmaView(BlocktiledView):
                 children=[heading, self.swizzle_table(), self.swizzle_text()],
             )
         )
+        self.owner_table = h("table", "data", tabindex="0", data_testid="warpgroup-tile", data_level="register")
+        self.owner_text = h("p", "", "", data_testid="thread-accumulators", aria_live="polite")
+        heading = h("h2", "", "The warpgroup's tile: who holds which rows of C")
+        place(h("section", "warpgroup-panel", children=[heading, self.owner_table, self.owner_text]))
         self.flops = h("p", "", "", data_testid="tensor-flops")
         place(h("section", "tensor-panel", children=[h("h2", "", "Tensor cores, TMA and barriers"), self.flops]))
-        self.timeline = PipelineTimeline(k13_wgmma, wgmma)
-        place(self.timeline.element)
 
     def swizzle_table(self):
         """Row r, physical chunk c: the logical chunk the TMA put there (c XOR r), and its banks."""
