@@ -8,7 +8,7 @@ from ...core.words import count
 from ...kernels import k13_wgmma as kernel
 from . import common
 from .common import Entry, Run, moment
-from .model import Task
+from .model import Choice, Task
 
 
 def stage_bytes(run: Run) -> Entry:
@@ -57,9 +57,35 @@ def full_waits(run: Run) -> Entry:
     )
 
 
+def copy_issuer(run: Run) -> Entry:
+    """Who issues the TMA copy of A's tile: one thread."""
+    index = run.find(lambda step: step.lines == kernel.TMA_A)
+    assert index is not None
+    choices = (
+        Choice("block", "every thread of the block, one element each (as cp.async)"),
+        Choice("warp", "one warp of the producer warpgroup"),
+        Choice("one", "one thread: thread 0 of the producer warpgroup"),
+    )
+    question = "Tile t0 of A is about to be copied into stage 0. Who issues the copy?"
+    why = "cp.async.bulk.tensor is one instruction of one thread; the TMA unit moves the whole box"
+    return moment(run, "wgmma:issuer", index - 1, index, "choice", question, "one", why, choices=choices)
+
+
+def release_arrivals(run: Run) -> Entry:
+    """Arrivals empty[stage] counts before the producer may refill the stage: one per consumer warpgroup."""
+    p = run.params
+    index = run.find(lambda step: step.lines == kernel.RELEASE)
+    assert index is not None
+    question = "The wgmmas of tile t0 are done. How many arrivals on empty[0] free stage 0 for the producer?"
+    why = f"empty[s] is set up for {p.consumers} arrival(s): thread 0 of each consumer warpgroup arrives once"
+    return moment(run, "wgmma:release", index - 1, index, "number", question, p.consumers, why)
+
+
 def entries(run: Run) -> list[Entry]:
     return [
         stage_bytes(run),
+        copy_issuer(run),
+        release_arrivals(run),
         full_waits(run),
         wgmmas_per_kstep(run),
         common.block_loads(
