@@ -32,6 +32,7 @@ ROUTES = {
     "warptile": "#/warptile?step=30",
     "pipelined": "#/pipelined?step=20",
     "mma": "#/mma?step=9",
+    "wgmma": "#/wgmma?step=10",
     "ladder": "#/ladder?N=4096&device=h100",
     "playground": "#/playground",
     "teach": "#/teach?view=tiling",

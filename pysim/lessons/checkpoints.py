@@ -56,7 +56,7 @@ def format_number(value: Fraction) -> str:
 # Kernels whose checkpoints are asked (quiz=1, course packages) as practice only: they count toward
 # no course score, so adding their routes left a course's scored questions as they were. Drop a
 # kernel from here to score its checkpoints (the course then has more questions to complete).
-PRACTICE_ONLY = ("blocktile1d", "vectorized", "warptile", "pipelined", "mma")
+PRACTICE_ONLY = ("blocktile1d", "vectorized", "warptile", "pipelined", "mma", "wgmma")
 
 
 def kinds(kernel: Any) -> tuple[str, ...]:

@@ -25,6 +25,8 @@ ROUTES = {
     "vectorized": ("#/vectorized?step=2", ("[data-testid=grid-As]", TILE, "[data-testid=grid-C]")),
     "warptile": ("#/warptile?step=30", ("[data-testid=grid-As]", TILE, "[data-testid=grid-C]")),
     "mma": ("#/mma?step=9", ("[data-testid=grid-As]", "[data-testid=grid-C]")),  # a fragment load of As
+    # the first wgmma: the pipeline and the swizzle, drawn above the grids (As alone is 2 stages × 64 rows)
+    "wgmma": ("#/wgmma?step=10", ("[data-testid=pipeline-timeline]", "[data-testid=swizzle-atom]")),
     "naive": ("#/naive?step=3", (".warp-picture:not([hidden])",)),  # lanes (destination) under their sectors
     "transpose": ("#/transpose?step=15", (".warp-picture:not([hidden])",)),
     "hierarchy": ("#/hierarchy?N=1024&T=16&step=0", (".walk-step[aria-current=step] .picture",)),

@@ -21,8 +21,9 @@ ROUTES = (
     "#/vectorized?M=16&N=16&K=8&BM=16&BN=16&BK=4&TM=4&TN=4&step=2",
     "#/warptile?M=16&N=64&K=16&BM=16&BN=64&BK=8&WM=16&WN=64&WNITER=2&TM=1&TN=4&threads=32&step=30",
     "#/mma?M=16&N=16&K=32&BM=16&BN=16&BK=8&WM=16&WN=16&stages=2&swizzle=0&split=1&step=9",
+    "#/wgmma?M=64&N=32&K=64&BM=64&BN=32&BK=32&stages=2&consumers=1&step=10",
 )
-BLOCKTILED = ROUTES[7:]  # the blocktiled views (#/blocktile1d, #/vectorized, #/warptile) and #/mma, built on them
+BLOCKTILED = ROUTES[7:]  # the blocktiled views (#/blocktile1d, #/vectorized, #/warptile), #/mma and #/wgmma
 SIZES = (
     ("projector", 1280, 720, "light"),
     ("desktop", 1440, 900, "dark"),

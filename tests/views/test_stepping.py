@@ -8,6 +8,7 @@ on-screen counter check per view."""
 from __future__ import annotations
 
 import bruteforce_mma
+import bruteforce_wgmma
 import pytest
 
 import bruteforce
@@ -44,11 +45,17 @@ RUNS = {
         dict(M=20, N=28, K=20, BM=32, BN=16, BK=8, WM=16, WN=16, stages=3, swizzle=0, split=3),
         dict(M=32, N=32, K=64, BM=32, BN=32, BK=32, WM=16, WN=16, stages=2, swizzle=1, split=1),
     ],
+    # Cut edges (boxes partly outside A and Bt, zero fill), more tiles than stages; two consumer warpgroups.
+    "wgmma": [
+        dict(M=40, N=44, K=60, BM=64, BN=24, BK=32, stages=1, consumers=1),
+        dict(M=60, N=16, K=64, BM=128, BN=16, BK=32, stages=3, consumers=2),
+    ],
 }
 BRUTE_FORCE = {
     "smem": bruteforce.smem,
     "transpose": lambda n, T, pad: bruteforce.transpose(n, T, pad),
     "mma": bruteforce_mma.mma,
+    "wgmma": bruteforce_wgmma.wgmma,
 }
 # Small sizes for the controls (the first run's, or the seed's).
 SMALL = {kernel: sizes[0] for kernel, sizes in RUNS.items()} | {
@@ -217,6 +224,10 @@ def test_a_bare_link_keeps_the_readers_state(page, kernel):
         ("mma", dict(BK="12"), "BK=12 is not a multiple of 8, the k of mma.m16n8k8"),
         ("mma", dict(device="t4"), "mma.sync with .tf32 operands"),
         ("mma", dict(stages="4", BM="64", BN="64", BK="128", WM="32", WN="32"), "stages=4: 4 × (As[64][132]"),
+        ("wgmma", dict(device="a100"), "wgmma.mma_async needs 9.0"),
+        ("wgmma", dict(BK="64"), "BK=64: this kernel uses the 128-byte swizzle"),
+        ("wgmma", dict(BN="12"), "BN=12 is not a wgmma N"),
+        ("wgmma", dict(BM="96"), "BM=96 is not a multiple of 64·consumers = 64"),
     ],
 )
 def test_invalid_input_shows_an_error_and_keeps_the_state(page, kernel, fields, message):
@@ -254,7 +265,7 @@ def test_every_preset_steps(page, kernel):
         assert page.value("counter-global_loads") == Trace(module, p)[1].counters.global_loads
 
 
-@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile", "pipelined", "mma"])
+@pytest.mark.parametrize("kernel", ["blocktile1d", "vectorized", "warptile", "pipelined", "mma", "wgmma"])
 def test_a_bare_link_opens_at_the_teaching_preset(page, kernel):
     page.go(f"#{ROUTES[kernel]}")
     for key, number in next(iter(KERNELS[kernel].PARAMS.PRESETS.values())).items():

@@ -74,8 +74,9 @@ def presets(spec: ViewSpec) -> list[dict[str, str]]:
         raw = {name: str(value) for name, value in values.items()}
         if not params_cls.parse(raw).too_large_to_animate():
             found.append(raw)
-    if len(found) == 1:
-        found.append({**found[0], "device": "h100"})
+    if len(found) == 1:  # another device than the preset's (#/wgmma's is the H100 already: it runs on Hopper only)
+        device = params_cls.parse(found[0]).device
+        found.append({**found[0], "device": "h200" if device == "h100" else "h100"})
     return found
 
 

@@ -61,6 +61,7 @@ ROUTES = {
     "warptile": "warptile",
     "pipelined": "pipelined",
     "mma": "mma",
+    "wgmma": "wgmma",
     "transpose": "transpose",
 }
 WALKTHROUGH = "hierarchy"

@@ -29,10 +29,11 @@ ORDER = (
     "warptile",
     "pipelined",
     "mma",
+    "wgmma",
 )
 # Views that open at their first preset, not at the kernel's defaults (app/views/naive.py START and
 # BlocktiledView.start: a link's missing sizes come from it). tests/views/test_teach.py checks the two agree.
-OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile", "pipelined", "mma"})
+OPENS_AT_FIRST_PRESET = frozenset({"naive", "blocktile1d", "vectorized", "warptile", "pipelined", "mma", "wgmma"})
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,16 @@ LESSONS = {
             "Explain why 3xTF32 recovers float32's accuracy at three times the tensor-core instructions.",
         ),
         "Why does rounding the operands to TF32 cost accuracy, and what does splitting each value into two buy back?",
+    ),
+    "wgmma": Lesson(
+        "Hopper: TMA + wgmma (warp specialization)",
+        (
+            "Count the bytes one stage's TMA copies write, zero fill included: what the mbarrier expects.",
+            "Say which threads wait on which barrier: consumers on full[s], the producer on empty[s].",
+            "Count the wgmma instructions per k-step from the consumer warpgroups and their m64 tiles.",
+            "Read the 128-byte swizzle: chunk c of row r lands in chunk c XOR (r mod 8), so a core matrix meets all 32 banks.",
+        ),
+        "Why does one thread issuing whole-tile copies free the other warps, and what do the mbarriers replace?",
     ),
 }
 ACTIVITY_MINUTES = 20

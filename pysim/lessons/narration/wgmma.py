@@ -51,6 +51,16 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
     return "computes its indices"
 
 
+def position(step: Step, p: WgmmaParams) -> str:
+    """'Block (0,1), tile 2 of 4 (stage 1), k=8': where the step is (#/wgmma's focus line)."""
+    parts = [f"Block ({step.block[0]},{step.block[1]})"]
+    if step.tile is not None:
+        parts.append(f"tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})")
+    if step.k is not None:
+        parts.append(f"k={step.k % p.BK}")
+    return ", ".join(parts)
+
+
 def narrate(step: Step, p: WgmmaParams, thread: int) -> str:
     tid, group = kernel.thread_xy(p, thread)
     where = f"tile {step.tile}" if step.tile is not None else step.phase

@@ -36,6 +36,7 @@ VIEWS = (
     ViewSpec("/warptile", "app.views.blocktiled", "WarptileView", kernel="warptile"),
     ViewSpec("/pipelined", "app.views.pipelined", "PipelinedView", kernel="pipelined"),
     ViewSpec("/mma", "app.views.mma", "MmaView", kernel="mma"),
+    ViewSpec("/wgmma", "app.views.wgmma", "WgmmaView", kernel="wgmma"),
     ViewSpec("/hierarchy", "app.views.hierarchy.page", "HierarchyView"),
     ViewSpec("/naive", "app.views.naive", "NaiveView", kernel="naive"),
     ViewSpec("/transpose", "app.views.transpose", "TransposeView", kernel="transpose"),

@@ -22,10 +22,13 @@ PIPE_KEY = (
 
 class PipelineTimeline:
     """The timeline's section: `element`; `build(p)` for new sizes, `show(p, step)` for a step. `listing`: the
-    kernel module whose statements the steps name (k11_pipelined or k12_mma)."""
+    kernel module whose statements the steps name (k11_pipelined or k12_mma); `lesson`: the module whose
+    `timeline`, `column_of`, `stage_now` and `now_text` say where a step sits (pysim.lessons.pipelined, or
+    pysim.lessons.wgmma for the producer/consumer pipeline of #/wgmma)."""
 
-    def __init__(self, listing: ModuleType) -> None:
+    def __init__(self, listing: ModuleType, lesson: ModuleType = pipelined) -> None:
         self.listing = listing
+        self.lesson = lesson
         self.table = h("table", "data pipeline", tabindex="0", data_testid="pipeline-timeline")
         self.now = h("p", "pipe-now", "", data_testid="pipeline-now", aria_live="polite")
         heading = h("h2", "", "The pipeline: which tile each stage holds, round by round")
@@ -36,7 +39,7 @@ class PipelineTimeline:
     def build(self, p: Any) -> None:
         """One header row of rounds, one row per stage; cells carry their state as a class and in words."""
         self.table.textContent = ""
-        columns = pipelined.timeline(p)
+        columns = self.lesson.timeline(p)
         caption = h("caption", "", "Each stage's buffer per round: load (copy issued), in flight, compute")
         head = h("tr", "", children=[h("th", "", "stage", scope="col")])
         for column in columns:
@@ -63,12 +66,12 @@ class PipelineTimeline:
             cell.classList.remove("pipe-now")
             cell.classList.remove("pipe-touched")
         self.marked = []
-        column = pipelined.column_of(p, step, self.listing)
-        stage = pipelined.stage_now(p, step, self.listing)
+        column = self.lesson.column_of(p, step, self.listing)
+        stage = self.lesson.stage_now(p, step, self.listing)
         if column is not None:
             for row, cells in enumerate(self.cells):
                 cells[column].classList.add("pipe-now")
                 self.marked.append(cells[column])
                 if row == stage:
                     cells[column].classList.add("pipe-touched")
-        self.now.textContent = pipelined.now_text(p, step, self.listing)
+        self.now.textContent = self.lesson.now_text(p, step, self.listing)
