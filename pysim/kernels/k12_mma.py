@@ -163,13 +163,14 @@ def steps_per_block(p: MmaParams) -> int:
 
 def _c_cells(p: MmaParams, block: tuple[int, int], thread: int) -> list[Cell]:
     """C[row][col] of each accumulator of `thread`, mi, ni, c0..c3 in order (outside C included)."""
-    top, left = layout.warp_origin(p)
+    tops, lefts = layout.warp_origin(p)
+    top, left = int(tops[thread]), int(lefts[thread])  # cells are Python ints: the page keys JS Maps by them
     lane = thread % WARP_SIZE
     bx, by = block
     return [
         (
-            by * p.BM + top[thread] + mi * MMA_M + int(C_MAP[lane, i, 0]),
-            bx * p.BN + left[thread] + ni * MMA_N + int(C_MAP[lane, i, 1]),
+            by * p.BM + top + mi * MMA_M + int(C_MAP[lane, i, 0]),
+            bx * p.BN + left + ni * MMA_N + int(C_MAP[lane, i, 1]),
         )
         for mi in range(p.MITER)
         for ni in range(p.NITER)

@@ -53,3 +53,15 @@ def test_a_module_that_breaks_the_contract_is_refused_at_registration() -> None:
             setattr(broken, name, getattr(k03_smem_tiled, name))
     with pytest.raises(TypeError, match="lacks counters_for"):
         Kernel(broken)
+
+
+@pytest.mark.parametrize("kernel", [k for k in ORDER if hasattr(k.module, "owned_cells")], ids=lambda k: k.NAME)
+def test_cells_are_python_ints(kernel: Kernel) -> None:
+    """The page keys JavaScript Maps by a cell's index (a grid's corner labels): Pyodide refuses a NumPy
+    integer as a Map key (ConversionError), so a cell of C is a pair of Python ints at every size."""
+    for p in _sizes(kernel):
+        gx, gy = kernel.grid(p)
+        for block in {(0, 0), (gx - 1, gy - 1)}:
+            for thread in range(kernel.threads(p)):
+                for cell in kernel.owned_cells(p, block, thread):
+                    assert all(type(x) is int for x in cell), (kernel.NAME, p, block, thread, cell)
