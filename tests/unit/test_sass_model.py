@@ -26,11 +26,25 @@ from tools.sass.samples import samples
 SAMPLES = 20
 # Sampled sets where nvcc's load-store vectorizer does not do what the `merge` rule says, on the architectures
 # named; found by this test, kept here so they stay visible (strict: the day the model learns the rule, the mark
-# must go). Per iteration and thread, nvcc's count first, then the model's. The merging is ptxas's (the PTX still
-# reads scalars), from a base NVVM's loop strength reduction picked: in vectorized 17's PTX a thread's aligned
-# float4 of As is `ld.shared.f32 [%r79+-8]` ... `[%r79+4]` (the base in the run's middle, Bs's 8 words at -16..12),
-# and ptxas splits it into two LDS.64 on every architecture; sample 3 has the same PTX base, merged on sm_90 only.
-# No rule found yet for where NVVM puts the base nor for what ptxas can prove of it per architecture.
+# must go). Per iteration and thread, nvcc's count first, then the model's. What is known (session sass13, nvcc 13):
+# - ptxas's half, verified by editing the PTX of vectorized 17 and running ptxas alone: a thread's consecutive
+#   ld.shared.f32 [%r+imm] become one LDS.64/LDS.128 only where the base register's known alignment (the power of
+#   two dividing every term of %r: the thread part, the constant folded into %r, the loop step) is the width and
+#   imm a multiple of it; ptxas keeps no residue, so %r = As+16*threadRow+8 (8-aligned) read at -8..4 is two LDS.64
+#   on sm_80..sm_90 alike, and at base +0 or +16 one LDS.128, at +4 all scalar.
+# - sm_90 only: where ptxas unrolls the PTX's dotIdx loop completely (6 rounds or fewer of vectorized 17's body;
+#   8 are unrolled by 4 and stay a loop), it re-derives each address from the loop's start value and merges as
+#   the `merge` rule says (as vectorized 3 and 9 and register 9 show on sm_90 only); sm_75..sm_89 do not.
+# - NVVM's half, not yet predictable: NVVM unrolls the dotIdx loop fully while BK*(TM*TN+TM+TN) is below about
+#   150 (register kernel, BK 1-16, TM and TN 1-8: all of 144 and under unrolled, all of 176 and over kept, 152-160
+#   mixed), else keeps it, unrolled by 4, 2 or 1 (rounds of 11-17, 24-35, 44 and over). In a kept loop, loop
+#   strength reduction gives an array a pointer IV that starts at one of its reads' offsets, the lowest, the
+#   highest or the first at or above their midpoint (LLVM's GenerateCrossUseConstantOffsets), the one with the
+#   fewest immediate bits: words 0..3 at +2 words, 0..7 at +4, so a lone float4 of As or Bs sits mid-base. That
+#   fits the failing register, vectorized and warptile samples (pipelined 15's Bs base is its last word: not
+#   analysed) but not every passing one: with 128 accumulators per thread NVVM recomputes the addresses from
+#   threadIdx.x each round (base +0), and an array read through an offset IV shared with the other starts at
+#   the midpoint of both arrays' reads (vectorized 5: Bs's float4 at +4 words), so no rule yet.
 ALL, BEFORE_90 = toolchain.ARCHS, toolchain.ARCHS[:-1]
 SPLIT_128 = "TM=4, TN=8: a thread's 4 aligned As words as two LDS.64, not one LDS.128"
 UNMODELLED: dict[tuple[str, int], tuple[tuple[str, ...], str]] = {
