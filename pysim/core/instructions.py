@@ -23,10 +23,11 @@ RULES, in the order they apply:
   part of the address a multiple of it for every thread (shared arrays are placed 16-byte aligned).
   A merged access is issued where the first of its words is needed (`issued`), and the trace's per-warp
   counters (wavefronts, bank-conflict cycles) count it there, once, at its width (`issued_costs`).
-- `kept-loop`: ptxas (not NVVM: the PTX of kernels 4 and 5 still reads scalar ld.shared.f32; ptxas merges) unrolls
-  the dotIdx loop, and so merges reads across its rounds, only while one round is short; a round of more
-  than KEPT_LOOP_BODY instructions (its FFMA and scalar shared reads) stays a loop in the SASS, and `merge`
-  sees one round at a time. Found on nvcc 13 for every architecture: rounds of 44 (register, TM=4, TN=8:
+- `kept-loop`: the compiler unrolls the dotIdx loop, and ptxas can then merge reads across its rounds, only
+  while one round is short; a round of more than KEPT_LOOP_BODY instructions (its FFMA and scalar shared
+  reads) stays a loop, and `merge` sees one round at a time. Keeping the loop is NVVM's choice (the PTX keeps
+  it at register 128/128/8/8/8 and blocktile1d TM=32, and unrolls it at register TM=4, TN=8, BK=2); the
+  merging is ptxas's (the PTX still reads scalar ld.shared.f32). Found on nvcc 13 for every architecture: rounds of 44 (register, TM=4, TN=8:
   As merged across rounds into LDS.128) are unrolled; rounds of 65 (blocktile1d, TM=32: 32 FFMA, 33 LDS)
   and 80 (register at siboehm's runner shape, TM=TN=8) are kept, their As reads scalar. The bound is
   somewhere in 45-64; 48 is fitted, not read from ptxas, and tests/unit/test_sass_model.py holds it.
@@ -153,7 +154,7 @@ def alignment_of(bases: Iterable[int]) -> int:
 
 
 def keeps_loop(ffma: int, reads: int) -> bool:
-    """The `kept-loop` rule: whether ptxas keeps the dotIdx loop whose one round has `ffma` FFMA and
+    """The `kept-loop` rule: whether the compiler keeps the dotIdx loop whose one round has `ffma` FFMA and
     `reads` scalar shared reads per thread, so that no read is merged with one of another round."""
     return ffma + reads > KEPT_LOOP_BODY
 
