@@ -27,10 +27,11 @@ RULES, in the order they apply:
   while one round is short; a round of more than KEPT_LOOP_BODY instructions (its FFMA and scalar shared
   reads) stays a loop, and `merge` sees one round at a time. Keeping the loop is NVVM's choice (the PTX keeps
   it at register 128/128/8/8/8 and blocktile1d TM=32, and unrolls it at register TM=4, TN=8, BK=2); the
-  merging is ptxas's (the PTX still reads scalar ld.shared.f32). Found on nvcc 13 for every architecture: rounds of 44 (register, TM=4, TN=8:
-  As merged across rounds into LDS.128) are unrolled; rounds of 65 (blocktile1d, TM=32: 32 FFMA, 33 LDS)
-  and 80 (register at siboehm's runner shape, TM=TN=8) are kept, their As reads scalar. The bound is
-  somewhere in 45-64; 48 is fitted, not read from ptxas, and tests/unit/test_sass_model.py holds it.
+  merging is ptxas's (the PTX still reads scalar ld.shared.f32). Found on nvcc 13 for every architecture:
+  rounds of 44 (register, TM=4, TN=8: As merged across rounds into LDS.128) are unrolled; rounds of 65
+  (blocktile1d, TM=32: 32 FFMA, 33 LDS) and 80 (register at siboehm's runner shape, TM=TN=8) are kept, their
+  As reads scalar. The bound is somewhere in 45-64; 48 is fitted, not read from the compiler, and
+  tests/unit/test_sass_model.py holds it.
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
