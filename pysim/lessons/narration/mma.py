@@ -7,6 +7,7 @@ from ...core.trace import Step
 from ...core.words import count
 from ...hardware.mma_params import MmaParams
 from ...kernels import k12_mma as kernel
+from . import tiled
 
 
 def describe(step: Step, p: MmaParams, thread: int) -> str:
@@ -32,12 +33,7 @@ def describe(step: Step, p: MmaParams, thread: int) -> str:
 
 def position(step: Step, p: MmaParams) -> str:
     """'Block (0,1), tile 2 of 4 (stage 1), kk=8': where the step is (#/mma's focus line)."""
-    parts = [f"Block ({step.block[0]},{step.block[1]})"]
-    if step.tile is not None:
-        parts.append(f"tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})")
-    if step.k is not None:
-        parts.append(f"kk={step.k % p.BK}")
-    return ", ".join(parts)
+    return tiled.stage_position(step, p.tiles, p.stages, p.BK, "kk")
 
 
 def narrate(step: Step, p: MmaParams, thread: int) -> str:

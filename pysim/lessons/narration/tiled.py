@@ -1,6 +1,6 @@
-"""Sentences the blocktiled kernels (blocktile1d, vectorized, warptile) share: where the block is
-in its loops, its barriers and its copies into shared memory. Not a kernel key: no kernel is
-registered under this name."""
+"""Sentences the blocktiled kernels (blocktile1d, vectorized, warptile) share: where the block is in its
+loops, its barriers and its copies into shared memory; and where a multi-stage kernel's step is (mma, wgmma).
+Not a kernel key: no kernel is registered under this name."""
 
 from __future__ import annotations
 
@@ -20,6 +20,16 @@ def position(step: Step, BK: int, tiles: int, inner_names: tuple[str, ...]) -> s
         where += f", dotIdx={step.k}"
     where += "".join(f", {name}={value}" for name, value in zip(inner_names, step.inner))
     return where
+
+
+def stage_position(step: Step, tiles: int, stages: int, BK: int, k_name: str) -> str:
+    """'Block (0,1), tile 2 of 4 (stage 1), kk=8': where a multi-stage kernel's step is (#/mma, #/wgmma)."""
+    parts = [f"Block ({step.block[0]},{step.block[1]})"]
+    if step.tile is not None:
+        parts.append(f"tile {step.tile + 1} of {tiles} (stage {step.tile % stages})")
+    if step.k is not None:
+        parts.append(f"{k_name}={step.k % BK}")
+    return ", ".join(parts)
 
 
 def values(row: np.ndarray) -> str:

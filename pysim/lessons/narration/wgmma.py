@@ -7,6 +7,7 @@ from ...core.trace import Step
 from ...core.words import count
 from ...hardware.wgmma_params import WARPGROUP, WgmmaParams
 from ...kernels import k13_wgmma as kernel
+from . import tiled
 
 
 def _role(p: WgmmaParams, thread: int) -> str:
@@ -53,12 +54,7 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
 
 def position(step: Step, p: WgmmaParams) -> str:
     """'Block (0,1), tile 2 of 4 (stage 1), k=8': where the step is (#/wgmma's focus line)."""
-    parts = [f"Block ({step.block[0]},{step.block[1]})"]
-    if step.tile is not None:
-        parts.append(f"tile {step.tile + 1} of {p.tiles} (stage {step.tile % p.stages})")
-    if step.k is not None:
-        parts.append(f"k={step.k % p.BK}")
-    return ", ".join(parts)
+    return tiled.stage_position(step, p.tiles, p.stages, p.BK, "k")
 
 
 def narrate(step: Step, p: WgmmaParams, thread: int) -> str:
