@@ -133,11 +133,16 @@ class WgmmaParams(Params):
 
     @property
     def consumer_registers(self) -> int:
-        """What `setmaxnreg.inc` asks for each consumer thread, one block an SM: the register file less the
-        producer's share, split among the consumers, a multiple of 8 and at most the thread limit (PTX ISA,
-        "setmaxnreg": 24 to 256, a multiple of 8)."""
-        share = (REGISTER_FILE // WARPGROUP - PRODUCER_REGISTERS) // self.consumers // 8 * 8
-        return min(share, device(self.device).register_limit // 8 * 8)
+        """What `setmaxnreg.inc` asks for each consumer thread, one block an SM: the block's register pool less
+        the producer's share, split among the consumers, a multiple of 8 and at most the thread limit (PTX ISA,
+        "setmaxnreg": 24 to 256, a multiple of 8). The pool is what the launch gave the block, not the whole
+        register file: "A pool of available registers is maintained per-CTA ... setmaxnreg.inc blocks the
+        execution until enough registers are available in the CTA's register pool", so asking for more than
+        the pool holds waits forever (4 consumers: 640 threads launch with 96 registers each, 61,440 in all)."""
+        limit = device(self.device).register_limit // 8 * 8
+        pool = min(REGISTER_FILE // self.threads // 8 * 8, limit) * self.threads
+        share = (pool - PRODUCER_REGISTERS * WARPGROUP) // (self.consumers * WARPGROUP) // 8 * 8
+        return min(share, limit)
 
     def _check_shared(self) -> None:
         require_stages_fit(self, f"As[{self.BM}][{self.BK}] + Bs[{self.BN}][{self.BK}] + 2 mbarriers")

@@ -221,3 +221,18 @@ def test_cli_count_trace_and_refusals():
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and word in bad.stderr, bad.stderr
     sass = run_cli("sass", "--kernel", "wgmma")  # pysim's instruction model does not count TMA or wgmma
     assert sass.returncode == 2 and sass.stderr.count("\n") == 1 and "sm_90a" in sass.stderr, sass.stderr
+
+
+# The block's register pool, worked by hand: threads × the registers a thread launches with under
+# __launch_bounds__(threads, 1) (65,536 / threads, down to a multiple of 8, at most 248 below the 255 limit).
+# setmaxnreg.inc waits until its registers are free in that pool (PTX ISA, "setmaxnreg"): the producer's 40 and
+# every consumer's request must fit, or the kernel hangs (4 consumers asked 40·128 + 112·512 = 62,464 of 61,440).
+POOLS = {1: 248 * 256, 2: 168 * 384, 3: 128 * 512, 4: 96 * 640}
+
+
+@pytest.mark.parametrize("consumers", sorted(POOLS))
+def test_setmaxnreg_requests_fit_the_blocks_register_pool(consumers):
+    p = WgmmaParams.parse({"BM": str(64 * consumers), "BN": "64", "consumers": str(consumers)})
+    asked = 40 * 128 + p.consumer_registers * 128 * consumers
+    assert asked <= POOLS[consumers], (consumers, p.consumer_registers, asked)
+    assert p.consumer_registers % 8 == 0 and 24 <= p.consumer_registers <= 256

@@ -30,7 +30,7 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
     if producing and role != "producer":
         return "has nothing to do: one producer thread issues every copy"
     if not producing and role != "consumer" and step.lines != kernel.SETUP:
-        return "has finished: the producer warpgroup only copies"
+        return _producer_elsewhere(step, p, role)
     if step.lines == kernel.WAIT_EMPTY:
         return f"waits until the consumers have released {stage}"
     if step.lines == kernel.EXPECT:
@@ -52,6 +52,18 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
     return "computes its indices"
 
 
+def _producer_elsewhere(step: Step, p: WgmmaParams, role: str) -> str:
+    """A producer thread at a consumer step: the copying thread runs ahead to its next refill, if it has one."""
+    if role == "idle producer":
+        return "has nothing to do: one producer thread issues every copy"
+    if step.tile is not None and step.tile + p.stages < p.tiles:
+        return (
+            f"takes no part here: it waits for the consumers to release stage {step.tile % p.stages}, "
+            f"then copies tile {step.tile + p.stages + 1} of {p.tiles} into it"
+        )
+    return "has finished: it has issued its last copy"
+
+
 def position(step: Step, p: WgmmaParams) -> str:
     """'Block (0,1), tile 2 of 4 (stage 1), k=8': where the step is (#/wgmma's focus line)."""
     return tiled.stage_position(step, p.tiles, p.stages, p.BK, "k")
@@ -59,7 +71,7 @@ def position(step: Step, p: WgmmaParams) -> str:
 
 def narrate(step: Step, p: WgmmaParams, thread: int) -> str:
     tid, group = kernel.thread_xy(p, thread)
-    where = f"tile {step.tile}" if step.tile is not None else step.phase
+    where = f"tile {step.tile + 1} of {p.tiles}" if step.tile is not None else step.phase
     return (
         f"{where}: thread {thread} (thread {tid} of warpgroup {group}, {_role(p, thread)}) {describe(step, p, thread)}."
     )
@@ -67,16 +79,41 @@ def narrate(step: Step, p: WgmmaParams, thread: int) -> str:
 
 def phase_detail(step: Step, p: WgmmaParams) -> str:
     """What the whole block is doing in this step."""
+    stage = step.tile % p.stages if step.tile is not None else 0
     if step.phase == "load" and step.accesses:
         return (
-            f"TMA: one instruction copies a {len(step.accesses[1].rows)}-float box of {step.accesses[0].array} into "
-            "shared memory, 128-byte swizzled, and counts its bytes on the stage's full barrier."
+            f"TMA: one instruction copies a {len(step.accesses[1].rows):,}-float box of "
+            f"{step.accesses[0].array} into shared memory, 128-byte swizzled, and counts its bytes on full[{stage}]."
         )
     if step.lines == kernel.WGMMA:
+        who = (
+            f"the consumer warpgroup ({WARPGROUP} threads)"
+            if p.consumers == 1
+            else f"each of the {p.consumers} consumer warpgroups ({WARPGROUP} threads each)"
+        )
         return (
-            f"wgmma: each of the {count(p.consumers, 'consumer warpgroup')} ({WARPGROUP} threads) issues "
+            f"wgmma: {who} issues "
             f"{count(p.MITER, f'm64n{p.BN}k8')}, A and B read from shared memory through their descriptors."
         )
-    if step.phase == "wait":
-        return "mbarrier: threads wait for a phase of a stage's barrier to complete (no __syncthreads)."
-    return f"{step.phase.capitalize()}: the producer copies, the consumers compute."
+    return BLOCK_SENTENCES[step.lines].format(stage=stage, bytes=f"{p.stage_bytes:,}")
+
+
+# The block's part in each other statement of the listing ({stage}: the step's stage).
+BLOCK_SENTENCES = {
+    kernel.SETUP: "Setup: every thread works out its warpgroup, its place in it and the number of tiles.",
+    kernel.INIT: "Setup: thread 0 initialises each stage's two mbarriers: full (its bytes have landed) and empty "
+    "(every consumer is done with it).",
+    kernel.SYNC_INIT: "__syncthreads: no thread touches a barrier before it is initialised (the kernel's only "
+    "block-wide barrier).",
+    kernel.WAIT_EMPTY: "mbarrier: the producer waits until every consumer warpgroup has released stage {stage}, "
+    "which it is about to refill.",
+    kernel.EXPECT: "expect_tx: the producer tells full[{stage}] to expect {bytes} bytes; it completes when the "
+    "stage's copies have brought them all.",
+    kernel.WAIT_FULL: "mbarrier: the consumers wait until this tile's bytes have landed in stage {stage}.",
+    kernel.WGMMA_WAIT: "commit and wait: each consumer warpgroup waits until its wgmmas, which run asynchronously, "
+    "have finished reading stage {stage}.",
+    kernel.RELEASE: "release: thread 0 of each consumer warpgroup arrives on empty[{stage}], so the producer may "
+    "refill the stage.",
+    kernel.STORE: "Store: each consumer thread writes its accumulators to C as float2 pairs; the producer has "
+    "finished.",
+}
