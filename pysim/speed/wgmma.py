@@ -14,7 +14,8 @@ What differs from the mma.sync kernel's profile, each modelled, not read from SA
   each, BN/8 m16n8k8's worth (KernelProfile.mma_size), on the tensor pipe at the card's dense TF32 rate, which
   NVIDIA's H100 figure is for (devices.py);
 - the pipeline: the producer waits on a stage's empty mbarrier S tiles ahead, so S-1 tiles are in flight while
-  one is computed (Launch.overlapped and steps_per_round = S-1, as pipelined.py's); no __syncthreads in the
+  one is computed (Launch.overlapped and steps_per_round = S-1, as pipelined.py's; with one stage nothing is in
+  flight: each tile's round trip and its work add up); no __syncthreads in the
   loop (mbarriers instead): a consumer warp's other instructions a tile are its full-barrier wait, wgmma.fence,
   commit, wait and its release (5), the producer warp's its empty wait, arrive.expect_tx and the two copies;
 - shared memory per block is `stages` buffers and their mbarriers (occupancy follows); registers as setmaxnreg
@@ -81,7 +82,7 @@ def wgmma(p: WgmmaParams) -> KernelProfile:
         (PRODUCER_REGISTERS + p.consumers * p.consumer_registers) // (1 + p.consumers),
         p.shared_bytes,
         steps_per_round=max(1, p.stages - 1),
-        overlapped=True,
+        overlapped=p.stages > 1,  # one stage: the producer refills it only after the consumers release it
         # per warp, averaged over the block's warps (build multiplies by them): whole instructions in sum
         other_per_iteration=ceil((consumer_warps * CONSUMER_SYNC + producer_other) / warps),
     )

@@ -95,3 +95,11 @@ def test_cublas_tf32_on_the_h100_is_above_rung_13_and_under_its_roof():
     # The published run beats neither the roofline nor the tensor pipe's time at the rated clock.
     assert measured_s >= report.bounds.seconds
     assert report.gflops < run.gflops  # order: the hand kernel under cuBLAS
+
+
+def test_one_stage_overlaps_nothing():
+    """With one stage the producer refills it only after the consumers release it: each tile's round trip and its
+    work add up, so the latency unit takes longer than with two stages (it took the same, as if overlapped)."""
+    raw = {"M": "4096", "N": "4096", "K": "4096", "BM": "128", "BN": "128", "BK": "32", "consumers": "2"}
+    one, two = (estimate("wgmma", WgmmaParams.parse({**raw, "stages": s}), "h100") for s in ("1", "2"))
+    assert one.units["latency"].seconds > two.units["latency"].seconds
