@@ -155,7 +155,7 @@ def speed(args: argparse.Namespace, params: Params) -> None:
     from dataclasses import asdict
 
     from .hardware.devices import DEVICES
-    from .speed import BANK_RULE, LATENCY, estimate
+    from .speed import BANK_RULE, LATENCY, TENSOR, estimate
 
     device = params.device
     report = estimate(args.kernel, params, device)
@@ -176,6 +176,8 @@ def speed(args: argparse.Namespace, params: Params) -> None:
         print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
     b, clock = report.bounds, DEVICES[device].speed.boost_clock_mhz.value
     holds = f"no run at the rated {clock:,g} MHz boost clock is faster"
+    if b.set_by == TENSOR:  # NVIDIA's TF32 figure is at its own clock, below the FP32 boost on Hopper (devices.py)
+        holds = "no run at the clock NVIDIA's TF32 figure is rated at is faster (see the TF32 tensor peak line)"
     tensor = "" if b.tensor_s is None else f", tensor {b.tensor_s:.3g} s"
     # Where the assumed round trip sets the floor it is no bound, so the line is not headed "lower bound" then.
     label, says = (

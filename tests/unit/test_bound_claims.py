@@ -84,3 +84,14 @@ def test_flop_rates_print_in_three_digits_and_a_unit_never_an_exponent():
         "389 GFLOP/s",
         "2.5 MFLOP/s",
     ]
+
+
+def test_a_tensor_bound_claims_no_fp32_clock():
+    """NVIDIA's H100 TF32 figure implies a clock below the 1,980 MHz FP32 boost (devices.py): a bound the tensor
+    roof sets holds at the figure's own clock, and the line must not say it holds at 1,980 MHz."""
+    out = io.StringIO()
+    args = ["--M", "4096", "--N", "4096", "--K", "4096", "--BM", "128", "--BN", "256", "--stages", "4"]
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["speed", "--kernel", "wgmma", "--device", "h100", *args, "--consumers", "2"]) == 0
+    line = next(line for line in out.getvalue().splitlines() if "tensor" in line and "fp32" in line)
+    assert line.strip().startswith("lower bound") and "1,980 MHz" not in line and "TF32 figure" in line, line
