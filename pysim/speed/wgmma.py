@@ -15,8 +15,8 @@ What differs from the mma.sync kernel's profile, each modelled, not read from SA
   NVIDIA's H100 figure is for (devices.py);
 - the pipeline: the producer waits on a stage's empty mbarrier S tiles ahead, so S-1 tiles are in flight while
   one is computed (Launch.overlapped and steps_per_round = S-1, as pipelined.py's; with one stage nothing is in
-  flight: each tile's round trip and its work add up); no __syncthreads in the
-  loop (mbarriers instead): a consumer warp's other instructions a tile are its full-barrier wait, wgmma.fence,
+  flight: each tile's round trip and its work add up); no __syncthreads in the loop (mbarriers instead): a
+  consumer warp's other instructions a tile are its full-barrier wait, wgmma.fence,
   commit, wait and its release (5), the producer warp's its empty wait, arrive.expect_tx and the two copies;
 - shared memory per block is `stages` buffers and their mbarriers (occupancy follows); registers as setmaxnreg
   shares them (40 for the producer, the rest for the consumers: one block an SM, wgmma_params.py).

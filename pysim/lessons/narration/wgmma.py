@@ -9,6 +9,14 @@ from ...hardware.wgmma_params import WARPGROUP, WgmmaParams
 from ...kernels import k13_wgmma as kernel
 from . import tiled
 
+# Every thread but the copying one at a copy step, and the producer warpgroup's other 127 threads throughout.
+IDLE = "has nothing to do: one producer thread issues every copy"
+
+
+def _stage(step: Step, p: WgmmaParams) -> int:
+    """The stage buffer a step's tile goes round to (stage 0 for the steps outside the tile loop)."""
+    return step.tile % p.stages if step.tile is not None else 0
+
 
 def _role(p: WgmmaParams, thread: int) -> str:
     tid, group = kernel.thread_xy(p, thread)
@@ -20,7 +28,7 @@ def _role(p: WgmmaParams, thread: int) -> str:
 def describe(step: Step, p: WgmmaParams, thread: int) -> str:
     """What one thread does in this step, in words."""
     role = _role(p, thread)
-    number = step.tile % p.stages if step.tile is not None else 0
+    number = _stage(step, p)
     stage = f"stage {number}"
     if step.lines == kernel.INIT:
         return f"sets up {count(2 * p.stages, 'mbarrier')}" if thread == 0 else "skips the barriers' set-up"
@@ -28,7 +36,7 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
         return "waits at the barrier"
     producing = step.lines in (kernel.WAIT_EMPTY, kernel.EXPECT, kernel.TMA_A, kernel.TMA_B)
     if producing and role != "producer":
-        return "has nothing to do: one producer thread issues every copy"
+        return IDLE
     if not producing and role != "consumer" and step.lines != kernel.SETUP:
         return _producer_elsewhere(step, p, role)
     if step.lines == kernel.WAIT_EMPTY:
@@ -55,10 +63,10 @@ def describe(step: Step, p: WgmmaParams, thread: int) -> str:
 def _producer_elsewhere(step: Step, p: WgmmaParams, role: str) -> str:
     """A producer thread at a consumer step: the copying thread runs ahead to its next refill, if it has one."""
     if role == "idle producer":
-        return "has nothing to do: one producer thread issues every copy"
+        return IDLE
     if step.tile is not None and step.tile + p.stages < p.tiles:
         return (
-            f"takes no part here: it waits for the consumers to release stage {step.tile % p.stages}, "
+            f"takes no part here: it waits for the consumers to release stage {_stage(step, p)}, "
             f"then copies tile {step.tile + p.stages + 1} of {p.tiles} into it"
         )
     return "has finished: it has issued its last copy"
@@ -79,7 +87,7 @@ def narrate(step: Step, p: WgmmaParams, thread: int) -> str:
 
 def phase_detail(step: Step, p: WgmmaParams) -> str:
     """What the whole block is doing in this step."""
-    stage = step.tile % p.stages if step.tile is not None else 0
+    stage = _stage(step, p)
     if step.phase == "load" and step.accesses:
         return (
             f"TMA: one instruction copies a {len(step.accesses[1].rows):,}-float box of "
