@@ -41,7 +41,9 @@ OPTIONS = {
 }
 OPTIONS["pipelined"] = {**OPTIONS["warptile"], "stages": "stages"}
 OPTIONS["mma"] = {
-    name: name for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "stages", "swizzle", "split", "device")
+    name: name
+    for name in ("M", "N", "K", "BM", "BN", "BK", "WM", "WN", "stages", "swizzle", "swz_bits", "swz_base", "swz_shift")
+    + ("split", "device")
 }
 OPTIONS["wgmma"] = {name: name for name in ("M", "N", "K", "BM", "BN", "BK", "stages", "consumers", "device")}
 

@@ -10,21 +10,24 @@ from math import ceil
 from bruteforce import Tally, warps
 
 
-def swizzled(word):
-    """The word's 16-byte chunk moved to chunk (chunk mod 8) XOR (its 128-byte line mod 8), in that line."""
-    chunk, within = divmod(word, 4)
-    line, place = divmod(chunk, 8)
-    return (line * 8 + (place ^ (line % 8))) * 4 + within
+def swizzled(word, bits=3, base=2, shift=3):
+    """Swizzle<bits, base, shift> by place values: the word's chunk (2**base words) trades places with the chunk
+    whose number, among the 2**bits of its block, is the old one XOR (the word's line mod 2**bits), a line being
+    2**(base + shift) words. The defaults: a 16-byte chunk to chunk XOR (its 128-byte line mod 8)."""
+    chunk, within = divmod(word, 2**base)
+    block, place = divmod(chunk, 2**bits)
+    line = word // 2 ** (base + shift)
+    return (block * 2**bits + (place ^ (line % 2**bits))) * 2**base + within
 
 
-def mma(M, N, K, BM, BN, BK, WM, WN, stages, swizzle, split):
+def mma(M, N, K, BM, BN, BK, WM, WN, stages, swizzle, split, swz_bits=3, swz_base=2, swz_shift=3):
     t = Tally()
     threads = (BM // WM) * (BN // WN) * 32
     sa, sb = (BK, BN) if swizzle else (BK + 4, BN + 8)
     tiles = ceil(K / BK)
 
     def where(word):
-        return swizzled(word) if swizzle else word
+        return swizzled(word, swz_bits, swz_base, swz_shift) if swizzle else word
 
     def copy_tile(warp, height, width, origin, shape, first_row, stride):
         """`for (i = threadIdx.x; i < height·width/4; i += threads)`: 16 bytes a lane, zero outside."""

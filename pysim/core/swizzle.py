@@ -10,9 +10,15 @@ chunks of each row), CUDA C++ Programming Guide, "Tensor Memory Access" → "TMA
 aligned to), and CUTLASS's cute::Swizzle<3, 4, 3> on bytes (include/cute/swizzle.hpp; Swizzle<3, 2, 3> on
 4-byte words). A row of 8 lines that all read chunk c (a wgmma core matrix: 8 rows × 16 bytes) thus meets
 eight different chunks, all 32 banks, instead of 8 rows on the same 4 banks.
+
+`Swizzle` is the general form the #/mma editor offers, CuTe's Swizzle<B, M, S> on word indices (swizzle.hpp:
+the B bits starting at M + S are XORed into the B bits starting at M); the 128-byte swizzle is
+Swizzle(3, 2, 3).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -27,8 +33,42 @@ def swizzle_bytes(offset: np.ndarray) -> np.ndarray:
     return offset ^ (((offset >> 7) & (LINES - 1)) << 4)
 
 
+@dataclass(frozen=True)
+class Swizzle:
+    """w' = w ^ (((w >> (base + shift)) & (2**bits - 1)) << base) on word indices: chunks of 2**base words trade
+    places within aligned blocks of 2**(base + bits) words, by the index of their 2**(base + shift)-word line.
+    A permutation for any shift >= 1: the bits XORed in lie above the lowest bit they change, so the high bits
+    can be undone first."""
+
+    bits: int
+    base: int
+    shift: int
+
+    @property
+    def block(self) -> int:
+        """Words within which chunks move: a word never leaves its aligned block of 2**(base + bits)."""
+        return 1 << (self.base + self.bits)
+
+    @property
+    def chunk(self) -> int:
+        """Words that move together."""
+        return 1 << self.base
+
+    @property
+    def line(self) -> int:
+        """Words of the line whose index (mod 2**bits) a chunk is XORed with."""
+        return 1 << (self.base + self.shift)
+
+    def words(self, words: np.ndarray) -> np.ndarray:
+        """The physical word of each logical word (INACTIVE stays)."""
+        words = np.asarray(words)
+        moved = words ^ (((words >> (self.base + self.shift)) & ((1 << self.bits) - 1)) << self.base)
+        return np.where(words == INACTIVE, INACTIVE, moved)
+
+
+SWIZZLE_128B = Swizzle(bits=3, base=2, shift=3)
+
+
 def swizzle_words(words: np.ndarray) -> np.ndarray:
-    """The same swizzle on 4-byte word indices (INACTIVE stays): w ^ (((w >> 5) & 7) << 2)."""
-    words = np.asarray(words)
-    moved = words ^ (((words >> 5) & (LINES - 1)) << 2)
-    return np.where(words == INACTIVE, INACTIVE, moved)
+    """The 128-byte swizzle on 4-byte word indices (INACTIVE stays): w ^ (((w >> 5) & 7) << 2)."""
+    return SWIZZLE_128B.words(words)

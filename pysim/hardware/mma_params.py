@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.fragments import MMA_K, MMA_M, MMA_N
+from ..core.swizzle import Swizzle
 from .blocktile_params import _require
 from .devices import device
 from .params import Params, _check_threads, _device, _int
@@ -24,17 +25,20 @@ PAD_A, PAD_B = 4, 8
 multiples of 8); both keep every row 16-byte aligned for cp.async."""
 
 COPY_FLOATS = 4  # one cp.async moves 16 bytes
-SWIZZLE_LINE = 32
-"""Words in the 128-byte line whose 16-byte chunks the XOR swizzle permutes (Swizzle<3, 2, 3> on floats): a
-swizzled row must be whole lines, or the XOR moves chunks into the neighbouring row (it permutes the stage,
-not the row, and a row no longer holds one row of the tile)."""
+EDITOR = ("swz_bits", "swz_base", "swz_shift")  # the swizzle editor's fields
+SWIZZLED = ("swizzle", "1")  # the editor is shown while the swizzle switch says 1
+CHUNK_BASE = 2
+"""The smallest swizzle base: a cp.async lands 16 bytes (2**2 words) at one place, so whole 16-byte chunks move."""
 
 
-def _switch(default: int, names: dict[int, str], label: str) -> Any:
-    """An int field offered as a select of `names` that applies when changed (widgets/form.py's `live`)."""
+def _switch(default: int, names: dict[int, str], label: str, shown_when: tuple[str, str] | None = None) -> Any:
+    """An int field offered as a select of `names` that applies when changed (widgets/form.py's `live`), shown
+    only while another field's control holds a value, if `shown_when` says so."""
     options = tuple(names)
     metadata = {"low": min(options), "high": max(options), "label": label, "options": options, "names": names}
-    return field(default=default, metadata={**metadata, "live": True})
+    return field(
+        default=default, metadata={**metadata, "live": True, **({"shown_when": shown_when} if shown_when else {})}
+    )
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,11 @@ class MmaParams(Params):
     # The two switches the #/mma lesson is about: selects beside the collapsed form, applied when changed.
     swizzle: int = _switch(0, {0: "0: padded rows", 1: "1: XOR swizzle"}, "swizzle")  # the names say what each is
     split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split")
+    # The swizzle editor beside the switch, shown while it says 1: CuTe's Swizzle<B, M, S> (pysim/core/swizzle.py),
+    # the defaults the 128-byte swizzle. Values the rules refuse are offered too, so that the refusal can teach why.
+    swz_bits: int = _switch(3, {b: f"{b}: {2**b} chunks" for b in range(1, 5)}, "swizzle bits B", SWIZZLED)
+    swz_base: int = _switch(2, {m: f"{m}: {4 * 2**m}-byte chunks" for m in range(5)}, "swizzle base M", SWIZZLED)
+    swz_shift: int = _switch(3, {s: str(s) for s in range(1, 7)}, "swizzle shift S", SWIZZLED)
     device: str = _device()
 
     def check(self) -> None:
@@ -97,14 +106,22 @@ class MmaParams(Params):
         self._check_shared()
 
     def _check_swizzle(self) -> None:
+        xor = self.xor
+        _require(
+            "swz_base",
+            xor.base >= CHUNK_BASE,
+            f"swz_base={xor.base}: a cp.async lands 16 bytes (4 words) at one place, so the swizzle must move whole "
+            f"16-byte chunks (swz_base at least {CHUNK_BASE}); {WORD_BYTES * xor.chunk}-byte chunks would split a copy",
+        )
         for name, array in (("BK", "As"), ("BN", "Bs")):
             value = getattr(self, name)
             _require(
                 name,
-                value % SWIZZLE_LINE == 0,
-                f"{name}={value}: swizzle=1 permutes the 16-byte chunks inside each 128-byte line ({SWIZZLE_LINE} "
-                f"words), so a swizzled {array} row of {name} words must be whole lines ({name} a multiple of "
-                f"{SWIZZLE_LINE}); a row of {value} words would not be permuted within itself (use swizzle=0, padding)",
+                value % xor.block == 0,
+                f"{name}={value}: Swizzle<{xor.bits}, {xor.base}, {xor.shift}> moves {xor.chunk}-word chunks within "
+                f"blocks of 2^(swz_base+swz_bits) = {xor.block} words, so a swizzled {array} row of {name} words must "
+                f"be whole blocks ({name} a multiple of {xor.block}); a row of {value} words would not be permuted "
+                "within itself (use swizzle=0, padding, or fewer swizzle bits)",
             )
 
     def _check_registers(self) -> None:
@@ -120,6 +137,15 @@ class MmaParams(Params):
 
     def _check_shared(self) -> None:
         require_stages_fit(self, f"As[{self.BM}][{self.a_stride}] + Bs[{self.BK}][{self.b_stride}]")
+
+    def inert(self) -> tuple[str, ...]:
+        """The swizzle editor's fields do nothing to padded rows."""
+        return () if self.swizzle else EDITOR
+
+    @property
+    def xor(self) -> Swizzle:
+        """The editor's swizzle (used where swizzle=1)."""
+        return Swizzle(self.swz_bits, self.swz_base, self.swz_shift)
 
     @property
     def warps(self) -> int:

@@ -89,6 +89,10 @@ class Params:
     def check(self) -> None:
         """Rules between parameters; subclasses raise ParamError."""
 
+    def inert(self) -> tuple[str, ...]:
+        """Fields that change nothing at these values (a command may leave them out)."""
+        return ()
+
     @classmethod
     def parse(cls: type[P], raw: Mapping[str, str]) -> P:
         """Build from text values (missing keys keep their defaults; unknown keys are ignored)."""

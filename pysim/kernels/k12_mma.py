@@ -26,7 +26,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..core import tf32
-from ..core.constants import WARP_SIZE
+from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.fragments import A_MAP, B_MAP, C_MAP, MMA_K, MMA_M, MMA_N, gather, scatter
 from ..core.listing import Listing
 from ..core.trace import Access, Cell, Focus, Step
@@ -42,7 +42,7 @@ PARAMS = MmaParams
 
 LISTING = Listing("""\
 // TF32 tensor cores: BM={BM}, BN={BN}, BK={BK}, WM={WM}, WN={WN} ({MITER}×{NITER} mma tiles of 16×8 a warp), {threads} threads, {S} stages, {rows}, {arith}
-__device__ __forceinline__ int swz(int w) {{ return {swizzle} ? w ^ (((w >> 5) & 7) << 2) : w; }}  // 16-byte chunk XOR its 128-byte line
+__device__ __forceinline__ int swz(int w) {{ return {swizzle} ? w ^ (((w >> {swz_from}) & {swz_mask}) << {swz_base}) : w; }}  // {swz_what}
 __device__ __forceinline__ void cpAsync16(float *dst, const float *src, bool inside) {{  // 16 bytes, global -> shared
   const unsigned dstShared = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\\n" ::"r"(dstShared), "l"(src), "r"(inside ? 16 : 0));  // src-size 0: zero-fill
@@ -123,6 +123,15 @@ SETUP, LOAD_A, LOAD_B, COMMIT_FIRST, COMMIT, WAIT, SYNC_LOADED, FRAG_A, FRAG_B, 
 )
 
 
+def _swizzle_comment(p: MmaParams) -> str:
+    """What swz does, in bytes: "16-byte chunk XOR its 128-byte line" at the defaults (Swizzle<3, 2, 3>)."""
+    xor = p.xor
+    chunk, line = WORD_BYTES * xor.chunk, WORD_BYTES * xor.line
+    if xor.bits == xor.shift:  # as many chunks a line as the XOR can reach: the line's index picks them all
+        return f"{chunk}-byte chunk XOR its {line}-byte line"
+    return f"{chunk}-byte chunk XOR (its {line}-byte line mod {2**xor.bits})"
+
+
 def source(p: MmaParams) -> list[str]:
     return LISTING.render(
         **{name: getattr(p, name) for name in ("BM", "BN", "BK", "WM", "WN", "MITER", "NITER", "threads")},
@@ -134,6 +143,10 @@ def source(p: MmaParams) -> list[str]:
         b4=p.BN // 4,
         warp_cols=p.warp_cols,
         swizzle=p.swizzle,
+        swz_from=p.xor.base + p.xor.shift,
+        swz_mask=(1 << p.xor.bits) - 1,
+        swz_base=p.xor.base,
+        swz_what=_swizzle_comment(p),
         rows="XOR-swizzled rows" if p.swizzle else "padded rows",
         arith="3xTF32" if p.split == 3 else "TF32",
         call="mma3xTf32" if p.split == 3 else "mmaTf32",

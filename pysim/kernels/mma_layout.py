@@ -1,13 +1,13 @@
 """Where the TF32 kernel (k12_mma.py) puts things and who touches what: the padded or XOR-swizzled shared
 rows, the cp.async copy rounds, the fragment reads of each warp, and the closed-form counters built on them.
 
-The swizzle permutes the 16-byte chunks inside each 128-byte line of shared memory (32 banks × 4 bytes):
-chunk' = chunk XOR (line mod 8), in words w' = w ^ (((w >> 5) & 7) << 2), CUTLASS's Swizzle<3, 2, 3> on
-float words (pysim/core/swizzle.py, shared with the Hopper kernel's TMA and wgmma). Rows that straddle the
-same banks in one read land in different chunks, without the padding's extra bytes. A swizzled row is whole
-lines (BK and BN multiples of 32 words; MmaParams refuses others), so the XOR permutes each row within itself.
-Every stage buffer is a whole number of lines (BM·BK and BK·BN are multiples of 32 words), so the swizzle
-never moves a word out of its stage.
+The swizzle is the editor's Swizzle<B, M, S> on the word index within As or Bs (pysim/core/swizzle.py):
+w' = w ^ (((w >> (M + S)) & (2^B - 1)) << M). Its defaults are CUTLASS's Swizzle<3, 2, 3> on float words,
+the 128-byte swizzle the Hopper kernel's TMA and wgmma use: each 16-byte chunk of a 128-byte line of shared
+memory (32 banks × 4 bytes) goes to chunk XOR (line mod 8). Rows that straddle the same banks in one read
+land in different chunks, without the padding's extra bytes. A word never leaves its aligned block of 2^(M+B)
+words, and a swizzled row is whole blocks (MmaParams refuses others), so the XOR permutes each row, and so
+each stage, within itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.counters import Counters
 from ..core.fragments import A_MAP, B_MAP, MMA_K, MMA_M, MMA_N
 from ..core.sectors import tile_load_sectors
-from ..core.swizzle import swizzle_words
 from ..core.warps import INACTIVE
 from ..hardware.mma_params import COPY_FLOATS, MmaParams
 
@@ -31,7 +30,7 @@ from ..hardware.mma_params import COPY_FLOATS, MmaParams
 
 def place(p: MmaParams, words: np.ndarray, stride: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, col) in a shared array of rows `stride` words long, of logical words row·stride + col."""
-    physical = swizzle_words(words) if p.swizzle else words
+    physical = physical_words(p, words)
     rows, cols = np.divmod(physical, stride)
     idle = words == INACTIVE
     return np.where(idle, INACTIVE, rows), np.where(idle, INACTIVE, cols)
@@ -81,8 +80,9 @@ def b_words(p: MmaParams, stage: int, rows: np.ndarray, cols: np.ndarray) -> np.
     return np.where(rows == INACTIVE, INACTIVE, words)
 
 
-def _physical(p: MmaParams, words: np.ndarray) -> np.ndarray:
-    return swizzle_words(words) if p.swizzle else words
+def physical_words(p: MmaParams, words: np.ndarray) -> np.ndarray:
+    """Where the listing's `swz` puts logical words of As or Bs: moved by the swizzle, or where they are."""
+    return p.xor.words(words) if p.swizzle else words
 
 
 def tile_accesses(p: MmaParams, stage: int) -> tuple[tuple[str, np.ndarray, int], ...]:
@@ -97,7 +97,7 @@ def tile_accesses(p: MmaParams, stage: int) -> tuple[tuple[str, np.ndarray, int]
     for k in range(0, p.BK, MMA_K):
         found += [("fragments A", a_words(p, stage, a_rows, a_cols + k), 1)]
         found += [("fragments B", b_words(p, stage, b_rows + k, b_cols), 1)]
-    return tuple((kind, _physical(p, words), width) for kind, words, width in found)
+    return tuple((kind, physical_words(p, words), width) for kind, words, width in found)
 
 
 @lru_cache(maxsize=16)

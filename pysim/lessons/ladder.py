@@ -82,6 +82,9 @@ CLI_OPTIONS |= {
         "threads",
         "stages",
         "swizzle",
+        "swz_bits",
+        "swz_base",
+        "swz_shift",
         "split",
         "consumers",
     )
@@ -168,7 +171,8 @@ class Rung:
 def _cli(kernel: str, params: Params) -> tuple[str, ...]:
     args = ["--kernel", kernel]
     for name, value in params.as_strings().items():
-        args += [f"--{CLI_OPTIONS[name]}", value]
+        if name not in params.inert():
+            args += [f"--{CLI_OPTIONS[name]}", value]
     return tuple(args)
 
 

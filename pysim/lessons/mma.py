@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..core import banks, tf32
-from ..core.constants import WARP_SIZE
+from ..core.constants import WARP_SIZE, WORD_BYTES
 from ..core.counters import Counters
 from ..core.fragments import A_MAP, B_MAP, C_MAP, MMA_K, MMA_M, MMA_N
 from ..core.trace import Step
@@ -88,8 +88,7 @@ def _step_words(p: MmaParams, step: Step) -> tuple[str, np.ndarray, int] | None:
             what, words = "fragments A", layout.a_words(p, stage, a_rows, a_cols + k)
         else:
             what, words = "fragments B", layout.b_words(p, stage, b_rows + k, b_cols)
-    physical = layout.swizzle_words(words) if p.swizzle else words
-    return what, physical, width
+    return what, layout.physical_words(p, words), width
 
 
 @dataclass(frozen=True)
@@ -214,7 +213,12 @@ def slot_values(p: MmaParams) -> dict[str, object]:
 def captions(p: MmaParams) -> dict[str, str]:
     """The grids' captions: As and Bs with every stage stacked, rows padded or swizzled."""
     gx, gy = KERNELS["mma"].grid(p)
-    rows = "16-byte chunks XOR-swizzled" if p.swizzle else "rows padded"
+    xor = p.xor
+    rows = (
+        f"{WORD_BYTES * xor.chunk}-byte chunks XOR-swizzled (Swizzle<{xor.bits}, {xor.base}, {xor.shift}>)"
+        if p.swizzle
+        else "rows padded"
+    )
     return {
         "A": f"Matrix A ({p.M} × {p.K})",
         "B": f"Matrix B ({p.K} × {p.N})",

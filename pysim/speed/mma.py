@@ -47,8 +47,7 @@ def _global(base: int, idle: np.ndarray, rows: np.ndarray, cols: np.ndarray, wid
 def _shared(p: MmaParams, words: np.ndarray, base: int = 0) -> np.ndarray:
     """Byte offsets in shared memory of an array's logical words, padded or swizzled as the listing places them
     (`Bs[swz(i)]`: the swizzle acts on the index within the array, which starts `base` words in)."""
-    physical = layout.swizzle_words(words) if p.swizzle else words
-    return _bytes(physical, base * WORD_BYTES)
+    return _bytes(layout.physical_words(p, words), base * WORD_BYTES)
 
 
 def mma(p: MmaParams) -> KernelProfile:

@@ -4,6 +4,7 @@ swizzled rows, TF32 and 3xTF32), C from the stores (digits: exact; random floats
 pysim.core.tf32.gemm computes), the pipeline's order, the parameter rules and the CLI."""
 
 import json
+from dataclasses import fields
 
 import bruteforce_mma
 import numpy as np
@@ -15,10 +16,10 @@ from stepsums import summed
 from pysim.core import tf32
 from pysim.core.counters import Counters
 from pysim.core.trace import Trace
-from pysim.hardware.mma_params import SWIZZLE_LINE, MmaParams
+from pysim.hardware.mma_params import MmaParams
 from pysim.hardware.params import ParamError
 from pysim.kernels import KERNELS, k12_mma
-from pysim.kernels.mma_layout import FLOPS_PER_MMA, swizzle_words, tensor_flops
+from pysim.kernels.mma_layout import FLOPS_PER_MMA, tensor_flops
 from pysim.lessons.narration import narration
 
 KERNEL = KERNELS["mma"]
@@ -36,6 +37,13 @@ CASES = [
     dict(M=128, N=128, K=128, stages=3, swizzle=1, split=1, BM=128, BN=128, BK=32, WM=64, WN=64),
     dict(M=64, N=64, K=32, stages=2, swizzle=0, split=1, BM=64, BN=64, BK=32, WM=32, WN=32),
 ]
+OFFERED = {spec.name: spec.metadata.get("options") for spec in fields(MmaParams)}
+EDITOR = [  # every value the swizzle editor offers
+    dict(swz_bits=bits, swz_base=base, swz_shift=shift)
+    for bits in OFFERED["swz_bits"]
+    for base in OFFERED["swz_base"]
+    for shift in OFFERED["swz_shift"]
+]
 
 
 @pytest.mark.parametrize("values", CASES)
@@ -49,6 +57,29 @@ def test_closed_form_trace_and_brute_force_agree(values):
     assert trace.c_matches()
     assert closed.fma == closed.shared_stores == closed.register_reads == 0
     assert tensor_flops(closed) == closed.mma_instructions * FLOPS_PER_MMA == closed.mma_instructions * 2048
+
+
+def _accepted(values):
+    try:
+        MmaParams(**values)
+    except ParamError:
+        return False
+    return True
+
+
+EDITOR_CASES = [
+    {**sizes, **editor, "swizzle": 1}
+    for sizes in (CASES[1], dict(M=20, N=64, K=72, stages=2, split=1, BM=16, BN=64, BK=64, WM=16, WN=32))
+    for editor in EDITOR
+    if _accepted({**sizes, **editor, "swizzle": 1})
+]
+
+
+@pytest.mark.parametrize("values", EDITOR_CASES, ids=lambda v: "N{N}B{swz_bits}M{swz_base}S{swz_shift}".format(**v))
+def test_every_swizzle_the_editor_accepts_against_the_brute_force(values):
+    """Shared wavefronts and bank-conflict cycles (and every other counter) of each swizzle the form accepts,
+    closed form against the brute force's bank count of the listing's addresses."""
+    assert KERNEL.counters(MmaParams(**values)).as_dict() == bruteforce_mma.mma(**values)
 
 
 def test_mma_count_and_flops_at_the_production_preset():
@@ -79,14 +110,31 @@ def test_padding_and_swizzle_against_the_bank_conflicts(values):
     assert len({w % 32 for w in plain_a0}) == 16  # 32 words on 16 banks: a 2-way conflict
 
 
-def test_the_swizzle_keeps_each_word_in_its_row_exactly_where_the_form_accepts_it():
-    """The rule MmaParams checks (a swizzled row is whole 128-byte lines), against the XOR itself: every word of
-    four stages of 128 rows stays in its row for a row of 32, 64, 96 or 128 words, and some word leaves for any
-    other row length the form takes (multiples of 8)."""
-    for stride in range(8, 136, 8):
-        words = np.arange(4 * 128 * stride)
-        kept = np.array_equal(swizzle_words(words) // stride, words // stride)
-        assert kept == (stride % SWIZZLE_LINE == 0), stride
+def _kept(editor, stride):
+    """Brute force (tests/bruteforce_mma.py's place-value swizzle): every word of four stages of 128 rows of
+    `stride` words stays in its row, and no two words land on one place."""
+    words = np.arange(4 * 128 * stride)
+    moved = bruteforce_mma.swizzled(words, editor["swz_bits"], editor["swz_base"], editor["swz_shift"])
+    assert np.array_equal(np.sort(moved), words)  # a permutation, whatever the editor says
+    return np.array_equal(moved // stride, words // stride)
+
+
+@pytest.mark.parametrize("editor", EDITOR, ids=lambda e: "B{swz_bits}M{swz_base}S{swz_shift}".format(**e))
+def test_the_form_accepts_a_swizzle_exactly_where_it_keeps_each_row_whole(editor):
+    """The swizzle editor's rules against the XOR itself: a swizzled As row (BK) and Bs row (BN) is accepted
+    exactly when the brute force keeps every word in its row, for every value the editor offers, and a base
+    below 2 (chunks smaller than a cp.async's 16 bytes) is refused by name."""
+    for bk, bn in ((8, 16), (16, 32), (32, 32), (32, 64), (64, 128), (64, 16)):
+        values = dict(M=64, N=128, K=64, BM=16, BN=bn, BK=bk, WM=16, WN=16, stages=2, swizzle=1, split=1)
+        try:
+            MmaParams(**values, **editor)
+            accepted, param = True, ""
+        except ParamError as error:
+            accepted, param = False, error.param
+        if editor["swz_base"] < 2:
+            assert param == "swz_base"
+            continue
+        assert accepted == (_kept(editor, bk) and _kept(editor, bn)), (bk, bn)
 
 
 @pytest.mark.parametrize("values", [CASES[1], CASES[3], CASES[5]])
@@ -155,7 +203,14 @@ BASE = {k: str(v) for k, v in list(MmaParams.PRESETS.values())[1].items()}
         ({"device": "t4"}, "device", "mma.sync with .tf32 operands needs 8.0 or later (sm_80)"),
         ({"split": "2"}, "split", "split is 1 (TF32) or 3 (3xTF32)"),
         ({"swizzle": "2"}, "swizzle", "swizzle must be at most 1"),
-        ({"swizzle": "1"}, "BK", "BK=16: swizzle=1 permutes the 16-byte chunks inside each 128-byte line"),
+        (
+            {"swizzle": "1"},
+            "BK",
+            "BK=16: Swizzle<3, 2, 3> moves 4-word chunks within blocks of 2^(swz_base+swz_bits) = 32",
+        ),
+        ({"swizzle": "1", "BK": "32", "swz_base": "1"}, "swz_base", "swz_base=1: a cp.async lands 16 bytes"),
+        ({"swizzle": "1", "BK": "32", "swz_bits": "2", "BN": "40", "WN": "8"}, "BN", "BN=40: Swizzle<2, 2, 3>"),
+        ({"swz_bits": "5"}, "swz_bits", "swz_bits must be at most 4"),
         ({"swizzle": "1", "BK": "32", "BN": "48", "WN": "16"}, "BN", "a swizzled Bs row of BN words must be whole"),
         ({"K": "6"}, "K", "K=6 is not a multiple of 4: a cp.async copies 16 bytes"),
         ({"BM": "96"}, "WM", "BM=96 is not divisible by WM=64"),
@@ -184,7 +239,8 @@ def test_cli_count_and_refusals():
         (["--WM", "24"], "WM"),
         (["--stages", "4", "--BK", "256"], "stages"),
         (["--device", "t4"], "sm_80"),
-        (["--swizzle", "1"], "128-byte line"),
+        (["--swizzle", "1"], "blocks of 2^(swz_base+swz_bits) = 32 words"),
+        (["--swizzle", "1", "--BK", "32", "--swz_base", "0"], "swz_base=0"),
     ):
         bad = run_cli("count", "--kernel", "mma", *flags)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and word in bad.stderr, bad.stderr

@@ -1,4 +1,4 @@
-"""The TF32 listing is real CUDA: nvcc compiles it for sm_80 (presets, 3xTF32, the swizzle) and its SASS has
+"""The TF32 listing is real CUDA: nvcc compiles it for sm_80 (presets, 3xTF32, the swizzle and an edited one) and its SASS has
 what the view names: HMMA.1688.F32.TF32 (MITER·NITER·split of them per k-step), LDGSTS for cp.async,
 LDGDEPBAR/DEPBAR for the groups, and cvt.rna.tf32.f32 as pysim.core.tf32 emulates it (|x| < inf tested,
 0x1000 added; the 0xffffe000 mask kept where 3xTF32 subtracts the big part, dropped where the value only feeds
@@ -16,7 +16,14 @@ from tools.sass import report, toolchain
 KERNEL = KERNELS["mma"]
 TEACH, PRODUCTION = MmaParams.PRESETS.values()
 SWIZZLED = {"swizzle": 1, "split": 3, "BK": 32}  # a swizzled row is whole 128-byte lines (BK, BN multiples of 32)
-CASES = [TEACH, PRODUCTION, {**TEACH, **SWIZZLED, "BN": 32, "WN": 32}, {**PRODUCTION, **SWIZZLED}]
+EDITED = {"swz_bits": 2, "swz_base": 3, "swz_shift": 4}  # the editor's Swizzle<2, 3, 4>: 32-byte chunks
+CASES = [
+    TEACH,
+    PRODUCTION,
+    {**TEACH, **SWIZZLED, "BN": 32, "WN": 32},
+    {**PRODUCTION, **SWIZZLED},
+    {**TEACH, **SWIZZLED, **EDITED, "BN": 32, "WN": 32},
+]
 
 
 def _sass(values, arch="sm_80"):

@@ -80,7 +80,8 @@ def fragment_b_wavefronts(sizes: dict, kk: int) -> int:
     for ni in range(s["WN"] // 8):
         for i in range(2):
             words = [(kk + lane % 4 + i * 4) * stride + ni * 8 + lane // 4 for lane in range(32)]
-            words = [bruteforce_mma.swizzled(w) if s["swizzle"] else w for w in words]
+            editor = [s.get(name, default) for name, default in (("swz_bits", 3), ("swz_base", 2), ("swz_shift", 3))]
+            words = [bruteforce_mma.swizzled(w, *editor) if s["swizzle"] else w for w in words]
             total += vector_banks(words, 1)[0]
     return total
 
@@ -131,6 +132,34 @@ def test_the_swizzle_switch_redraws_the_banks(page):
     page.select("input-swizzle", "1")
     assert page.params()["swizzle"] == "1" and page.text("input-error") == ""
     assert "16-byte chunks XOR-swizzled" in page.text(page.find("figure.grid-As figcaption"))
+
+
+def test_the_swizzle_editor_stands_beside_the_switch_and_prices_what_it_says(page):
+    """The editor (Swizzle<B, M, S>) is shown while the switch says 1, even when the sizes refuse it; each
+    value it takes redraws the caption and the banks, B's fragment wavefronts equal the brute force's count of
+    the listing's addresses under that swizzle, and a base below 16-byte chunks is refused by name."""
+    editor = ("input-swz_bits", "input-swz_base", "input-swz_shift")
+    page.go(link("mma", PADDED, step=0, guide=0))
+    assert not any(page.visible(page.testid(name)) for name in editor)
+    page.select("input-swizzle", "1")
+    assert all(page.visible(page.testid(name)) for name in editor)
+    assert "(Swizzle<3, 2, 3>)" in page.text(page.find("figure.grid-As figcaption"))
+    for bits, shift in ((2, 3), (1, 1), (2, 5)):
+        sizes = {**SWIZZLED, "swz_bits": bits, "swz_shift": shift}
+        index = first(sizes, lambda s: s.lines == k12_mma.FRAG_B and s.tile == 0 and s.k == 8)
+        page.go(link("mma", sizes, step=index, guide=0))
+        assert page.text("input-error") == "" and page.params()["swz_bits"] == str(bits)
+        assert f"(Swizzle<{bits}, 2, {shift}>)" in page.text(page.find("figure.grid-As figcaption"))
+        assert f"{fragment_b_wavefronts(sizes, 8)} wavefronts with XOR swizzle" in page.text("bank-text")
+    before = page.address
+    page.select("input-swz_base", "1")
+    assert page.visible("input-error") and page.text("input-error").startswith("swz_base=1: a cp.async lands 16 bytes")
+    assert page.address == before
+    page.go(link("mma", TEACHING, step=0, guide=0))
+    page.select("input-swizzle", "1")  # refused at BK=8 with three bits: the editor is there to lower them
+    assert page.text("input-error").startswith("BK=8") and page.visible(page.testid("input-swz_bits"))
+    page.select("input-swz_bits", "1")
+    assert page.text("input-error") == "" and page.params()["swizzle"] == "1"
 
 
 def test_tensor_flops_and_the_error_table(page):

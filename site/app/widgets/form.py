@@ -30,7 +30,9 @@ class ParamForm:
     """Inputs for a Params class; Apply parses with pysim so messages match the CLI's.
 
     Choice fields (and int fields with `options`) are selects; a field marked `live`
-    applies as soon as it changes (e.g. the transpose's pad, the naive kernel's map).
+    applies as soon as it changes (e.g. the transpose's pad, the naive kernel's map). A field with
+    `shown_when` = (other field, value) is shown only while the other control holds that value (the #/mma
+    swizzle editor beside its switch), so it is there when the switch is chosen, even if refused.
     """
 
     def __init__(
@@ -43,6 +45,7 @@ class ParamForm:
         self.params_cls = params_cls
         self.on_apply = on_apply
         self.inputs: dict[str, object] = {}
+        self.dependents: list[tuple[object, str, str]] = []  # (label, field it depends on, value shown at)
         live: list = []
         self.form = h("form", "param-form", novalidate="")
         fieldset = h("fieldset", "", children=[h("legend", "", legend)])
@@ -55,7 +58,7 @@ class ParamForm:
                 for choice in choices:
                     control.appendChild(h("option", "", choice_text(spec, choice), value=str(choice)))
                 if spec.metadata.get("live"):
-                    on(control, "change", lambda event: self._apply())
+                    on(control, "change", self._changed)
             else:
                 control = h(
                     "input",
@@ -67,8 +70,10 @@ class ParamForm:
                     autocomplete="off",
                     data_testid=f"input-{key}",
                 )
-            text = key if label == key else (f"{key} ({label})" if key.isupper() else label.capitalize())
+            text = key if label == key else (f"{key} ({label})" if key.isupper() else label[:1].upper() + label[1:])
             field_label = h("label", "field", children=[h("span", "", text), control])
+            if "shown_when" in spec.metadata:
+                self.dependents.append((field_label, *spec.metadata["shown_when"]))
             if collapsed and spec.metadata.get("live"):
                 live.append(field_label)  # the lesson's own switch (map, pad) stays out of the collapsed form
             else:
@@ -98,6 +103,7 @@ class ParamForm:
     def show(self, params: Params) -> None:
         for name, control in self.inputs.items():
             control.value = str(getattr(params, name))
+        self._reveal()
         if self.summary is not None:
             self.summary.replaceChildren(
                 h("span", "values", summary_text(params)), h("span", "change", " · change", aria_hidden="true")
@@ -121,11 +127,23 @@ class ParamForm:
         for control in self.inputs.values():
             control.removeAttribute("aria-invalid")
 
+    def _reveal(self) -> None:
+        for label, name, value in self.dependents:
+            if str(self.inputs[name].value) == value:
+                label.removeAttribute("hidden")
+            else:
+                label.setAttribute("hidden", "")
+
+    def _changed(self, event) -> None:
+        self._reveal()
+        self._apply()
+
     def _preset_chosen(self, event) -> None:
         values = self.params_cls.PRESETS.get(self.preset.value)
         if values:
             for name, value in values.items():
                 self.inputs[name].value = str(value)
+            self._reveal()
             self._apply()
 
     def _submitted(self, event) -> None:
