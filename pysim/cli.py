@@ -175,7 +175,9 @@ def speed(args: argparse.Namespace, params: Params) -> None:
     caveat = f" ({BANK_RULE})" if report.limiter_unverified else ""
     print(f"  limiter            {report.limiter}{caveat} (next: {report.next_limiter})")
     for name, unit in report.units.items():
-        print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} of its peak")
+        # A chain of round trips has no peak rate: its share is of the estimate, the time it would take alone.
+        of = "of the estimate" if name == LATENCY else "of its peak"
+        print(f"    {name:<9}{unit.seconds:>12.4g} s  {unit.share:>6.1%} {of}")
     b, clock = report.bounds, DEVICES[device].speed.boost_clock_mhz.value
     holds = f"no run at the rated {clock:,g} MHz boost clock is faster"
     if b.set_by == TENSOR:  # NVIDIA's TF32 figure is at its own clock, below the FP32 boost on Hopper (devices.py)

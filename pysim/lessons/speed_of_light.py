@@ -78,7 +78,10 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
         top = report.limiter == unit
         name = UNIT_NAMES[unit]
         bars.append(Bar(unit, f"{name} {LIMITER_MARK}" if top else name, share, f"{share:.0%}", top))
-    listed = "; ".join(f"{UNIT_NAMES[b.unit]} {b.text}" for b in bars)
+    # The latency bar is the round trips' time over the estimate: a chain of waits has no peak rate to share.
+    listed = "; ".join(
+        f"{UNIT_NAMES[b.unit]} {b.text}" + (" of the estimate" if b.unit == "latency" else "") for b in bars
+    )
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
         f"Limiter: {limiter_name(report)}; next: {UNIT_NAMES[report.next_limiter]}."

@@ -95,3 +95,23 @@ def test_a_tensor_bound_claims_no_fp32_clock():
         assert cli.main(["speed", "--kernel", "wgmma", "--device", "h100", *args, "--consumers", "2"]) == 0
     line = next(line for line in out.getvalue().splitlines() if "tensor" in line and "fp32" in line)
     assert line.strip().startswith("lower bound") and "1,980 MHz" not in line and "TF32 figure" in line, line
+
+
+@pytest.mark.parametrize("kernel", ["smem", "mma"])
+def test_the_latency_unit_has_no_peak_its_share_is_of_the_estimate(kernel):
+    """A chain of round trips has no peak rate: the CLI and the ladder's speed-of-light text give the latency unit's
+    share as a share of the estimate, the throughput units' as a share of their peak."""
+    from pysim.lessons.ladder import LadderParams, siboehm_ladder
+    from pysim.lessons.speed_of_light import speed_of_light
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["speed", "--kernel", kernel, "--M", "4096", "--N", "4096", "--K", "4096"]) == 0
+    units = [line.split() for line in out.getvalue().splitlines() if line.startswith("    ")]
+    assert {row[0]: " ".join(row[4:]) for row in units} == {
+        row[0]: "of the estimate" if row[0] == LATENCY else "of its peak" for row in units
+    }
+    rung = next(r for r in siboehm_ladder(LadderParams(N=4096)) if r.kernel == kernel)
+    found = speed_of_light(rung)
+    assert found is not None and found.description.count("of the estimate") == 1
+    assert "latency " + next(b.text for b in found.bars if b.unit == LATENCY) + " of the estimate" in found.description
