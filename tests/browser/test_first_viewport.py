@@ -174,17 +174,9 @@ def test_every_control_and_label_on_a_phone(pages, route):
 
 
 # #/mma's key panel (issue 41): the fragment tiles over the warp's 32 lanes start on the first screen beside the
-# grids (a side column at a laptop and in the embed); stacked under the grids they started near y=2,500.
-PHONE_FRAGMENTS = "on a phone the fragments stand under As and C (y≈1,460 at 390×844), not yet on the first screen"
-
-
-@pytest.mark.parametrize(
-    "size",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=PHONE_FRAGMENTS)) if s == "390x844" else s
-        for s in SIZES
-    ],
-)
+# grids (a side column at a laptop and in the embed, a 12rem box above them on a phone); stacked under the grids
+# they started near y=2,500 (y≈1,460 on a phone).
+@pytest.mark.parametrize("size", SIZES)
 def test_the_mma_fragments_start_on_the_first_screen(pages, size):
     visit = pages(size)
     address, parts = ROUTES["mma"]
