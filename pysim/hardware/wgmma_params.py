@@ -39,6 +39,13 @@ REGISTER_FILE = 65_536  # 32-bit registers per SM, compute capability 9.0 (CUDA 
 PRODUCER_REGISTERS = 40
 """What the producer warpgroup keeps after `setmaxnreg.dec` (its one copying thread needs few; DeepGEMM's and
 CUTLASS's warp-specialized Hopper kernels keep 40) so that the consumers may take the rest."""
+WGMMA_OPERANDS, LISTING_REGISTERS = 26, 32
+"""Registers beyond the accumulators, measured with nvcc 13.5 for sm_90a (-O3) on this listing at the tiles in
+tests/unit/test_wgmma_sass.py: one wgmma.m64nNk8 needs N/2 + 26 within what a thread launches with, or ptxas stops
+("Insufficient registers (128) ... Try to compile with register target of 146": 3 consumers, BN=240; 154 at 256,
+98 and 106 at 4 consumers, BN=144 and 160); a consumer spills (STL/LDL in the SASS) once its accumulators pass
+setmaxnreg's count less 32 (1 consumer, 248 registers: 216 clean, 224 spill; 2 consumers, 232: 200 clean, 208
+spill)."""
 
 
 @dataclass(frozen=True)
@@ -120,16 +127,33 @@ class WgmmaParams(Params):
         self._check_shared()
 
     def _check_registers(self) -> None:
-        """A consumer thread's accumulators within what setmaxnreg gives it (an estimate: nvcc needs a few more
-        for addresses)."""
-        limit = self.consumer_registers
+        """What ptxas can allocate, measured (WGMMA_OPERANDS, LISTING_REGISTERS): one wgmma's accumulators within
+        the registers a thread launches with, all of a consumer's within what setmaxnreg gives it."""
+        launch, half = self.launch_registers, self.BN // 2
         _require(
             "BN",
-            self.accumulators <= limit,
-            f"BN={self.BN}: each consumer thread holds {self.MITER}×{self.BN // 2} = {self.accumulators} accumulators "
-            f"(BM/consumers = {self.rows_per_consumer} rows); with {self.consumers} consumer warpgroup(s) "
-            f"setmaxnreg gives a consumer thread {limit} registers (more consumers or a smaller tile)",
+            half + WGMMA_OPERANDS <= launch,
+            f"BN={self.BN}: one wgmma.m64n{self.BN}k8 holds {half} accumulators of each thread, and ptxas needs about "
+            f"{WGMMA_OPERANDS} registers more beside them: {half + WGMMA_OPERANDS}, while a thread of the "
+            f"{self.threads} launches with {launch} (nvcc stops: 'Insufficient registers'); a smaller BN or fewer "
+            "consumers",
         )
+        limit, needed = self.consumer_registers, self.accumulators + LISTING_REGISTERS
+        _require(
+            "BN",
+            needed <= limit,
+            f"BN={self.BN}: each consumer thread holds {self.MITER}×{half} = {self.accumulators} accumulators "
+            f"(BM/consumers = {self.rows_per_consumer} rows), and the listing needs about {LISTING_REGISTERS} "
+            f"registers more (addresses, counters, barrier phases, the stores' indices): {needed}; with "
+            f"{self.consumers} consumer warpgroup(s) setmaxnreg gives a consumer thread {limit}, and ptxas would "
+            "spill the rest to local memory (more consumers or a smaller tile)",
+        )
+
+    @property
+    def launch_registers(self) -> int:
+        """Registers a thread launches with, one block an SM (`__launch_bounds__(threads, 1)`): the register file
+        split among the block's threads, a multiple of 8 (the allocation unit), at most the thread limit."""
+        return min(REGISTER_FILE // self.threads // 8 * 8, device(self.device).register_limit // 8 * 8)
 
     @property
     def consumer_registers(self) -> int:
@@ -140,7 +164,7 @@ class WgmmaParams(Params):
         execution until enough registers are available in the CTA's register pool", so asking for more than
         the pool holds waits forever (4 consumers: 640 threads launch with 96 registers each, 61,440 in all)."""
         limit = device(self.device).register_limit // 8 * 8
-        pool = min(REGISTER_FILE // self.threads // 8 * 8, limit) * self.threads
+        pool = self.launch_registers * self.threads
         share = (pool - PRODUCER_REGISTERS * WARPGROUP) // (self.consumers * WARPGROUP) // 8 * 8
         return min(share, limit)
 

@@ -105,7 +105,9 @@ __global__ void __launch_bounds__({threads}, 1) sgemmWgmma(int M, int N, int K, 
       asm volatile("wgmma.commit_group.sync.aligned;\\nwgmma.wait_group.sync.aligned 0;\\n" ::: "memory");  // all of them done  @@wgmma_wait
       if (tid == 0) arrive(&empty[stage]);  // this warpgroup no longer reads the stage  @@release
     }}
+    #pragma unroll  // d must stay in registers: rolled, these loops index it at run time, which puts it in local memory
     for (int mi = 0; mi < {MITER}; ++mi)
+      #pragma unroll
       for (int j = 0; j < {half}; j += 2) {{  // d[j], d[j+1]: row group (+8 when j % 4 == 2), cols (j / 4)·8 + inGroup·2, +1
         const int r = blockIdx.y * {BM} + top + mi * 64 + warp * 16 + group + j % 4 / 2 * 8, c = blockIdx.x * {BN} + j / 4 * 8 + inGroup * 2;
         if (r < M && c < N) *reinterpret_cast<float2 *>(&C[r * N + c]) = make_float2(d[mi][j], d[mi][j + 1]);  @@store

@@ -493,3 +493,22 @@ def test_a_guide_reads_the_views_own_trace_and_refuses_one_of_other_sizes():
     assert guide_for("tiling", params, trace) == guide_for("tiling", params)
     with pytest.raises(ValueError, match="other sizes"):
         guide_for("tiling", params, Trace(kernel, kernel.PARAMS.parse({"M": "4", "N": "4", "K": "8", "T": "4"})))
+
+
+def test_the_hopper_task_at_every_bn_the_form_accepts():
+    """#/wgmma's task doubles BN, or halves it to a multiple of 8 where doubling passes 256 (the largest wgmma N): at
+    every BN the form takes (8 to 256 in steps of 8, the teaching preset's other sizes), a task the address can
+    carry, whose answer is tests/bruteforce_wgmma.py's TMA bytes at the changed sizes. (Halved as it stood, BN=136
+    to 248 in steps of 16 gave no wgmma N, and the guide had no task there.)"""
+    import bruteforce_wgmma
+
+    from pysim.hardware.wgmma_params import WgmmaParams
+
+    teaching = next(iter(WgmmaParams.PRESETS.values()))
+    for bn in range(8, 257, 8):
+        params = WgmmaParams(**{**teaching, "BN": bn})
+        task = guide_for("wgmma", params).task
+        assert isinstance(task, Task), (bn, task)
+        assert task.change == {"BN": 2 * bn if bn <= 128 else bn // 16 * 8}, bn
+        changed = WgmmaParams.parse({**params.as_strings(), "BN": str(task.change["BN"])})
+        assert task.moment.answer == bruteforce_wgmma.wgmma(**{**teaching, "BN": changed.BN})["tma_bytes"], bn

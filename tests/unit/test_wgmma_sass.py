@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from pysim.hardware.params import ParamError
 from pysim.hardware.wgmma_params import WgmmaParams
 from pysim.kernels import KERNELS
 from tools.sass import render, toolchain
@@ -57,3 +58,36 @@ def test_the_listing_compiles_for_sm_90a_with_tma_wgmma_and_mbarriers(values):
 def test_plain_sm_90_refuses_wgmma():
     with pytest.raises(toolchain.CompileError, match="wgmma"):
         _sass(TEACH, "sm_90")
+
+
+# Tiles on both sides of the two register rules (WgmmaParams._check_registers): (consumers, BM, BN).
+AT_THE_EDGE = [(1, 128, 216), (1, 128, 224), (2, 256, 200), (2, 256, 208), (3, 192, 200), (3, 192, 208)]
+AT_THE_EDGE += [(4, 256, 136), (4, 256, 144), (1, 256, 104), (1, 256, 112), (2, 128, 256)]
+
+
+def _verdict(consumers: int, BM: int, BN: int) -> str:
+    """nvcc's, on the listing rendered as the form would render it past the rules: refused, spills or clean."""
+    values = dict(M=512, N=512, K=512, BM=BM, BN=BN, BK=32, stages=2, consumers=consumers)
+    params = object.__new__(WgmmaParams)  # the listing of a tile the form refuses, built without its check
+    for name, value in {**TEACH, **values, "device": "h100"}.items():
+        object.__setattr__(params, name, value)
+    try:
+        sass = toolchain.disassemble(toolchain.Job(render.cuda_source(KERNEL, params), "sm_90a"))
+    except toolchain.CompileError as error:
+        assert "Insufficient registers" in str(error), error
+        return "refused"
+    return "spills" if re.search(r"\b(STL|LDL)\b", sass) else "clean"
+
+
+@pytest.mark.parametrize("tile", AT_THE_EDGE, ids=lambda t: f"c{t[0]}-BM{t[1]}-BN{t[2]}")
+def test_the_form_accepts_a_tile_exactly_where_nvcc_compiles_it_without_local_memory(tile):
+    """The register rules against ptxas itself: a tile the form accepts compiles with no local memory (no STL/LDL),
+    and one it refuses on BN either stops ptxas or spills."""
+    consumers, BM, BN = tile
+    try:
+        WgmmaParams(M=512, N=512, K=512, BM=BM, BN=BN, BK=32, stages=2, consumers=consumers)
+        accepted = True
+    except ParamError as error:
+        assert error.param == "BN", error.message
+        accepted = False
+    assert (_verdict(*tile) == "clean") == accepted, tile

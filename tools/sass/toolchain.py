@@ -102,8 +102,9 @@ def cache_key(job: Job) -> str:
 
 
 def _nvcc_errors(stderr: str) -> str:
-    """nvcc's error lines (ptxas says `ptxas error`, the front end `error:`), else its whole message."""
-    lines = [line.strip() for line in stderr.splitlines() if "error" in line.lower()]
+    """nvcc's error lines (ptxas says `ptxas error` or `ptxas fatal`, the front end `error:`), else its whole
+    message. A fatal line is kept whole: "(C7602) Insufficient registers (128) ... register target of 146"."""
+    lines = [line.strip() for line in stderr.splitlines() if "error" in line.lower() or "fatal" in line.lower()]
     return "\n".join(lines) if lines else stderr.strip()
 
 

@@ -95,8 +95,9 @@ def entries(run: Run) -> list[Entry]:
 
 
 def task(run: Run) -> Task | Entry:
-    """Twice (or half) the BN: the whole run's TMA bytes, zero fill included."""
+    """Twice the BN, or half of it rounded down to a wgmma N (a multiple of 8) where twice is past 256: the whole run's
+    TMA bytes, zero fill included. (Half as it stood was no wgmma N from 136 to 248, and the guide lost its task.)"""
     why = "each tile's boxes are (BM + BN)·BK floats, whether or not they lie inside the matrix: TMA writes zeros there"
     ask = common.whole_run("tma_bytes", "TMA bytes (zero fill included)", why)
     BN = run.params.BN
-    return common.change_task(run, "wgmma:task", [{"BN": 2 * BN}, {"BN": BN // 2}], ask)
+    return common.change_task(run, "wgmma:task", [{"BN": 2 * BN}, {"BN": BN // 16 * 8}], ask)
