@@ -36,9 +36,9 @@ def swizzle_bytes(offset: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Swizzle:
     """w' = w ^ (((w >> (base + shift)) & (2**bits - 1)) << base) on word indices: chunks of 2**base words trade
-    places within aligned blocks of 2**(base + bits) words, by the index of their 2**(base + shift)-word line.
-    A permutation for any shift >= 1: the bits XORed in lie above the lowest bit they change, so the high bits
-    can be undone first."""
+    places in pairs within aligned blocks of 2**(base + bits) words, by the index of their 2**(base + shift)-word
+    line mod 2**bits. CuTe asserts shift >= bits (then the bits read are not the bits written, and applying it
+    twice is the identity); #/mma's form refuses smaller shifts."""
 
     bits: int
     base: int

@@ -73,7 +73,7 @@ class MmaParams(Params):
     split: int = _switch(1, {1: "1: TF32", 3: "3: 3xTF32"}, "split")
     # The swizzle editor beside the switch, shown while it says 1: CuTe's Swizzle<B, M, S> (pysim/core/swizzle.py),
     # the defaults the 128-byte swizzle. Values the rules refuse are offered too, so that the refusal can teach why.
-    swz_bits: int = _switch(3, {b: f"{b}: {2**b} chunks" for b in range(1, 5)}, "swizzle bits B", SWIZZLED)
+    swz_bits: int = _switch(3, {b: f"{b}: {2**b} chunks a block" for b in range(1, 5)}, "swizzle bits B", SWIZZLED)
     swz_base: int = _switch(2, {m: f"{m}: {4 * 2**m}-byte chunks" for m in range(5)}, "swizzle base M", SWIZZLED)
     swz_shift: int = _switch(3, {s: str(s) for s in range(1, 7)}, "swizzle shift S", SWIZZLED)
     device: str = _device()
@@ -113,6 +113,12 @@ class MmaParams(Params):
             f"swz_base={xor.base}: a cp.async lands 16 bytes (4 words) at one place, so the swizzle must move whole "
             f"16-byte chunks (swz_base at least {CHUNK_BASE}); {WORD_BYTES * xor.chunk}-byte chunks would split a copy",
         )
+        _require(
+            "swz_shift",
+            xor.shift >= xor.bits,
+            f"swz_shift={xor.shift} < swz_bits={xor.bits}: the bits XORed in would overlap the bits they change; CuTe's "
+            "Swizzle asserts 'abs(SShift) must be more than BBits' (then chunks trade places in pairs)",
+        )
         for name, array in (("BK", "As"), ("BN", "Bs")):
             value = getattr(self, name)
             _require(
@@ -121,8 +127,16 @@ class MmaParams(Params):
                 f"{name}={value}: Swizzle<{xor.bits}, {xor.base}, {xor.shift}> moves {xor.chunk}-word chunks within "
                 f"blocks of 2^(swz_base+swz_bits) = {xor.block} words, so a swizzled {array} row of {name} words must "
                 f"be whole blocks ({name} a multiple of {xor.block}); a row of {value} words would not be permuted "
-                "within itself (use swizzle=0, padding, or fewer swizzle bits)",
+                "within itself (use swizzle=0, padding, or a smaller swz_base or fewer swizzle bits)",
             )
+        largest = self.stages * max(self.BM * self.BK, self.BK * self.BN)
+        _require(
+            "swz_shift",
+            largest > xor.line,
+            f"swz_shift={xor.shift}: Swizzle<{xor.bits}, {xor.base}, {xor.shift}> XORs in bits from "
+            f"{xor.base + xor.shift} up of a word's place in As or Bs (all stages: {largest:,} words at most, below "
+            f"2^{xor.base + xor.shift}), which are 0 for every word: it would move nothing (a smaller swz_shift)",
+        )
 
     def _check_registers(self) -> None:
         """A lane's accumulators and fragments (an estimate: nvcc needs a few more for addresses)."""

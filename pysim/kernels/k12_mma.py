@@ -124,12 +124,9 @@ SETUP, LOAD_A, LOAD_B, COMMIT_FIRST, COMMIT, WAIT, SYNC_LOADED, FRAG_A, FRAG_B, 
 
 
 def _swizzle_comment(p: MmaParams) -> str:
-    """What swz does, in bytes: "16-byte chunk XOR its 128-byte line" at the defaults (Swizzle<3, 2, 3>)."""
+    """What swz does, in bytes: "16-byte chunk XOR (its 128-byte line mod 8)" at the defaults (Swizzle<3, 2, 3>)."""
     xor = p.xor
-    chunk, line = WORD_BYTES * xor.chunk, WORD_BYTES * xor.line
-    if xor.bits == xor.shift:  # as many chunks a line as the XOR can reach: the line's index picks them all
-        return f"{chunk}-byte chunk XOR its {line}-byte line"
-    return f"{chunk}-byte chunk XOR (its {line}-byte line mod {2**xor.bits})"
+    return f"{WORD_BYTES * xor.chunk}-byte chunk XOR (its {WORD_BYTES * xor.line}-byte line mod {2**xor.bits})"
 
 
 def source(p: MmaParams) -> list[str]:

@@ -235,9 +235,11 @@ def banks_text(p: MmaParams, found: StepBanks | None, warp: int) -> str:
         return "This step reads and writes no shared memory."
     now, then = LAYOUTS[p.swizzle], LAYOUTS[1 - p.swizzle]
     mine, theirs = found.wavefronts[now], found.wavefronts[then]
-    other_text = f"with {then}: {theirs}" if theirs is not None else f"{then} is refused here ({found.refused})"
+    xor = p.xor
+    named = {LAYOUTS[0]: LAYOUTS[0], LAYOUTS[1]: f"{LAYOUTS[1]} Swizzle<{xor.bits}, {xor.base}, {xor.shift}>"}
+    other_text = f"with {named[then]}: {theirs}" if theirs is not None else f"{then} is refused here ({found.refused})"
     return (
-        f"{found.what.capitalize()}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {now} "
+        f"{found.what.capitalize()}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {named[now]} "
         f"(no conflict: {found.ideal}); {other_text}. The strip: words each bank serves in the first instruction."
     )
 

@@ -122,8 +122,10 @@ def _kept(editor, stride):
 @pytest.mark.parametrize("editor", EDITOR, ids=lambda e: "B{swz_bits}M{swz_base}S{swz_shift}".format(**e))
 def test_the_form_accepts_a_swizzle_exactly_where_it_keeps_each_row_whole(editor):
     """The swizzle editor's rules against the XOR itself: a swizzled As row (BK) and Bs row (BN) is accepted
-    exactly when the brute force keeps every word in its row, for every value the editor offers, and a base
-    below 2 (chunks smaller than a cp.async's 16 bytes) is refused by name."""
+    exactly when the brute force keeps every word in its row and moves some word of a stage's arrays, for every
+    value the editor offers; a base below 2 (chunks smaller than a cp.async's 16 bytes) and a shift below the
+    bits (CuTe's assert) are refused by name."""
+    bits, base, shift = editor["swz_bits"], editor["swz_base"], editor["swz_shift"]
     for bk, bn in ((8, 16), (16, 32), (32, 32), (32, 64), (64, 128), (64, 16)):
         values = dict(M=64, N=128, K=64, BM=16, BN=bn, BK=bk, WM=16, WN=16, stages=2, swizzle=1, split=1)
         try:
@@ -131,10 +133,15 @@ def test_the_form_accepts_a_swizzle_exactly_where_it_keeps_each_row_whole(editor
             accepted, param = True, ""
         except ParamError as error:
             accepted, param = False, error.param
-        if editor["swz_base"] < 2:
-            assert param == "swz_base"
+        if base < 2 or shift < bits:
+            assert param == ("swz_base" if base < 2 else "swz_shift"), (bk, bn)
             continue
-        assert accepted == (_kept(editor, bk) and _kept(editor, bn)), (bk, bn)
+        words = np.arange(2 * max(16 * bk, bk * bn))
+        moves = not np.array_equal(bruteforce_mma.swizzled(words, bits, base, shift), words)
+        whole = _kept(editor, bk) and _kept(editor, bn)
+        assert accepted == (whole and moves), (bk, bn)
+        if whole and not moves:
+            assert param == "swz_shift", (bk, bn)  # it would move nothing: a smaller shift
 
 
 @pytest.mark.parametrize("values", [CASES[1], CASES[3], CASES[5]])

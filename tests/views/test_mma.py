@@ -93,8 +93,9 @@ def test_a_fragment_steps_wavefronts_in_both_layouts_equal_a_brute_force(page, s
     text = page.text("bank-text")
     flipped = {**sizes, "swizzle": 1 - sizes["swizzle"]}
     now, then = fragment_b_wavefronts(sizes, 8), fragment_b_wavefronts(flipped, 8)
-    assert f"{now} wavefronts with {mma.LAYOUTS[sizes['swizzle']]}" in text
-    assert f"with {mma.LAYOUTS[flipped['swizzle']]}: {then}" in text
+    named = {0: "padded rows", 1: "XOR swizzle Swizzle<3, 2, 3>"}  # the editor's defaults
+    assert f"{now} wavefronts with {named[sizes['swizzle']]}" in text
+    assert f"with {named[flipped['swizzle']]}: {then}" in text
     assert (fragment_b_wavefronts(SWIZZLED, 8), fragment_b_wavefronts(PADDED, 8)) == (8, 4)  # the swizzle conflicts
     strip = [page.text(cell) for cell in page.all("td", page.testid("bank-strip"))]
     assert len(strip) == 32 and any(strip)
@@ -150,7 +151,10 @@ def test_the_swizzle_editor_stands_beside_the_switch_and_prices_what_it_says(pag
         page.go(link("mma", sizes, step=index, guide=0))
         assert page.text("input-error") == "" and page.params()["swz_bits"] == str(bits)
         assert f"(Swizzle<{bits}, 2, {shift}>)" in page.text(page.find("figure.grid-As figcaption"))
-        assert f"{fragment_b_wavefronts(sizes, 8)} wavefronts with XOR swizzle" in page.text("bank-text")
+        assert (
+            f"{fragment_b_wavefronts(sizes, 8)} wavefronts with XOR swizzle Swizzle<{bits}, 2, {shift}>"
+            in page.text("bank-text")
+        )
     before = page.address
     page.select("input-swz_base", "1")
     assert page.visible("input-error") and page.text("input-error").startswith("swz_base=1: a cp.async lands 16 bytes")
