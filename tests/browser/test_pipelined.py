@@ -1,6 +1,6 @@
 """#/pipelined in Chromium: a deep link with guide=0 opens at its step, runs to the end with the counters
 on screen equal to tests/bruteforce.py and C verified, the pipeline's timeline drawn, and axe-core finds no
-serious violation. (The timeline's cells, the stages and the explanation: tests/views/test_pipelined.py.)"""
+serious violation, in light and dark mode. (The timeline's cells, the stages and the explanation: tests/views/test_pipelined.py.)"""
 
 import bruteforce
 from browser.conftest import go, url_has, value, view
@@ -19,6 +19,11 @@ def test_deep_link_run_to_end_verified_timeline_and_axe(app):
     assert section.locator("[data-testid=pipeline-timeline] td.pipe-now").count() == 3
     app.page.evaluate(AXE.read_text())
     assert app.page.evaluate(SERIOUS) == []
+    app.page.emulate_media(color_scheme="dark")  # the timeline's states on dark mode's panel (were 1.02:1)
+    try:
+        assert app.page.evaluate(SERIOUS) == []
+    finally:
+        app.page.emulate_media(color_scheme="light")
     section.locator("[data-testid=run-to-end]").click()
     expected = bruteforce.pipelined(*SIZES.values())
     for counter in (*ON_SCREEN, "async_copy_bytes"):
