@@ -12,6 +12,7 @@ import pytest
 
 from app.core.urlstate import ROUTES as APP_ROUTES
 from browser.test_geometry import CELL_OVERFLOW, SVG_TEXT_OUTSIDE, TEXT_OVERFLOW, open_page
+from pysim.hardware.mma_params import MmaParams
 
 TILE = "[data-testid=register-tile]"  # the register family's outer product (issue 39 item 3), between As/Bs and C
 # route -> (address, the parts that must start on the first screen: source, destination, step control)
@@ -64,6 +65,13 @@ ON_FIRST_SCREEN = """([parts]) => {
     if (marked.length && !seen.length) problems.push(`${selector}: the step's cells are off the screen or scrolled out of their figure`);
   }
   return problems;
+}"""
+
+# A part inside a box that scrolls on its own starts within the box's visible part (the box on the first screen).
+IN_ITS_BOX = """selector => {
+  const part = document.querySelector(`main section[data-route]:not([hidden]) ${selector}`);
+  const b = part.getBoundingClientRect(), box = part.closest('.mma-side').getBoundingClientRect();
+  return b.top >= box.top - 1 && b.top < Math.min(box.bottom, innerHeight) - 24 ? "" : `${selector} at y=${Math.round(b.top)}, its box's visible part ${Math.round(box.top)}-${Math.round(Math.min(box.bottom, innerHeight))}`;
 }"""
 
 # Labels of a picture printed over each other (the transpose's sector labels, the roofline's "ridge" and
@@ -185,3 +193,10 @@ def test_the_mma_fragments_start_on_the_first_screen(pages, size):
     visit.page.evaluate("scrollTo(0, 0)")
     problems = visit.page.evaluate(ON_FIRST_SCREEN, [["[data-testid=fragments]", "[data-testid=fragment-A]"]])
     assert not problems, "\n".join(problems)
+    if size == "390x844":  # in the phone's box, the tile the step uses comes first: C at the teaching preset's mma step
+        teaching = "&".join(f"{k}={v}" for k, v in next(iter(MmaParams.PRESETS.values())).items())
+        visit.page.evaluate("hash => { location.hash = hash; scrollTo(0, 0); }", f"#/mma?{teaching}&step=11&guide=0")
+        visit.page.wait_for_timeout(500)
+        visit.page.wait_for_function("() => document.querySelector('[data-testid=fragment-C].frag-now')")
+        problem = visit.page.evaluate(IN_ITS_BOX, "[data-testid=fragment-C]")
+        assert not problem, problem
