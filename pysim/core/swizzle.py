@@ -44,6 +44,10 @@ class Swizzle:
     base: int
     shift: int
 
+    def __str__(self) -> str:
+        """CuTe's name for it: "Swizzle<3, 2, 3>"."""
+        return f"Swizzle<{self.bits}, {self.base}, {self.shift}>"
+
     @property
     def block(self) -> int:
         """Words within which chunks move: a word never leaves its aligned block of 2**(base + bits)."""

@@ -124,7 +124,7 @@ class MmaParams(Params):
             _require(
                 name,
                 value % xor.block == 0,
-                f"{name}={value}: Swizzle<{xor.bits}, {xor.base}, {xor.shift}> moves {xor.chunk}-word chunks within "
+                f"{name}={value}: {xor} moves {xor.chunk}-word chunks within "
                 f"blocks of 2^(swz_base+swz_bits) = {xor.block} words, so a swizzled {array} row of {name} words must "
                 f"be whole blocks ({name} a multiple of {xor.block}); a row of {value} words would not be permuted "
                 "within itself (use swizzle=0, padding, or a smaller swz_base or fewer swizzle bits)",
@@ -133,7 +133,7 @@ class MmaParams(Params):
         _require(
             "swz_shift",
             largest > xor.line,
-            f"swz_shift={xor.shift}: Swizzle<{xor.bits}, {xor.base}, {xor.shift}> XORs in bits from "
+            f"swz_shift={xor.shift}: {xor} XORs in bits from "
             f"{xor.base + xor.shift} up of a word's place in As or Bs (all stages: {largest:,} words at most, below "
             f"2^{xor.base + xor.shift}), which are 0 for every word: it would move nothing (a smaller swz_shift)",
         )

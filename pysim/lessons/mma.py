@@ -214,11 +214,7 @@ def captions(p: MmaParams) -> dict[str, str]:
     """The grids' captions: As and Bs with every stage stacked, rows padded or swizzled."""
     gx, gy = KERNELS["mma"].grid(p)
     xor = p.xor
-    rows = (
-        f"{WORD_BYTES * xor.chunk}-byte chunks XOR-swizzled (Swizzle<{xor.bits}, {xor.base}, {xor.shift}>)"
-        if p.swizzle
-        else "rows padded"
-    )
+    rows = f"{WORD_BYTES * xor.chunk}-byte chunks XOR-swizzled ({xor})" if p.swizzle else "rows padded"
     return {
         "A": f"Matrix A ({p.M} × {p.K})",
         "B": f"Matrix B ({p.K} × {p.N})",
@@ -235,8 +231,7 @@ def banks_text(p: MmaParams, found: StepBanks | None, warp: int) -> str:
         return "This step reads and writes no shared memory."
     now, then = LAYOUTS[p.swizzle], LAYOUTS[1 - p.swizzle]
     mine, theirs = found.wavefronts[now], found.wavefronts[then]
-    xor = p.xor
-    named = {LAYOUTS[0]: LAYOUTS[0], LAYOUTS[1]: f"{LAYOUTS[1]} Swizzle<{xor.bits}, {xor.base}, {xor.shift}>"}
+    named = {LAYOUTS[0]: LAYOUTS[0], LAYOUTS[1]: f"{LAYOUTS[1]} {p.xor}"}
     other_text = f"with {named[then]}: {theirs}" if theirs is not None else f"{then} is refused here ({found.refused})"
     return (
         f"{found.what.capitalize()}, warp {warp}: {count(found.instructions, 'warp instruction')}, {mine} wavefronts with {named[now]} "
