@@ -9,7 +9,7 @@ from math import ceil
 
 from ..hardware.devices import device
 from ..hardware.params import Params
-from ..speed import BANK_RULE, SpeedReport, format_seconds
+from ..speed import BANK_RULE, LATENCY, TENSOR, SpeedReport, format_seconds
 from ..speed.model import L1TEX, L1TEX_PARTS, Machine
 from ..speed.profiles import BUILDERS
 from .ladder import (
@@ -34,8 +34,8 @@ BARS = {
     L1TEX: L1TEX_PARTS,
     "l2": ("l2",),
     "dram": ("dram",),
-    "tensor": ("tensor",),  # a tensor-core kernel's only (model.unit_times charges the pipe where it is used)
-    "latency": ("latency",),
+    TENSOR: (TENSOR,),  # a tensor-core kernel's only (model.unit_times charges the pipe where it is used)
+    LATENCY: (LATENCY,),
 }
 L1TEX_NOTE = (
     "Shared-memory and global wavefronts share one bar: on Volta and later both queue for one L1TEX data path "
@@ -80,7 +80,7 @@ def speed_of_light(rung: Rung) -> SpeedOfLight | None:
         bars.append(Bar(unit, f"{name} {LIMITER_MARK}" if top else name, share, f"{share:.0%}", top))
     # The latency bar is the round trips' time over the estimate: a chain of waits has no peak rate to share.
     listed = "; ".join(
-        f"{UNIT_NAMES[b.unit]} {b.text}" + (" of the estimate" if b.unit == "latency" else "") for b in bars
+        f"{UNIT_NAMES[b.unit]} {b.text}" + (" of the estimate" if b.unit == LATENCY else "") for b in bars
     )
     description = (
         f"{rung.label}: share of each unit's peak the estimate uses: {listed}. "
@@ -118,8 +118,8 @@ PLAIN = {
     L1TEX: "moving shared-memory accesses and global loads and stores through L1TEX, the one data path they share",
     "l2": "moving data through L2",
     "dram": "moving data to and from DRAM",
-    "tensor": "doing multiply-adds on the tensor cores",
-    "latency": "waiting for global memory to answer",
+    TENSOR: "doing multiply-adds on the tensor cores",
+    LATENCY: "waiting for global memory to answer",
 }
 
 
@@ -135,10 +135,10 @@ def _factors(unit: str, a: Rung, ra: SpeedReport, b: Rung, rb: SpeedReport) -> l
             *((what, count(pa) / pa.fma, count(pb) / pb.fma, ".3g") for what, count in PER_FMA[unit]),
             ("FMAs on the busiest SM", pa.fma * on_sm[0] / pa.blocks, pb.fma * on_sm[1] / pb.blocks, ",.0f"),
         ]
-    if unit == "latency":
+    if unit == LATENCY:
         waves = [ceil(n / r.occupancy.blocks_per_sm) for n, r in zip(on_sm, (ra, rb))]
         cycles = [
-            r.units["latency"].seconds * machine.clock_hz / (w * prof.rounds)
+            r.units[LATENCY].seconds * machine.clock_hz / (w * prof.rounds)
             for r, w, prof in zip((ra, rb), waves, (pa, pb))
         ]
         return [

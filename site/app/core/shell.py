@@ -14,6 +14,9 @@ from .dom import AFTER_FRAME_MS, by_id, h, on
 from .urlstate import VIEWS, Route, format_hash, open_in_full_hash, page_title, parse_hash
 
 TYPING = ("INPUT", "SELECT", "TEXTAREA")
+# The player's keys that also scroll a focused box (a listing, a wide table), by the axis they scroll it along.
+# While such a box has focus and overflows along that axis, the key scrolls it and does not step.
+SCROLL_AXIS = {"ArrowLeft": "x", "ArrowRight": "x", " ": "y", "Home": "y", "End": "y"}
 # Chromium ignores history updates beyond about 200 per 10 s (and then hash
 # navigation too), so the address is written at most this often; the last
 # state always lands. Nor in the task that changed the state (dom.AFTER_FRAME_MS): history.replaceState
@@ -138,6 +141,7 @@ class Shell:
             or event.metaKey
             or event.altKey
             or target.tagName in TYPING
+            or scrolls(target, event.key)
         ):
             return
         if target.tagName == "BUTTON" and event.key in (" ", "Enter"):
@@ -145,6 +149,18 @@ class Shell:
         view = self.views.get(parse_hash(str(window.location.hash)).path)
         if view is not None and view.key(event):
             event.preventDefault()
+
+
+def scrolls(element, key: str) -> bool:
+    """Would `key` scroll the focused `element` itself? Only a box that scrolls on its own (not the page, which has
+    no focus ring to say where the key goes) and overflows along the key's axis."""
+    axis = SCROLL_AXIS.get(key)
+    if axis is None or element in (document.body, document.documentElement):
+        return False
+    style = window.getComputedStyle(element)
+    if axis == "x":
+        return style.overflowX in ("auto", "scroll") and element.scrollWidth > element.clientWidth
+    return style.overflowY in ("auto", "scroll") and element.scrollHeight > element.clientHeight
 
 
 def wasm_bytes() -> int:
