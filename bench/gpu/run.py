@@ -12,9 +12,11 @@ naive map=row at 4096 and 4097 is the comparison the speed model makes from an u
 wavefronts.py: 295 vs 1,058 GFLOP/s on the a100 preset).
 
 The runner is the listing itself (tools/sass/render.py: the page's lines, `@@` markers stripped) and a main()
-that fills A and B, launches the kernel once to warm up, then `reps` times between two events, and prints one
-JSON line: {"ms": per launch}. The launch is the listing's: its grid (pysim's), its block (the first line's
-`blockDim = (x, y)` or pysim's thread count) and, for the pipelined kernel, its dynamic shared memory.
+that fills A and B, launches the kernel once to warm up, then `reps` times between two events, checks C (exact
+against the host at 514 entries, runner.py), and prints one JSON line: {"ms": per launch, "checked": entries}; a
+CUDA error or a wrong C is the run's row ("failed: ..."), and so is nvcc's refusal, with no time. The launch is
+the listing's: its grid (pysim's), its block (the first line's `blockDim = (x, y)` or pysim's thread count), the
+dynamic shared memory of the kernels that declare it, and the Hopper kernel's tensor maps (sm_90a only).
 See bench/gpu/README.md for the counters and what each is compared with.
 """
 
@@ -24,7 +26,6 @@ import argparse
 import csv
 import io
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,8 @@ from pysim.speed import estimate
 from pysim.speed.profiles import BUILDERS
 from tools.sass import render, toolchain
 
-BLOCK_DIM = re.compile(r"blockDim = \((\d+), (\d+)\)")
-SIGNATURE = re.compile(r"__global__ void (\w+)\(([^)]*)\)")
+from . import runner
+
 # KernelProfile's field (pysim's count, warp-level instructions as the model counts them; fma per thread) -> the
 # Nsight Compute metrics whose sum measures it. DRAM bytes have no field: the model prices them, it does not count.
 METRICS: dict[str, tuple[str, ...]] = {
@@ -49,6 +50,9 @@ METRICS: dict[str, tuple[str, ...]] = {
     "dram_bytes": ("dram__bytes_read.sum", "dram__bytes_write.sum"),
     "fma": ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",),
 }
+# Kernels whose listing uses one architecture's own features (wgmma, setmaxnreg: sm_90a), built for it and run only on
+# a GPU of its family.
+ARCH_SPECIFIC = {"wgmma": "sm_90a"}
 # Each kernel runs at its view's runner preset ("siboehm's A6000 runner", the pipelined "production"), sizes
 # from --size; the kernels without one, at these (siboehm's kernels 1, 3 and 5; the transpose padded).
 WITHOUT_RUNNER_PRESET: dict[str, dict[str, int]] = {
@@ -59,6 +63,10 @@ WITHOUT_RUNNER_PRESET: dict[str, dict[str, int]] = {
 }
 
 
+class RunError(Exception):
+    """A run that gave no time: its runner reported a CUDA error or a wrong C, or it cannot run on this GPU."""
+
+
 def runner_values(name: str) -> dict[str, Any]:
     """The kernel's tile parameters at its runner preset (sizes left to the caller)."""
     presets = KERNELS[name].PARAMS.PRESETS
@@ -66,72 +74,6 @@ def runner_values(name: str) -> dict[str, Any]:
     if label is None:
         return dict(WITHOUT_RUNNER_PRESET[name])
     return {key: value for key, value in presets[label].items() if key not in ("M", "N", "K", "n")}
-
-
-MAIN = """
-#include <cstdio>
-#include <cstdlib>
-int main(int argc, char **argv) {{
-  const int reps = argc > 1 ? atoi(argv[1]) : 10;
-  const size_t a = {a_size}, b = {b_size}, c = {c_size};
-  float *hA = (float *)malloc(a * sizeof(float)), *hB = (float *)malloc(b * sizeof(float));
-  for (size_t i = 0; i < a; ++i) hA[i] = (float)(i % 7) - 3.0f;
-  for (size_t i = 0; i < b; ++i) hB[i] = (float)(i % 5) - 2.0f;
-  float *A, *B, *C;
-  cudaMalloc(&A, a * sizeof(float)); cudaMalloc(&B, b * sizeof(float)); cudaMalloc(&C, c * sizeof(float));
-  cudaMemcpy(A, hA, a * sizeof(float), cudaMemcpyHostToDevice);
-  cudaMemcpy(B, hB, b * sizeof(float), cudaMemcpyHostToDevice);
-  {prelaunch}
-  dim3 grid({grid_x}, {grid_y}), block({block_x}, {block_y});
-  {name}<<<grid, block, {dynamic}>>>({arguments});
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start); cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  for (int r = 0; r < reps; ++r) {name}<<<grid, block, {dynamic}>>>({arguments});
-  cudaEventRecord(stop);
-  cudaEventSynchronize(stop);
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  cudaError_t failed = cudaGetLastError();
-  if (failed != cudaSuccess) {{ fprintf(stderr, "%s\\n", cudaGetErrorString(failed)); return 1; }}
-  printf("{{\\"ms\\": %g}}\\n", ms / reps);
-  return 0;
-}}
-"""
-
-
-def runner_source(kernel: Kernel, params: Any) -> str:
-    """The listing and a main() that times it (see the module's docstring)."""
-    listing = kernel.source(params)
-    match = SIGNATURE.search("\n".join(listing))
-    if match is None:
-        raise ValueError(f"{kernel.NAME}: no __global__ function in the listing")
-    name, declared = match.groups()
-    shape = BLOCK_DIM.search(listing[0])
-    block = (int(shape.group(1)), int(shape.group(2))) if shape else (kernel.threads(params), 1)
-    grid = kernel.grid(params)
-    dynamic = getattr(params, "shared_bytes", 0) if "extern __shared__" in "\n".join(listing) else 0
-    if declared.startswith("int n,"):  # the transpose: C = A^T, n×n
-        sizes, arguments = (f"{params.n * params.n}",) * 3, f"{params.n}, A, C"
-    else:
-        M, N, K = params.M, params.N, params.K
-        sizes, arguments = (f"{M * K}", f"{K * N}", f"{M * N}"), f"{M}, {N}, {K}, A, B, C"
-    prelaunch = (
-        f"cudaFuncSetAttribute({name}, cudaFuncAttributeMaxDynamicSharedMemorySize, {dynamic});" if dynamic else ""
-    )
-    return "\n".join(listing) + MAIN.format(
-        a_size=sizes[0],
-        b_size=sizes[1],
-        c_size=sizes[2],
-        prelaunch=prelaunch,
-        grid_x=grid[0],
-        grid_y=grid[1],
-        block_x=block[0],
-        block_y=block[1],
-        name=name,
-        dynamic=dynamic,
-        arguments=arguments,
-    )
 
 
 def run_values(name: str, size: int, naive_map: str | None = None) -> dict[str, Any]:
@@ -165,9 +107,11 @@ def build(kernel: Kernel, params: Any, arch: str, folder: Path, name: str | None
     folder.mkdir(parents=True, exist_ok=True)
     name = name or kernel.NAME
     source, program = folder / f"{name}.cu", folder / name
-    source.write_text(runner_source(kernel, params))
+    source.write_text(runner.source(kernel, params))
+    # -gencode, not -arch: nvcc's -arch=sm_90a also builds compute_90 PTX, where wgmma does not assemble.
+    code = ["-gencode", f"arch=compute_{arch.removeprefix('sm_')},code={arch}"]
     done = subprocess.run(
-        [toolchain.tool("nvcc"), "-O3", f"-arch={arch}", "-o", str(program), str(source)],
+        [toolchain.tool("nvcc"), "-O3", *code, "-o", str(program), str(source)],
         capture_output=True,
         text=True,
     )
@@ -176,10 +120,25 @@ def build(kernel: Kernel, params: Any, arch: str, folder: Path, name: str | None
     return program
 
 
-def time_it(program: Path, reps: int) -> float:
-    """Seconds per launch, from the runner's events."""
-    done = subprocess.run([str(program), str(reps)], capture_output=True, text=True, check=True, timeout=600)
-    return float(json.loads(done.stdout)["ms"]) / 1e3
+def arch_for(name: str, arch: str) -> str:
+    """The architecture a kernel's runner is built for on a GPU of `arch`: its own where its listing needs one
+    (ARCH_SPECIFIC), refused by name on a GPU of another family."""
+    specific = ARCH_SPECIFIC.get(name)
+    if specific is None:
+        return arch
+    if specific.rstrip("a") != arch.rstrip("a"):
+        raise RunError(f"its listing needs {specific} (an H100 or H200); this GPU is {arch}")
+    return specific
+
+
+def time_it(program: Path, reps: int) -> tuple[float, int]:
+    """Seconds per launch, from the runner's events, and how many entries of C it checked; RunError with the
+    runner's own message where a CUDA call failed or C was wrong (runner.py)."""
+    done = subprocess.run([str(program), str(reps)], capture_output=True, text=True, timeout=600)
+    if done.returncode:
+        raise RunError(" ".join(done.stderr.split()) or f"exit status {done.returncode}")
+    found = json.loads(done.stdout)
+    return float(found["ms"]) / 1e3, int(found["checked"])
 
 
 def counters(program: Path) -> dict[str, float] | None:
@@ -221,9 +180,12 @@ def compare(values: dict[str, Any], arch: str, device: str, reps: int, folder: P
     """The table's lines for one run (`runs`): time, GFLOP/s for a GEMM, then each counter, model vs hardware."""
     name, tag = values["name"], label(values)
     kernel, params = render.kernel_params(name, {**without_name(values), "device": device})
-    program = build(kernel, params, arch, folder, tag)
-    seconds, modelled = time_it(program, reps), _model_seconds(name, params, device)
-    lines = [f"{tag:<18}{'seconds per launch':<30}{modelled:>14.4g}{seconds:>14.4g}"]
+    program = build(kernel, params, arch_for(name, arch), folder, tag)
+    (seconds, checked), modelled = time_it(program, reps), _model_seconds(name, params, device)
+    lines = [
+        f"{tag:<18}{'seconds per launch':<30}{modelled:>14.4g}{seconds:>14.4g}",
+        f"{'':<18}{'C entries checked, all exact':<30}{'-':>14}{checked:>14}",
+    ]
     if name != "transpose":
         flop = 2 * params.M * params.N * params.K
         lines.append(f"{'':<18}{'GFLOP/s':<30}{flop / modelled / 1e9:>14.1f}{flop / seconds / 1e9:>14.1f}")
@@ -267,10 +229,12 @@ def main(argv: list[str]) -> int:
         for values in wanted:
             try:
                 kernel, params = render.kernel_params(values["name"], without_name(values))
+                arch = ARCH_SPECIFIC.get(values["name"], args.arch or "sm_80")
+                print(build(kernel, params, arch, Path(args.build_only), label(values)))
             except ParamError as refused:
                 print(f"{label(values)}: refused: {refused}")
-                continue
-            print(build(kernel, params, args.arch or "sm_80", Path(args.build_only), label(values)))
+            except toolchain.CompileError as failed:
+                print(f"{label(values)}: failed: {failed}")
         return 0
     arch = args.arch or gpu_arch()
     folder = Path(toolchain.cache_dir()) / "gpu-runners"
@@ -280,6 +244,8 @@ def main(argv: list[str]) -> int:
             lines = compare(values, arch, args.device, args.reps, folder)
         except ParamError as refused:  # a size the kernel's form refuses (a float4 kernel at an odd K)
             lines = [f"{label(values):<18}refused: {refused}"]
+        except (toolchain.CompileError, RunError) as failed:  # nvcc's refusal, a CUDA error, a wrong C: no time
+            lines = [f"{label(values):<18}failed: {failed}"]
         print("\n".join(lines))
     return 0
 

@@ -1,31 +1,79 @@
 """bench/gpu (issue 40 item 7) without a GPU: each runner is the listing plus a timed launch at pysim's launch
-shape, and nvcc builds it (the three launch kinds: a GEMM, the transpose's signature, the pipelined kernel's
-dynamic shared memory). Timing and Nsight Compute need a GPU and run only where one is at hand."""
+shape, and nvcc builds it for every kernel (a GEMM, the transpose's signature, dynamic shared memory, the Hopper
+kernel's tensor maps for sm_90a); a runner with no GPU to run on says so and gives no time. Timing, C's check and
+Nsight Compute need a GPU: where one is at hand (nvidia-smi answers), a runner whose kernel leaves a row of C
+unwritten fails its check."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from bench.gpu import run
+from bench.gpu import run, runner
 from tools.sass import render, toolchain
 
 
-@pytest.mark.parametrize("name", ["smem", "transpose", "pipelined"])
-def test_the_runner_builds_with_the_listings_launch(name: str, tmp_path: Path) -> None:
+def nvcc() -> None:
     try:
         toolchain.tool("nvcc")
     except toolchain.MissingToolchainError as error:
         pytest.fail(str(error))
+
+
+def has_gpu() -> bool:
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("name", [kernel.NAME for kernel in run.ORDER])
+def test_the_runner_builds_with_the_listings_launch(name: str, tmp_path: Path) -> None:
+    nvcc()
     kernel, params = render.kernel_params(name, run.runner_values(name))
-    source = run.runner_source(kernel, params)
+    source = runner.source(kernel, params)
     grid = kernel.grid(params)
     assert f"dim3 grid({grid[0]}, {grid[1]})" in source
     assert "\n".join(kernel.source(params)) in source
-    if name == "pipelined":
+    if name in ("pipelined", "wgmma"):
         assert f"<<<grid, block, {params.shared_bytes}>>>" in source
-    assert run.build(kernel, params, "sm_80", tmp_path).is_file()
+    if name == "wgmma":
+        assert f"({params.M}, {params.N}, {params.K}, mapA, mapBt, C)" in source
+    assert run.build(kernel, params, run.ARCH_SPECIFIC.get(name, "sm_80"), tmp_path).is_file()
+
+
+def test_a_runner_reports_a_failed_cuda_call_and_gives_no_time(tmp_path: Path) -> None:
+    """Here, with no GPU, the runner's first CUDA call fails: the run is a RunError naming the CUDA error, never a
+    time (on a GPU the same runner's C passes its check)."""
+    nvcc()
+    kernel, params = render.kernel_params("smem", {"M": 40, "N": 36, "K": 20, "T": 8})
+    program = run.build(kernel, params, "sm_80", tmp_path)
+    if has_gpu():
+        assert run.time_it(program, 1)[1] == runner.CHECKED + 2
+    else:
+        with pytest.raises(run.RunError, match="CUDA error"):
+            run.time_it(program, 1)
+
+
+@pytest.mark.skipif(not has_gpu(), reason="C's check runs a kernel: only where a GPU is at hand")
+def test_a_kernel_that_leaves_a_row_of_c_unwritten_fails_the_check(tmp_path: Path) -> None:
+    nvcc()
+    kernel, params = render.kernel_params("naive", {"M": 33, "N": 40, "K": 17, "T": 8})
+    broken = runner.source(kernel, params).replace("if (row >= M ||", "if (row >= M - 1 ||", 1)
+    assert broken != runner.source(kernel, params)
+    source = tmp_path / "broken.cu"
+    source.write_text(broken)
+    subprocess.run([toolchain.tool("nvcc"), "-o", str(tmp_path / "broken"), str(source)], check=True)
+    with pytest.raises(run.RunError, match=r"C\[32\]\[\d+\] is -?nan"):
+        run.time_it(tmp_path / "broken", 1)
+
+
+def test_a_listing_for_another_architecture_is_refused_by_name() -> None:
+    assert run.arch_for("wgmma", "sm_90") == "sm_90a" and run.arch_for("smem", "sm_75") == "sm_75"
+    with pytest.raises(run.RunError, match="needs sm_90a .* this GPU is sm_80"):
+        run.arch_for("wgmma", "sm_80")
 
 
 def test_without_ncu_there_are_no_counters(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -55,7 +103,7 @@ def test_one_command_builds_naive_map_row_at_4096_and_4097(tmp_path: Path, capsy
 def test_the_table_gives_model_and_hardware_gflops_per_size(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Without a GPU: the timing replaced by a fixed 0.5 s, the rest of a real run (the model's column is pysim's
     estimate on the a100 preset, 295 vs 1,058 GFLOP/s); a size a float4 kernel refuses is a line, not a stop."""
-    monkeypatch.setattr(run, "time_it", lambda program, reps: 0.5)
+    monkeypatch.setattr(run, "time_it", lambda program, reps: (0.5, runner.CHECKED + 2))
     monkeypatch.setattr(run, "counters", lambda program: None)
     monkeypatch.setattr(run.toolchain, "cache_dir", lambda: str(tmp_path))
     lines: list[str] = []
