@@ -6,6 +6,7 @@ unwritten fails its check."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -121,3 +122,22 @@ def test_map_without_the_naive_kernel_is_refused(tmp_path: Path, capsys: pytest.
         run.main(["--kernel", "smem", "--map", "row", "--build-only", str(tmp_path)])
     assert "add --kernel naive" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+SESSION = Path(__file__).resolve().parents[2] / "bench" / "gpu" / "session.sh"
+
+
+def test_the_session_script_names_a_preset_for_every_card_the_model_knows() -> None:
+    """bench/gpu/session.sh picks the model's preset from nvidia-smi's name: each preset once."""
+    from pysim.hardware.devices import DEVICES
+
+    named = re.findall(r"\) device=(\w+) ;;", SESSION.read_text())
+    assert sorted(named) == sorted(DEVICES)
+
+
+@pytest.mark.skipif(has_gpu(), reason="with a GPU the script measures it (minutes)")
+def test_the_session_script_without_a_gpu_says_so(tmp_path: Path) -> None:
+    done = subprocess.run(
+        ["bash", str(SESSION)], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "OUT": str(tmp_path)}
+    )
+    assert done.returncode == 1 and "no GPU answers nvidia-smi" in done.stderr
