@@ -32,6 +32,16 @@ RULES, in the order they apply:
   (blocktile1d, TM=32: 32 FFMA, 33 LDS) and 80 (register at siboehm's runner shape, TM=TN=8) are kept, their
   As reads scalar. The bound is somewhere in 45-64; 48 is fitted, not read from the compiler, and
   tests/unit/test_sass_model.py holds it.
+- `kept-loop-base`: where a tile's dotIdx loop is long — its rounds × (FFMA + shared reads of one round
+  as written, per thread: `loop_length`) above KEPT_LOOP_TOTAL — NVVM keeps it as a loop (partly unrolled),
+  and LLVM's loop strength reduction chooses each array's base register, at an offset that is often not
+  aligned to the reads' width; ptxas merges only reads aligned to it. There the widths can differ from `merge`'s,
+  narrower or wider; the words read, the FFMA and every other class stay as counted. This choice is not
+  modelled: `widths_unsure` says where it applies, and the pages say so there. Measured with nvcc 13.5 on
+  610 parameter sets (the presets and 120 samples of kernels 4-6, 10 and the pipelined kernel) on each of
+  the five architectures: at or below 130 nvcc's widths equal `merge`'s every time (224 sets per
+  architecture); above it they differ at 72-93 of 386, in the widths alone (the shortest loop that
+  differed: 140). tests/unit/test_sass_model.py pins both sides.
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
@@ -45,7 +55,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import chain
 from math import gcd
@@ -66,6 +76,7 @@ SHARED = {"load": "LDS", "store": "STS"}
 GLOBAL = {"load": "LDG.E", "store": "STG.E"}
 ASYNC_COPY = "LDGSTS.E"
 KEPT_LOOP_BODY = 48  # the `kept-loop` rule's bound, instructions in one round of the dotIdx loop
+KEPT_LOOP_TOTAL = 130  # the `kept-loop-base` rule's bound: rounds × instructions of a round, the whole dotIdx loop
 TENSOR_CORE = "HMMA.1688.F32.TF32"
 
 
@@ -306,6 +317,49 @@ def _rounds(kept: Sequence[Step], threads: int) -> list[tuple[Access, int | None
     reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
     kept_loop = keeps_loop(_fma_per_thread(first_round, threads), reads)
     return [(access, k if kept_loop else None) for access, k in shared]
+
+
+def loop_length(kernel: Any, params: Any) -> int:
+    """The `kept-loop-base` rule's measure of the main loop's dotIdx loop, per thread: its rounds × (FFMA +
+    shared reads of its first round, as the trace writes them); a kernel without one, its iteration's. From the trace, not the
+    listing (a listing's comments may depend on it), at sizes of one tile (`_one_tile`)."""
+    small = _one_tile(params)
+    first, _ = iteration_steps(kernel, small)
+    threads = kernel.threads(params)
+    rounds: list[int | None] = [*sorted({step.k for step in first if step.k is not None})] or [None]
+    round_0 = [step for step in first if step.k == rounds[0]]
+    reads = sum(a.rows.shape[0] for s in round_0 for a in s.accesses if a.space == "shared" and a.op == "load")
+    return len(rounds) * (_fma_per_thread(round_0, threads) + reads)
+
+
+def _one_tile(params: Any) -> Any:
+    """`params` with M, N and K cut to one block tile (BM, BN, BK, or T where a kernel has one edge): block
+    (0, 0)'s first tile is the same, and its steps take milliseconds where 4096³ would take seconds."""
+    edge = getattr(params, "T", None)
+    cut = {
+        size: min(getattr(params, size), tile)
+        for size, tile in (
+            ("M", getattr(params, "BM", edge)),
+            ("N", getattr(params, "BN", edge)),
+            ("K", getattr(params, "BK", edge)),
+        )
+        if tile is not None and hasattr(params, size)
+    }
+    try:
+        return replace(params, **cut)
+    except ValueError:  # a form that refuses the cut sizes (a ParamError): the first tile at full size
+        return params
+
+
+@lru_cache(maxsize=256)
+def widths_unsure(kernel: Any, params: Any) -> bool:
+    """`kept-loop-base`: whether nvcc's shared-read widths may differ from the model's at these parameters: NVVM
+    keeps the dotIdx loop (`loop_length` above KEPT_LOOP_TOTAL), and they are not one of the kernel's presets
+    (whose widths tests/unit/test_sass_model.py holds equal to nvcc's on every architecture)."""
+    if loop_length(kernel, params) <= KEPT_LOOP_TOTAL:
+        return False
+    values = {name: value for name, value in params.as_strings().items() if name != "device"}
+    return all(values != {k: str(v) for k, v in preset.items()} for preset in kernel.PARAMS.PRESETS.values())
 
 
 def _kept(kernel: Any, params: Any, steps: Sequence[Step]) -> list[Step]:

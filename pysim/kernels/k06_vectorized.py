@@ -25,12 +25,13 @@ once), where the 2D kernel takes one per pair.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
 
-from ..core import banks
+from ..core import banks, instructions
 from ..core.counters import Counters
 from ..core.listing import Listing
 from ..core.sectors import tile_load_sectors
@@ -105,9 +106,20 @@ def read_width(length: int) -> int:
     return VECTOR if length % VECTOR == 0 else 1
 
 
-def _loads_note(length: int) -> str:
+# `kept-loop-base` (pysim.core.instructions): where nvcc keeps the dotIdx loop, the widths are its own choice.
+WIDTHS_CAVEAT = " in pysim's model (nvcc keeps this loop here, and its widths may differ)"
+
+
+def _loads_note(length: int, unsure: bool) -> str:
     width = read_width(length)
-    return f"{length // width} LDS.128" if width == VECTOR else f"{length} LDS.32"
+    note = f"{length // width} LDS.128" if width == VECTOR else f"{length} LDS.32"
+    return note + WIDTHS_CAVEAT if unsure else note
+
+
+def widths_unsure(p: VectorizedParams) -> bool:
+    """Whether the shared reads' widths at these sizes are the model's guess (`kept-loop-base`). This module is
+    the kernel (it has the contract's members the rule reads), so the registry, which imports it, is not needed."""
+    return instructions.widths_unsure(sys.modules[__name__], p)
 
 
 def source(p: VectorizedParams) -> list[str]:
@@ -121,8 +133,8 @@ def source(p: VectorizedParams) -> list[str]:
         cols=p.BN // p.TN,
         a4=p.BK // VECTOR,
         b4=p.BN // VECTOR,
-        m_loads=_loads_note(p.TM),
-        n_loads=_loads_note(p.TN),
+        m_loads=_loads_note(p.TM, widths_unsure(p)),
+        n_loads=_loads_note(p.TN, widths_unsure(p)),
     )
 
 

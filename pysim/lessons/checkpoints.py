@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core import banks
 from ..core.constants import WARP_SIZE
-from ..core.instructions import Issue, instruction_class
+from ..core.instructions import Issue, instruction_class, widths_unsure
 from ..core.warps import INACTIVE
 
 BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ = "block-loads", "bank-degree", "fma-per-read"
@@ -123,6 +123,8 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
     # of the first); phase_degrees(): (instructions, warps, phases), warp 0 is threads 0..31. A wide access
     # is served in phases: its degree is the worst phase's.
     per_read = [(degree, width, a) for n, a in reads for degree, width in _issued_degrees(a, step.issues.get(n))]
+    if widths_unsure(kernel, params) and any(width > 1 for _, width, _ in per_read):
+        return None  # `kept-loop-base`: a merged read's width, and so its degree, is nvcc's choice here
     degree, width, worst = max(per_read, key=lambda found: found[0])
     names = " and ".join(a.array for _, a in reads)
     lanes = min(WARP_SIZE, kernel.threads(params))

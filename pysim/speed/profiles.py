@@ -12,7 +12,8 @@ nvcc emits (pysim/core/instructions.py `issued`, the rule the trace's wavefront 
 with; `merge`: consecutive aligned words become LDS.64/LDS.128, a broadcast when a warp shares
 the address; `kept-loop`: not across rounds where ptxas keeps the dotIdx loop, as at kernel 4's
 TM=32 and kernel 5's runner shape TM=TN=8, whose As reads stay LDS.32; tests/unit/test_sass_model.py
-holds that model to nvcc's SASS); other instructions = 4 per round + 1 per global access; registers
+holds that model to nvcc's SASS, but for the widths where NVVM keeps the dotIdx loop, `kept-loop-base`:
+there the estimate prices the model's widths); other instructions = 4 per round + 1 per global access; registers
 as RegisterBudget estimates them (32 for the un-tiled kernels).
 """
 

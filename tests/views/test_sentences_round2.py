@@ -256,6 +256,25 @@ def test_register_bank_paragraph_at_the_production_shape():
     assert "512 in regM reads, 512 in regN reads" in text
 
 
+# The register kernel's dotIdx loop in rounds × (FFMA + shared reads), counted from the sizes alone: BK rounds of
+# TM·TN FFMA and TM + TN scalar reads. Above 130 nvcc keeps the loop (`kept-loop-base`) and the widths the bank
+# sentence names are the model's, which the paragraph must say (fails if the caveat is dropped: checked).
+@pytest.mark.parametrize(
+    "sizes",
+    [
+        dict(M=128, N=128, K=8, BM=128, BN=128, BK=8, TM=8, TN=8),  # 8 × (64 + 16) = 640
+        dict(M=40, N=45, K=43, BM=8, BN=128, BK=3, TM=8, TN=4),  # 3 × (32 + 12) = 132
+        dict(M=32, N=32, K=32, BM=16, BN=16, BK=4, TM=4, TN=4),  # 4 × (16 + 8) = 96: a preset
+        dict(M=57, N=29, K=83, BM=8, BN=128, BK=4, TM=8, TN=2),  # 4 × (16 + 10) = 104
+    ],
+)
+def test_register_widths_are_called_the_models_where_nvcc_keeps_the_loop(sizes):
+    length = sizes["BK"] * (sizes["TM"] * sizes["TN"] + sizes["TM"] + sizes["TN"])
+    text = register_page(**sizes)["register-banks"]
+    caveat = f"These widths are pysim's model of nvcc: at these sizes the dotIdx loop is long ({length:,} FFMA"
+    assert (caveat in text) == (length > 130), text
+
+
 # --- item 10: #/tiling with T larger than M and N ---------------------------------------------------
 
 

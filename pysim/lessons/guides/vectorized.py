@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.instructions import widths_unsure
 from . import common
 from .common import Entry, Run, access_of, accessing, moment
 from .model import Choice, Skipped, Task
@@ -15,6 +16,8 @@ def read_width(run: Run, key: str, array: str, register: str) -> Entry:
     index = run.find(accessing(array, "shared", "load"))
     if index is None:
         return Skipped(key, f"block (0,0) never reads {array}")
+    if widths_unsure(run.kernel, run.params):  # `kept-loop-base`: nvcc's answer is not known in advance here
+        return Skipped(key, f"at these sizes nvcc's widths for {array} depend on how it keeps the dotIdx loop")
     width = access_of(run.trace[index], array, "shared", "load").width
     question = f"At the next step each thread fills {register} from {array}. Which instructions will it use?"
     why = (

@@ -59,7 +59,8 @@ def phase_detail(step: Step, p: VectorizedParams) -> str:
         kind = "128-bit load" if access.width > 1 else "32-bit load"
         return (
             f"dotIdx={step.k}: each thread reads {count(length, 'consecutive value')} of row {step.k} of {access.array} "
-            f"with {count(access.rows.shape[0], kind)}{' (LDS.128)' if access.width > 1 else ''}."
+            f"with {count(access.rows.shape[0], kind)}{' (LDS.128)' if access.width > 1 else ''}"
+            f"{kernel.WIDTHS_CAVEAT if kernel.widths_unsure(p) else ''}."
         )
     if step.phase == "compute":
         (i,) = step.inner

@@ -7,9 +7,10 @@ two drawings import the DOM helpers only when drawn, so this module imports in C
 
 from __future__ import annotations
 
-from pysim.core.instructions import instruction_class
+from pysim.core.instructions import KEPT_LOOP_TOTAL, instruction_class, loop_length, widths_unsure
 from pysim.hardware.params import RegisterParams
 from pysim.hardware.registers import MAX_REGISTERS_PER_THREAD, OVERHEAD_ESTIMATE, RegisterBudget
+from pysim.kernels import KERNELS
 from pysim.lessons import comparison, explain
 
 from ..core import slots
@@ -50,6 +51,8 @@ def slot_values(p: RegisterParams) -> dict[str, object]:
         "n_degree": n.n_read.degree,
         "m_instr": instruction_class("LDS", n.m_width),
         "n_instr": instruction_class("LDS", n.n_width),
+        "loop_length": loop_length(KERNELS["register"], p),
+        "kept_loop_total": KEPT_LOOP_TOTAL,
         "row_stride": n.row_stride,
         "rows_per_bank": n.rows_per_bank,
         "cols_per_bank": n.cols_per_bank,
@@ -103,6 +106,7 @@ def shown(p: RegisterParams) -> dict[str, bool]:
         "n-conflict": n.n_read.degree > 1,
         "any-conflict": n.counters.bank_extra_cycles > 0,
         "padding": n.padding_fma > 0,
+        "widths-unsure": widths_unsure(KERNELS["register"], p),
     }
 
 
