@@ -50,6 +50,18 @@ METRICS: dict[str, tuple[str, ...]] = {
     "dram_bytes": ("dram__bytes_read.sum", "dram__bytes_write.sum"),
     "fma": ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",),
 }
+# nvidia-smi's names, by a part that tells the card, and the speed model's preset for each (H200 before H100).
+PRESET_OF_NAME = (
+    ("H200", "h200"),
+    ("H100", "h100"),
+    ("A100", "a100"),
+    ("T4", "t4"),
+    ("4090", "rtx4090"),
+    ("A6000", "rtxa6000"),
+)
+TIMEOUT_S = (
+    120  # one runner or one ncu: the slowest run (naive at 4097³) is seconds; a hung kernel must not eat a lease
+)
 # Kernels whose listing uses one architecture's own features (wgmma, setmaxnreg: sm_90a), built for it and run only on
 # a GPU of its family.
 ARCH_SPECIFIC = {"wgmma": "sm_90a"}
@@ -131,49 +143,78 @@ def arch_for(name: str, arch: str) -> str:
     return specific
 
 
-def time_it(program: Path, reps: int) -> tuple[float, int]:
-    """Seconds per launch, from the runner's events, and how many entries of C it checked; RunError with the
-    runner's own message where a CUDA call failed or C was wrong (runner.py)."""
-    done = subprocess.run([str(program), str(reps)], capture_output=True, text=True, timeout=600)
+def time_it(program: Path, reps: int) -> tuple[float, str]:
+    """Seconds per launch, from the runner's events, and what of C it checked; RunError with the runner's own
+    message where a CUDA call failed or C was wrong (runner.py), or where it ran past TIMEOUT_S (a hang)."""
+    done = _run([str(program), str(reps)])
     if done.returncode:
         raise RunError(" ".join(done.stderr.split()) or f"exit status {done.returncode}")
     found = json.loads(done.stdout)
-    return float(found["ms"]) / 1e3, int(found["checked"])
+    return float(found["ms"]) / 1e3, f"{found['checked']} ({found['reps']} timed launches)"
 
 
-def counters(program: Path) -> dict[str, float] | None:
-    """Nsight Compute's METRICS for the first timed launch (the warm-up is launch 0), or None without ncu."""
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired as late:
+        raise RunError(f"{Path(command[0]).name}: no answer in {TIMEOUT_S} s (a hang?)") from late
+
+
+def counters(program: Path) -> dict[str, float] | str:
+    """Nsight Compute's METRICS for the first launch after the warm-up (launch 0), in base units; without ncu, or
+    where it reads no counter (no permission, an unknown metric), why not."""
     ncu = shutil.which("ncu")
     if ncu is None:
-        return None
+        return "no ncu"
+    metrics = ",".join(sum(METRICS.values(), ()))
+    try:
+        done = _run(
+            [
+                ncu,
+                "--csv",
+                "--print-units",
+                "base",
+                "--launch-skip",
+                "1",
+                "--launch-count",
+                "1",
+                "--metrics",
+                metrics,
+                str(program),
+                "1",
+            ]
+        )
+    except RunError as late:
+        return str(late)
+    if '"ID"' not in done.stdout:
+        said = [line for line in (done.stdout + done.stderr).splitlines() if "ERR" in line.upper()]
+        return said[0].strip() if said else f"ncu exit status {done.returncode}, no table"
+    rows = csv.DictReader(io.StringIO(done.stdout[done.stdout.find('"ID"') :]))
+    found = {}
+    for row in rows:
+        try:
+            found[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
+        except ValueError:  # "n/a": the metric is left out, its row says so
+            continue
+    return found
+
+
+def gpu() -> tuple[str, str]:
+    """GPU 0's sm_XX and name, from nvidia-smi."""
     done = subprocess.run(
-        [
-            ncu,
-            "--csv",
-            "--launch-skip",
-            "1",
-            "--launch-count",
-            "1",
-            "--metrics",
-            ",".join(sum(METRICS.values(), ())),
-            str(program),
-            "1",
-        ],
+        ["nvidia-smi", "--query-gpu=compute_cap,name", "--format=csv,noheader"],
         capture_output=True,
         text=True,
-        timeout=600,
+        check=True,
     )
-    rows = [row for row in csv.DictReader(io.StringIO(done.stdout[done.stdout.find('"ID"') :]))]
-    return {row["Metric Name"]: float(row["Metric Value"].replace(",", "")) for row in rows}
+    capability, name = (part.strip() for part in done.stdout.splitlines()[0].split(",", 1))
+    major, minor = capability.split(".")
+    return f"sm_{major}{minor}", name
 
 
-def gpu_arch() -> str:
-    """sm_XX of GPU 0, from nvidia-smi."""
-    done = subprocess.run(
-        ["nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True, text=True, check=True
-    )
-    major, minor = done.stdout.split()[0].split(".")
-    return f"sm_{major}{minor}"
+def preset_for(name: str) -> str | None:
+    """The speed model's device preset for a GPU by nvidia-smi's name ('NVIDIA H100 80GB HBM3' -> 'h100'), or None."""
+    return next((preset for mark, preset in PRESET_OF_NAME if mark in name), None)
 
 
 def compare(values: dict[str, Any], arch: str, device: str, reps: int, folder: Path) -> list[str]:
@@ -182,21 +223,21 @@ def compare(values: dict[str, Any], arch: str, device: str, reps: int, folder: P
     kernel, params = render.kernel_params(name, {**without_name(values), "device": device})
     program = build(kernel, params, arch_for(name, arch), folder, tag)
     (seconds, checked), modelled = time_it(program, reps), _model_seconds(name, params, device)
-    lines = [
-        f"{tag:<18}{'seconds per launch':<30}{modelled:>14.4g}{seconds:>14.4g}",
-        f"{'':<18}{'C entries checked, all exact':<30}{'-':>14}{checked:>14}",
-    ]
+    lines = [f"{tag:<18}{'seconds per launch':<30}{modelled:>14.4g}{seconds:>14.4g}", f"{'':<18}C exact: {checked}"]
     if name != "transpose":
         flop = 2 * params.M * params.N * params.K
         lines.append(f"{'':<18}{'GFLOP/s':<30}{flop / modelled / 1e9:>14.1f}{flop / seconds / 1e9:>14.1f}")
     if name in BUILDERS:
         profile = BUILDERS[name](params)
-        found = counters(program) or {}
+        found = counters(program)
+        if isinstance(found, str):
+            lines.append(f"{'':<18}counters: {found}")
+            found = {}
         for field, metrics in METRICS.items():
             modelled = getattr(profile, field, None)
             parts = [found.get(metric) for metric in metrics]
             measured = None if None in parts else sum(part for part in parts if part is not None)
-            shown = "(no ncu)" if measured is None else f"{measured:.4g}"
+            shown = "-" if measured is None else f"{measured:.4g}"
             lines.append(f"{'':<18}{field:<30}{'-' if modelled is None else f'{modelled:.4g}':>14}{shown:>14}")
     return lines
 
@@ -216,8 +257,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--kernel", choices=[kernel.NAME for kernel in ORDER], action="append")
     parser.add_argument("--size", type=int, nargs="+", default=[4096], help="M = N = K (the transpose's n); several")
     parser.add_argument("--map", nargs="+", choices=tuple(NAIVE_MAPS), help="the naive kernel's map(s)")
-    parser.add_argument("--reps", type=int, default=10)
-    parser.add_argument("--device", default="a100", help="pysim's device preset the model uses (a100, h100, ...)")
+    parser.add_argument("--reps", type=_positive, default=10, help="timed launches at least (and 200 ms at least)")
+    parser.add_argument("--device", help="pysim's device preset the model uses (default: the GPU's, by its name)")
     parser.add_argument("--build-only", metavar="DIR", help="write and compile the runners into DIR, run nothing")
     parser.add_argument("--arch", help="sm_XX (default: the GPU's, from nvidia-smi)")
     args = parser.parse_args(argv)
@@ -236,18 +277,32 @@ def main(argv: list[str]) -> int:
             except toolchain.CompileError as failed:
                 print(f"{label(values)}: failed: {failed}")
         return 0
-    arch = args.arch or gpu_arch()
+    try:
+        toolchain.tool("nvcc")
+    except toolchain.MissingToolchainError as missing:
+        parser.exit(1, f"{missing}\n")
+    found, card = gpu() if args.arch is None or args.device is None else (args.arch, "the GPU named by --arch")
+    arch, device = args.arch or found, args.device or preset_for(card)
+    if device is None:
+        parser.exit(1, f"no speed-model preset for {card}: name one with --device (a100, h100, t4, ...)\n")
     folder = Path(toolchain.cache_dir()) / "gpu-runners"
-    print(f"{'run':<18}{'quantity':<30}{'model':>14}{'hardware':>14}   ({arch}, model device {args.device})")
+    print(f"{'run':<18}{'quantity':<30}{'model':>14}{'hardware':>14}   ({card}, {arch}, model: {device})", flush=True)
     for values in wanted:
         try:
-            lines = compare(values, arch, args.device, args.reps, folder)
+            lines = compare(values, arch, device, args.reps, folder)
         except ParamError as refused:  # a size the kernel's form refuses (a float4 kernel at an odd K)
             lines = [f"{label(values):<18}refused: {refused}"]
         except (toolchain.CompileError, RunError) as failed:  # nvcc's refusal, a CUDA error, a wrong C: no time
             lines = [f"{label(values):<18}failed: {failed}"]
-        print("\n".join(lines))
+        print("\n".join(lines), flush=True)  # a run cut off later keeps the rows already measured
     return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: at least 1")
+    return value
 
 
 if __name__ == "__main__":

@@ -15,19 +15,9 @@ if ! nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.max.sm,clocks
   echo "no GPU answers nvidia-smi: this script measures one, run it where a GPU is at hand" >&2
   exit 1
 fi
-# The speed model's preset for this card (bench/gpu/README.md: the model's column is that preset's estimate).
-case "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" in
-  *H200*) device=h200 ;;
-  *H100*) device=h100 ;;
-  *A100*) device=a100 ;;
-  *T4*) device=t4 ;;
-  *4090*) device=rtx4090 ;;
-  *A6000*) device=rtxa6000 ;;
-  *) device=a100; echo "no preset for this GPU: the model's column is the a100 preset's" | tee -a "$out/gpu.txt" ;;
-esac
 # --reruns is the browser layer's (pytest-rerunfailures, absent on a lent machine): addopts cleared.
 python3 -m pytest -q -p no:cacheprovider -o addopts="" tests/unit/test_bench_gpu.py 2>&1 | tee "$out/tests.txt"
-python3 -m bench.gpu.run --device "$device" --reps 10 2>&1 | tee "$out/table.txt"
-python3 -m bench.gpu.run --kernel naive --map row col --size 4096 4097 --device "$device" --reps 5 2>&1 \
+python3 -m bench.gpu.run --reps 10 2>&1 | tee "$out/table.txt"  # the model: the preset named for this GPU
+python3 -m bench.gpu.run --kernel naive --map row col --size 4096 4097 --reps 5 2>&1 \
   | tee "$out/odd-size.txt"
 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee -a "$out/gpu.txt"
