@@ -215,3 +215,15 @@ def test_the_kept_loop_rule(compiler: None) -> None:
         values = dict(zip(("BM", "BN", "BK", "TM", "TN"), sizes, strict=False))
         found = report.report(*render.kernel_params(name, values), "sm_80")
         assert (found["per_iteration"], found["model"]["per_iteration"]) == (mix, mix), (name, values)
+
+
+def test_the_rules_measurement_tool_prints_both_sides(compiler: None, capsys) -> None:
+    """tools/sass/widths.py (the command the rule cites) on the sweep's first samples: below the bound every set
+    equal, and no difference anywhere outside the loads' widths."""
+    from tools.sass import widths
+
+    assert widths.main(["--samples", "3", "--seeds", "40", "--arch", "sm_80"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    below, above = (row for row in rows if row[0] == "sm_80")
+    assert below[1:3] == ["<=", str(KEPT_LOOP_TOTAL)] and int(below[3]) > 0 and below[4:] == ["0", "0", "0"]
+    assert above[1:3] == [">", str(KEPT_LOOP_TOTAL)] and above[5] == "0"
