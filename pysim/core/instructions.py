@@ -40,8 +40,9 @@ RULES, in the order they apply:
   modelled: `widths_unsure` says where it applies, and the pages say so there. Measured with nvcc 13.5 on
   610 parameter sets (the presets and 120 samples of kernels 4-6, 10 and the pipelined kernel) on each of
   the five architectures: at or below 130 nvcc's widths equal `merge`'s every time (224 sets per
-  architecture); above it they differ at 72-93 of 386, in the widths alone (the shortest loop that
-  differed: 140). tests/unit/test_sass_model.py pins both sides.
+  architecture); above it they differ at 77-93 of 386 (72 of 264 on sm_75, without the pipelined kernel),
+  in the widths alone (the shortest loop that differed: 140; `python -m tools.sass.widths` repeats it).
+  tests/unit/test_sass_model.py pins both sides.
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
