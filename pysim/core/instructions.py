@@ -33,16 +33,17 @@ RULES, in the order they apply:
   As reads scalar. The bound is somewhere in 45-64; 48 is fitted, not read from the compiler, and
   tests/unit/test_sass_model.py holds it.
 - `kept-loop-base`: where a tile's dotIdx loop is long — its rounds × (FFMA + shared reads of one round
-  as written, per thread: `loop_length`) above KEPT_LOOP_TOTAL — NVVM keeps it as a loop (partly unrolled),
-  and LLVM's loop strength reduction chooses each array's base register, at an offset that is often not
-  aligned to the reads' width; ptxas merges only reads aligned to it. There the widths can differ from `merge`'s,
-  narrower or wider; the words read, the FFMA and every other class stay as counted. This choice is not
-  modelled: `widths_unsure` says where it applies, and the pages say so there. Measured with nvcc 13.5 on
-  610 parameter sets (the presets and 120 samples of kernels 4-6, 10 and the pipelined kernel) on each of
-  the five architectures: at or below 130 nvcc's widths equal `merge`'s every time (224 sets per
-  architecture); above it they differ at 77-93 of 386 (72 of 264 on sm_75, without the pipelined kernel),
-  in the widths alone (the shortest loop that differed: 140; `python -m tools.sass.widths` repeats it).
-  tests/unit/test_sass_model.py pins both sides.
+  as written, per thread: `loop_length`) above KEPT_LOOP_TOTAL — nvcc's shared-load widths can differ from
+  `merge`'s, narrower or wider, while the words read, the FFMA and every other class stay as counted. The best
+  explanation found, not measured: NVVM may keep the loop (partly unrolled), and LLVM's loop strength reduction
+  then picks each array's base register at an offset often not aligned to the reads' width, and ptxas merges
+  only reads aligned to it (a model of that choice made the misses worse). What is measured, with nvcc 13.5 on
+  610 parameter sets (the presets and 120 samples of kernels 4-6, 10 and the pipelined kernel) on each of the
+  five architectures: at or below 130 nvcc's widths equal `merge`'s every time (224 sets per architecture);
+  above it they differ at 77-93 of 386 (72 of 264 on sm_75, without the pipelined kernel), in the widths alone
+  (the shortest loop that differed: 140; `python -m tools.sass.widths` repeats it). Not modelled:
+  `widths_unsure` says where it applies, and the pages say so there. tests/unit/test_sass_model.py pins both
+  sides.
 - `vector-type`: an access through float4 (a `reinterpret_cast`) is one 128-bit instruction, as written.
 - `select-store`: a float4 stored from `cond ? load : zero4` is two predicated STS.128 (see _select_stores).
 - `global-scalar`: global loads and stores are never merged: nothing proves their alignment at compile time.
@@ -77,6 +78,10 @@ SHARED = {"load": "LDS", "store": "STS"}
 GLOBAL = {"load": "LDG.E", "store": "STG.E"}
 ASYNC_COPY = "LDGSTS.E"
 KEPT_LOOP_BODY = 48  # the `kept-loop` rule's bound, instructions in one round of the dotIdx loop
+# What the pages add to a width they name where `widths_unsure` (the listing's comments, the step narrations).
+WIDTHS_CAVEAT = " in pysim's model (nvcc may keep this loop here, and then its widths may differ)"
+# A listing's runtime arguments and pysim's device preset: nvcc compiles the same code whatever their values.
+RUNTIME = ("M", "N", "K", "device")
 KEPT_LOOP_TOTAL = 130  # the `kept-loop-base` rule's bound: rounds × instructions of a round, the whole dotIdx loop
 TENSOR_CORE = "HMMA.1688.F32.TF32"
 
@@ -354,13 +359,15 @@ def _one_tile(params: Any) -> Any:
 
 @lru_cache(maxsize=256)
 def widths_unsure(kernel: Any, params: Any) -> bool:
-    """`kept-loop-base`: whether nvcc's shared-read widths may differ from the model's at these parameters: NVVM
-    keeps the dotIdx loop (`loop_length` above KEPT_LOOP_TOTAL), and they are not one of the kernel's presets
-    (whose widths tests/unit/test_sass_model.py holds equal to nvcc's on every architecture)."""
+    """`kept-loop-base`: whether nvcc's shared-read widths may differ from the model's at these parameters: the
+    dotIdx loop is long (`loop_length` above KEPT_LOOP_TOTAL), and its tiles are not one of the kernel's
+    presets' (whose code tests/unit/test_sass_model.py holds equal to nvcc's on every architecture; M, N and K are
+    the listing's runtime arguments, so the code is the same at any of them)."""
     if loop_length(kernel, params) <= KEPT_LOOP_TOTAL:
         return False
-    values = {name: value for name, value in params.as_strings().items() if name != "device"}
-    return all(values != {k: str(v) for k, v in preset.items()} for preset in kernel.PARAMS.PRESETS.values())
+    values = {name: value for name, value in params.as_strings().items() if name not in RUNTIME}
+    presets = kernel.PARAMS.PRESETS.values()
+    return all(values != {k: str(v) for k, v in preset.items() if k not in RUNTIME} for preset in presets)
 
 
 def _kept(kernel: Any, params: Any, steps: Sequence[Step]) -> list[Step]:

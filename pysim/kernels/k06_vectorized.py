@@ -106,19 +106,19 @@ def read_width(length: int) -> int:
     return VECTOR if length % VECTOR == 0 else 1
 
 
-# `kept-loop-base` (pysim.core.instructions): where nvcc keeps the dotIdx loop, the widths are its own choice.
-WIDTHS_CAVEAT = " in pysim's model (nvcc keeps this loop here, and its widths may differ)"
-
-
 def _loads_note(length: int, unsure: bool) -> str:
-    width = read_width(length)
-    note = f"{length // width} LDS.128" if width == VECTOR else f"{length} LDS.32"
-    return note + WIDTHS_CAVEAT if unsure else note
+    """The shared loads a thread issues for `length` consecutive floats at a multiple of `length` (the `merge`
+    rule: e.g. '2 LDS.128', '1 LDS.64'), and `kept-loop-base`'s caveat where the loop is long."""
+    runs = [width for _, width in instructions.merged_runs(range(length), instructions.alignment_of([length]))]
+    note = ", ".join(
+        f"{runs.count(width)} {instructions.instruction_class('LDS', width)}" for width in (4, 2, 1) if width in runs
+    )
+    return note + instructions.WIDTHS_CAVEAT if unsure else note
 
 
-def widths_unsure(p: VectorizedParams) -> bool:
-    """Whether the shared reads' widths at these sizes are the model's guess (`kept-loop-base`). This module is
-    the kernel (it has the contract's members the rule reads), so the registry, which imports it, is not needed."""
+def _widths_unsure(p: VectorizedParams) -> bool:
+    """`kept-loop-base` at these sizes. This module is the kernel (it has the contract's members the rule reads),
+    so the registry, which imports it, is not needed."""
     return instructions.widths_unsure(sys.modules[__name__], p)
 
 
@@ -133,8 +133,8 @@ def source(p: VectorizedParams) -> list[str]:
         cols=p.BN // p.TN,
         a4=p.BK // VECTOR,
         b4=p.BN // VECTOR,
-        m_loads=_loads_note(p.TM, widths_unsure(p)),
-        n_loads=_loads_note(p.TN, widths_unsure(p)),
+        m_loads=_loads_note(p.TM, _widths_unsure(p)),
+        n_loads=_loads_note(p.TN, _widths_unsure(p)),
     )
 
 

@@ -122,9 +122,9 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
     # The instructions nvcc issues (step.issues: a thread's merged reads as one LDS.64/LDS.128, at the step
     # of the first); phase_degrees(): (instructions, warps, phases), warp 0 is threads 0..31. A wide access
     # is served in phases: its degree is the worst phase's.
+    if widths_unsure(kernel, params):
+        return None  # `kept-loop-base`: the reads' widths, and so their degree, are nvcc's choice here
     per_read = [(degree, width, a) for n, a in reads for degree, width in _issued_degrees(a, step.issues.get(n))]
-    if widths_unsure(kernel, params) and any(width > 1 for _, width, _ in per_read):
-        return None  # `kept-loop-base`: a merged read's width, and so its degree, is nvcc's choice here
     degree, width, worst = max(per_read, key=lambda found: found[0])
     names = " and ".join(a.array for _, a in reads)
     lanes = min(WARP_SIZE, kernel.threads(params))

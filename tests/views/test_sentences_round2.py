@@ -257,8 +257,8 @@ def test_register_bank_paragraph_at_the_production_shape():
 
 
 # The register kernel's dotIdx loop in rounds × (FFMA + shared reads), counted from the sizes alone: BK rounds of
-# TM·TN FFMA and TM + TN scalar reads. Above 130 nvcc keeps the loop (`kept-loop-base`) and the widths the bank
-# sentence names are the model's, which the paragraph must say (fails if the caveat is dropped: checked).
+# TM·TN FFMA and TM + TN scalar reads. Above 130 (`kept-loop-base`) nvcc may give the reads other widths than
+# the model's, which the bank paragraph must say (fails if the caveat is dropped: checked).
 @pytest.mark.parametrize(
     "sizes",
     [

@@ -15,6 +15,7 @@ from typing import Any
 from ...core import lanes
 from ...core.constants import WARP_SIZE
 from ...core.counters import Counters
+from ...core.instructions import widths_unsure
 from ...core.trace import Access, Step, Trace
 from ...hardware.params import ParamError
 from .. import checkpoints
@@ -174,8 +175,17 @@ def warp_sectors(run: Run, key: str, array: str, why: str) -> Entry:
     return moment(run, key, index - 1, index, "number", question, len(found.sectors), why, hidden=hidden)
 
 
+# Why a question about a shared read's width, or what depends on it, is not asked (`kept-loop-base`).
+WIDTHS_UNKNOWN = (
+    "at these sizes the dotIdx loop is long, nvcc may keep it as a loop, and then the widths it gives the shared "
+    "reads (and so their conflict degree) are not known in advance"
+)
+
+
 def bank_degree(run: Run, key: str, why: str) -> Entry:
     """Warp 0's conflict degree at block 0's first shared read (checkpoints.bank_degree), asked one step before."""
+    if widths_unsure(run.kernel, run.params):
+        return Skipped(key, WIDTHS_UNKNOWN)
     asked = checkpoints.bank_degree(run.kernel, run.params, run.trace)
     if asked is None:
         return Skipped(key, "this kernel reads nothing from shared memory")

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from ...core.instructions import widths_unsure
 from . import common
-from .common import Entry, Run, access_of, accessing, moment
+from .common import Entry, Run, accessing, moment
 from .model import Choice, Skipped, Task
 from .tiling import later_tile
 
-WIDTHS = (Choice("4", "128-bit loads (LDS.128), 4 values each"), Choice("1", "32-bit loads (LDS.32), 1 value each"))
+WIDTHS = (
+    Choice("4", "128-bit loads (LDS.128), 4 values each"),
+    Choice("2", "64-bit loads (LDS.64), 2 values each"),
+    Choice("1", "32-bit loads (LDS), 1 value each"),
+)
 
 
 def read_width(run: Run, key: str, array: str, register: str) -> Entry:
@@ -17,12 +21,15 @@ def read_width(run: Run, key: str, array: str, register: str) -> Entry:
     if index is None:
         return Skipped(key, f"block (0,0) never reads {array}")
     if widths_unsure(run.kernel, run.params):  # `kept-loop-base`: nvcc's answer is not known in advance here
-        return Skipped(key, f"at these sizes nvcc's widths for {array} depend on how it keeps the dotIdx loop")
-    width = access_of(run.trace[index], array, "shared", "load").width
+        return Skipped(key, common.WIDTHS_UNKNOWN)
+    step = run.trace[index]
+    number = next(n for n, a in enumerate(step.accesses) if (a.array, a.space, a.op) == (array, "shared", "load"))
+    # As nvcc issues it in pysim's model: a float4 row, or scalar rows merged into LDS.64 (`merge`).
+    width = max(w for w, _ in step.issues.get(number) or [(step.accesses[number].width, 0)])
     question = f"At the next step each thread fills {register} from {array}. Which instructions will it use?"
     why = (
         f"the values a thread puts in {register} lie side by side in {array}, and a 128-bit load needs a whole, "
-        "16-byte aligned group of 4"
+        "16-byte aligned group of 4 (a 64-bit one, an 8-byte aligned pair)"
     )
     choices = tuple(c for c in WIDTHS)
     return moment(run, key, index - 1, index, "choice", question, str(width), why, choices=choices)

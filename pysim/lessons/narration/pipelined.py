@@ -67,4 +67,4 @@ def phase_detail(step: Step, p: PipelinedParams) -> str:
         return "Barrier: the next round's copy overwrites this stage, so no thread may still be reading it."
     if step.phase == "barrier":
         return "Barrier: each thread waited for its own copies; the barrier makes everyone's visible to all."
-    return warptile.phase_detail(step, p)
+    return warptile.phase_detail(step, p, kernel)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.instructions import WIDTHS_CAVEAT
 from ...core.trace import Access, Step
 from ...core.warps import INACTIVE
 from ...core.words import count, plural
@@ -51,6 +52,21 @@ def describe_load(step: Step, thread: int) -> str:
     zeros = len([c for c in tile.zero_cells() if c in tile.cells(thread)])
     text = f"copies {', '.join(loads)} into {tile.array}" if loads else f"copies nothing into {tile.array}"
     return text + (f" and writes {count(zeros, 'zero')} (edge)" if zeros else "")
+
+
+BITS = {1: "32-bit", 2: "64-bit", 4: "128-bit"}
+
+
+def issued_loads(step: Step, number: int, unsure: bool) -> str:
+    """The shared loads a thread issues for the step's access `number`, as nvcc issues them in pysim's model
+    (`step.issues`: merged rows as one wider load, rows served by another step's load left out), e.g. '1 64-bit
+    load' or '2 128-bit loads'; `unsure` adds that where the loop is long these are the model's widths."""
+    access = step.accesses[number]
+    rows = step.issues.get(number) or [(access.width, 0)] * access.rows.shape[0]
+    widths = [width for width, _ in rows if width]
+    parts = [count(widths.count(width), f"{BITS[width]} load") for width in (4, 2, 1) if width in widths]
+    said = " and ".join(parts) or "no new load (an earlier step's load brought these values)"
+    return said + (WIDTHS_CAVEAT if unsure else "")
 
 
 def load_detail(step: Step, threads: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.instructions import widths_unsure
 from ...core.trace import Step
 from ...core.words import count, plural
 from ...hardware.blocktile_params import VectorizedParams
@@ -56,11 +57,9 @@ def phase_detail(step: Step, p: VectorizedParams) -> str:
     if step.lines in (kernel.LOAD_M, kernel.LOAD_N):
         access = step.accesses[0]
         length = p.TM if access.array == "As" else p.TN
-        kind = "128-bit load" if access.width > 1 else "32-bit load"
         return (
             f"dotIdx={step.k}: each thread reads {count(length, 'consecutive value')} of row {step.k} of {access.array} "
-            f"with {count(access.rows.shape[0], kind)}{' (LDS.128)' if access.width > 1 else ''}"
-            f"{kernel.WIDTHS_CAVEAT if kernel.widths_unsure(p) else ''}."
+            f"with {tiled.issued_loads(step, 0, widths_unsure(kernel, p))}."
         )
     if step.phase == "compute":
         (i,) = step.inner

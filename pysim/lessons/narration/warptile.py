@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from ...core.instructions import widths_unsure
 from ...core.trace import Step
 from ...core.words import count, plural
 from ...hardware.blocktile_params import WarptileParams
@@ -39,8 +42,9 @@ def narrate(step: Step, p: WarptileParams, thread: int) -> str:
     return f"{position(step, p)}: thread {thread} (lane {lane} of warp {warp}) {describe(step, p, thread)}."
 
 
-def phase_detail(step: Step, p: WarptileParams) -> str:
-    """What the whole block is doing in this step."""
+def phase_detail(step: Step, p: WarptileParams, module: Any = kernel) -> str:
+    """What the whole block is doing in this step (`module`: the kernel whose step it is, this one or the
+    pipelined kernel that tells its compute steps the same way)."""
     if step.phase == "setup":
         return (
             f"Setup: {count(p.threads // 32, 'warp')} {plural(p.threads // 32, 'takes', 'each take')} a {p.WM}×{p.WN} warp tile, computed as "
@@ -51,9 +55,8 @@ def phase_detail(step: Step, p: WarptileParams) -> str:
     if step.phase == "load":
         return tiled.load_detail(step, p.threads)
     if step.phase == "compute" and step.accesses:
-        access = step.accesses[0]
-        kind = "128-bit" if access.width > 1 else "32-bit"
-        return f"dotIdx={step.k}: each thread fills its registers from {access.array} with {count(access.rows.shape[0], kind + ' load')}."
+        loads = tiled.issued_loads(step, 0, widths_unsure(module, p))
+        return f"dotIdx={step.k}: each thread fills its registers from {step.accesses[0].array} with {loads}."
     if step.phase == "compute":
         sub_m, sub_n = step.inner
         return (
