@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..core.constants import WARP_SIZE
+from ..core.instructions import KEPT_LOOP_TOTAL, widths_unsure
 from ..core.matrices import operands
 from ..core.trace import Cell, Step
 from ..core.warps import INACTIVE, by_warp
@@ -247,6 +248,7 @@ def slot_values(name: str, p: Any) -> dict[str, object]:
     """Every slot of site/partials/<name>-explain.html: the table (prev_*, this_*) and the page's own numbers."""
     r = rung(name, p)
     values: dict[str, object] = {"M": p.M, "N": p.N, "K": p.K, "compare_note": r.note}
+    values["kept_loop_total"] = KEPT_LOOP_TOTAL
     for prefix, row in (("prev", r.previous), ("this", r.this)):
         values[f"{prefix}_label"] = "cannot run at these sizes" if row is None else row.label
         for key in COMPARED:
@@ -273,13 +275,20 @@ def _change(before: RungCosts | None, after: RungCosts, key: str, fewer: str = "
 
 def shown(name: str, p: Any) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
-    found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE}
+    found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE, "widths-unsure": widths_unsure_either(name, p)}
     if name == "blocktile1d":
         # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
         r = rung(name, p)
         removes = r.previous is not None and r.this.wavefronts_per_fma < r.previous.wavefronts_per_fma
         found |= {"removes-shared": removes, "keeps-shared": not removes}
     return found
+
+
+def widths_unsure_either(name: str, p: Any) -> bool:
+    """`kept-loop-base` for this rung or the one below at these sizes: the table's wavefronts and bank cycles then
+    price pysim's model of the widths nvcc gives the shared loads."""
+    before, _ = previous_params(name, p)
+    return widths_unsure(KERNELS[name], p) or (before is not None and widths_unsure(KERNELS[PREVIOUS[name]], before))
 
 
 def _lanes_text(threads: int) -> str:

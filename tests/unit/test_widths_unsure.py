@@ -86,3 +86,22 @@ def test_the_warptile_narration_calls_the_widths_the_models_off_its_presets(pres
     told = warptile_narration.phase_detail(read, params)
     assert "each thread fills its registers from" in told
     assert ("in pysim's model (nvcc may keep this loop here" in told) == (not preset), told
+
+
+def register_kept(values: dict) -> bool:
+    """The rung below #/vectorized (the register kernel, same tiles): BK rounds of TM·TN FFMA and TM + TN reads."""
+    from pysim.hardware.params import RegisterParams
+
+    presets = [{k: v for k, v in preset.items() if k in TILES} for preset in RegisterParams.PRESETS.values()]
+    length = values["BK"] * (values["TM"] * values["TN"] + values["TM"] + values["TN"])
+    return length > 130 and {k: values[k] for k in TILES} not in presets
+
+
+@pytest.mark.parametrize("values", SIZES)
+def test_the_rung_table_says_its_shared_costs_are_the_models_where_either_rung_is_unsure(values):
+    """#/vectorized's table compares it with the register kernel at the same tiles: its wavefronts and bank cycles
+    are the model's where either loop is long (the runner's tiles are a vectorized preset, not a register one)."""
+    from pysim.lessons import blocktiled
+
+    shown = blocktiled.shown("vectorized", VectorizedParams(**values))
+    assert shown["widths-unsure"] == (kept(values) or register_kept(values))
