@@ -59,9 +59,8 @@ PRESET_OF_NAME = (
     ("4090", "rtx4090"),
     ("A6000", "rtxa6000"),
 )
-TIMEOUT_S = (
-    120  # one runner or one ncu: the slowest run (naive at 4097³) is seconds; a hung kernel must not eat a lease
-)
+# One runner or one ncu: the slowest run (naive at 4097³) takes seconds; a hung kernel must not eat a lease.
+TIMEOUT_S = 120
 # Kernels whose listing uses one architecture's own features (wgmma, setmaxnreg: sm_90a), built for it and run only on
 # a GPU of its family.
 ARCH_SPECIFIC = {"wgmma": "sm_90a"}

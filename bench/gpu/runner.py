@@ -161,7 +161,11 @@ TENSOR_MAPS = """  float *hBt = (float *)malloc(b * sizeof(float)), *Bt;
 
 def host(kernel: Kernel, params: Any) -> str:
     """The fill of A and B and the check of C for these sizes: C++ that needs no GPU."""
-    if _transpose(kernel, params):
+    return _host(params, _transpose(_signature(kernel, kernel.source(params))[1]))
+
+
+def _host(params: Any, transpose: bool) -> str:
+    if transpose:
         return HOST.format(c_size=params.n * params.n, cols=params.n, check=TRANSPOSE_CHECK)
     check = GEMM_CHECK.format(M=params.M, N=params.N, K=params.K, checked=CHECKED)
     return HOST.format(c_size=params.M * params.N, cols=params.N, check=check)
@@ -178,8 +182,8 @@ def source(kernel: Kernel, params: Any) -> str:
     prelaunch = [
         f"  cudaFuncSetAttribute({name}, cudaFuncAttributeMaxDynamicSharedMemorySize, {dynamic});" if dynamic else ""
     ]
-    includes = ""
-    if _transpose(kernel, params):  # C = A^T, n×n
+    includes, transpose = "", _transpose(declared)
+    if transpose:  # C = A^T, n×n
         sizes, arguments, checked = (params.n * params.n,) * 3, f"{params.n}, A, C", "every entry"
     else:
         M, N, K = params.M, params.N, params.K
@@ -189,7 +193,7 @@ def source(kernel: Kernel, params: Any) -> str:
             includes = "#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled"
             prelaunch.insert(0, TENSOR_MAPS.format(M=M, N=N, K=K, BM=params.BM, BN=params.BN, BK=params.BK))
             arguments = f"{M}, {N}, {K}, mapA, mapBt, C"
-    return "\n".join([*listing, host(kernel, params)]) + MAIN.format(
+    return "\n".join([*listing, _host(params, transpose)]) + MAIN.format(
         includes=includes,
         a_size=sizes[0],
         b_size=sizes[1],
@@ -214,5 +218,6 @@ def _signature(kernel: Kernel, listing: list[str]) -> tuple[str, str]:
     return match.group(1), match.group(2)
 
 
-def _transpose(kernel: Kernel, params: Any) -> bool:
-    return _signature(kernel, kernel.source(params))[1].startswith("int n,")
+def _transpose(declared: str) -> bool:
+    """Whether the kernel's declared parameters are the transpose's (C = A^T, n×n), not a GEMM's."""
+    return declared.startswith("int n,")

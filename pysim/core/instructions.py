@@ -319,23 +319,23 @@ def _rounds(kept: Sequence[Step], threads: int) -> list[tuple[Access, int | None
     """The iteration's shared accesses, each with its round of the dotIdx loop where ptxas keeps that loop
     (`kept-loop`, judged on round 0), else None."""
     shared = [(access, step.k) for step in kept for access in step.accesses if access.space == "shared"]
-    first_round = [step for step in kept if step.k == 0]
-    reads = sum(a.rows.shape[0] for s in first_round for a in s.accesses if a.space == "shared" and a.op == "load")
-    kept_loop = keeps_loop(_fma_per_thread(first_round, threads), reads)
+    kept_loop = keeps_loop(*_round_work([step for step in kept if step.k == 0], threads))
     return [(access, k if kept_loop else None) for access, k in shared]
 
 
 def loop_length(kernel: Any, params: Any) -> int:
     """The `kept-loop-base` rule's measure of the main loop's dotIdx loop, per thread: its rounds × (FFMA +
-    shared reads of its first round, as the trace writes them); a kernel without one, its iteration's. From the trace, not the
-    listing (a listing's comments may depend on it), at sizes of one tile (`_one_tile`)."""
-    small = _one_tile(params)
-    first, _ = iteration_steps(kernel, small)
-    threads = kernel.threads(params)
+    shared reads of its first round, as the trace writes them); a kernel without one, its iteration's. From the
+    trace, not the listing (a listing's comments may depend on it), at sizes of one tile (`_one_tile`)."""
+    first, _ = iteration_steps(kernel, _one_tile(params))
     rounds: list[int | None] = [*sorted({step.k for step in first if step.k is not None})] or [None]
-    round_0 = [step for step in first if step.k == rounds[0]]
-    reads = sum(a.rows.shape[0] for s in round_0 for a in s.accesses if a.space == "shared" and a.op == "load")
-    return len(rounds) * (_fma_per_thread(round_0, threads) + reads)
+    return len(rounds) * sum(_round_work([step for step in first if step.k == rounds[0]], kernel.threads(params)))
+
+
+def _round_work(steps: Sequence[Step], threads: int) -> tuple[int, int]:
+    """One round's FFMA per thread and its shared reads as the trace writes them (rows of its load accesses)."""
+    reads = sum(a.rows.shape[0] for s in steps for a in s.accesses if a.space == "shared" and a.op == "load")
+    return _fma_per_thread(steps, threads), reads
 
 
 def _one_tile(params: Any) -> Any:

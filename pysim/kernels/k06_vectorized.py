@@ -123,6 +123,7 @@ def _widths_unsure(p: VectorizedParams) -> bool:
 
 
 def source(p: VectorizedParams) -> list[str]:
+    unsure = _widths_unsure(p)
     return LISTING.render(
         BM=p.BM,
         BN=p.BN,
@@ -133,8 +134,8 @@ def source(p: VectorizedParams) -> list[str]:
         cols=p.BN // p.TN,
         a4=p.BK // VECTOR,
         b4=p.BN // VECTOR,
-        m_loads=_loads_note(p.TM, _widths_unsure(p)),
-        n_loads=_loads_note(p.TN, _widths_unsure(p)),
+        m_loads=_loads_note(p.TM, unsure),
+        n_loads=_loads_note(p.TN, unsure),
     )
 
 

@@ -22,7 +22,7 @@ import pytest
 from pysim.cli import SASS_UNMODELLED
 from pysim.core.instructions import KEPT_LOOP_TOTAL, loop_length, widths_unsure
 from pysim.kernels import ORDER
-from tools.sass import disasm, render, report, toolchain
+from tools.sass import disasm, render, report, toolchain, widths
 from tools.sass.samples import samples
 
 SAMPLES = 20
@@ -33,7 +33,6 @@ ALL = toolchain.ARCHS
 # neither raised to 140 nor dropped without a test noticing.
 LONGEST_AGREEING = ("blocktile1d", {"BM": 64, "BN": 64, "BK": 2, "TM": 32, "M": 106, "N": 6, "K": 131}, 130)
 SHORTEST_DIFFERING = ("vectorized", {"BM": 32, "BN": 32, "BK": 4, "TM": 4, "TN": 8, "M": 115, "N": 80, "K": 28}, 140)
-LOADS = {"LDS": 1, "LDS.64": 2, "LDS.128": 4}  # shared-load classes, by the words each moves
 
 
 # Kernels that compile only from sm_80 on, each with why; sm_75's refusal is tested below.
@@ -79,11 +78,6 @@ def compiler() -> None:
         toolchain.disassemble_all(jobs, reverse=worker != "gw0", parallel=1)
 
 
-def widths_folded(mix: dict[str, int]) -> tuple[dict[str, int], int]:
-    """A mix with its shared loads as the words they read: what `kept-loop-base` leaves counted."""
-    return {k: v for k, v in mix.items() if k not in LOADS}, sum(mix.get(k, 0) * w for k, w in LOADS.items())
-
-
 @pytest.mark.parametrize("name, values, arch", CASES)
 def test_model_counts_what_nvcc_emits(compiler: None, name: str, values: dict, arch: str) -> None:
     """Equal, class by class; where `kept-loop-base` applies (widths_unsure), equal but for the shared loads'
@@ -93,7 +87,7 @@ def test_model_counts_what_nvcc_emits(compiler: None, name: str, values: dict, a
     nvcc, model = found["per_iteration"], found["model"]["per_iteration"]
     assert found["after_loop"] == found["model"]["after_loop"], f"{name} {values} {arch}"
     if widths_unsure(kernel, params):
-        assert widths_folded(nvcc) == widths_folded(model), f"{name} {values} {arch}"
+        assert widths.folded(nvcc) == widths.folded(model), f"{name} {values} {arch}"
     else:
         assert nvcc == model, f"{name} {values} {arch}"
 
@@ -113,7 +107,7 @@ def test_the_shortest_loop_whose_widths_differ_is_above_the_bound(compiler: None
     assert loop_length(kernel, params) == length > KEPT_LOOP_TOTAL and widths_unsure(kernel, params)
     found = report.report(kernel, params, "sm_80")
     nvcc, model = found["per_iteration"], found["model"]["per_iteration"]
-    assert nvcc != model and widths_folded(nvcc) == widths_folded(model)
+    assert nvcc != model and widths.folded(nvcc) == widths.folded(model)
     assert (nvcc.get("LDS.64", 0), model.get("LDS.64", 0)) == (8, 0)  # As's float4, two LDS.64 in each of 4 rounds
 
 
@@ -220,8 +214,6 @@ def test_the_kept_loop_rule(compiler: None) -> None:
 def test_the_rules_measurement_tool_prints_both_sides(compiler: None, capsys) -> None:
     """tools/sass/widths.py (the command the rule cites) on the sweep's first samples: below the bound every set
     equal, and no difference anywhere outside the loads' widths."""
-    from tools.sass import widths
-
     assert widths.main(["--samples", "3", "--seeds", "40", "--arch", "sm_80"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
     below, above = (row for row in rows if row[0] == "sm_80")

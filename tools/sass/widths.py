@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from pysim.core.instructions import KEPT_LOOP_TOTAL, loop_length
+from pysim.core.instructions import KEPT_LOOP_TOTAL, WIDTH_SUFFIX, instruction_class, loop_length
 from pysim.kernels import KERNELS
 
 from . import report, toolchain
@@ -24,7 +24,7 @@ from .render import kernel_params
 from .samples import samples
 
 KERNELS_WITH_A_DOT_LOOP = ("blocktile1d", "register", "vectorized", "warptile", "pipelined")
-LOADS = {"LDS": 1, "LDS.64": 2, "LDS.128": 4}
+LOADS = {instruction_class("LDS", width): width for width in WIDTH_SUFFIX}  # LDS, LDS.64, LDS.128: words each
 
 
 def parameter_sets(count: int, seeds: list[int]) -> list[tuple[str, dict[str, Any]]]:
@@ -35,13 +35,16 @@ def parameter_sets(count: int, seeds: list[int]) -> list[tuple[str, dict[str, An
     return found
 
 
+def folded(mix: dict[str, int]) -> tuple[dict[str, int], int]:
+    """A mix with its shared loads as the words they read: what `kept-loop-base` leaves counted."""
+    return {k: v for k, v in mix.items() if k not in LOADS}, sum(mix.get(k, 0) * w for k, w in LOADS.items())
+
+
 def outcome(nvcc: dict[str, int], model: dict[str, int]) -> str:
     """'equal', 'widths' (the loads' words equal, every other class equal) or 'other'."""
     if nvcc == model:
         return "equal"
-    words = [sum(mix.get(name, 0) * width for name, width in LOADS.items()) for mix in (nvcc, model)]
-    rest = [{k: v for k, v in mix.items() if k not in LOADS} for mix in (nvcc, model)]
-    return "widths" if words[0] == words[1] and rest[0] == rest[1] else "other"
+    return "widths" if folded(nvcc) == folded(model) else "other"
 
 
 def main(argv: list[str]) -> int:

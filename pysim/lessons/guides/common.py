@@ -184,11 +184,10 @@ WIDTHS_UNKNOWN = (
 
 def bank_degree(run: Run, key: str, why: str) -> Entry:
     """Warp 0's conflict degree at block 0's first shared read (checkpoints.bank_degree), asked one step before."""
-    if widths_unsure(run.kernel, run.params):
-        return Skipped(key, WIDTHS_UNKNOWN)
     asked = checkpoints.bank_degree(run.kernel, run.params, run.trace)
-    if asked is None:
-        return Skipped(key, "this kernel reads nothing from shared memory")
+    if asked is None:  # withheld where the widths are unsure, else there is no shared read
+        unsure = widths_unsure(run.kernel, run.params)
+        return Skipped(key, WIDTHS_UNKNOWN if unsure else "this kernel reads nothing from shared memory")
     names = " and ".join(a.array for a in run.trace[asked.step].accesses if (a.space, a.op) == ("shared", "load"))
     question = (
         f"At the next step warp 0 reads {names} from shared memory. What conflict degree will it see: the most "
