@@ -1,6 +1,8 @@
 """pysim speed and memory, in CPython (run on demand: `python bench/pysim_bench.py`).
 
-(a) closed-form counters for N=4096: smem T=16 and register 128/128/8/8/8 (target < 50 ms each)
+(a) closed-form counters for N=4096: smem T=16 and register 128/128/8/8/8, and for the largest sizes the forms
+    accept (16,384³) the Hopper kernel at its smallest tiles, 64×8, whose TMA boxes it counts (target < 50 ms each;
+    that one took 11 s, the page frozen in counts-only mode, when it counted box by box)
 (b) build and walk every step of a 64×64×64, T=16 smem trace: steps per second
 (c) peak Python memory of (b), by tracemalloc
 (d) the speed model at the ladder's default (N=4096): each rung's estimate, the ladder page's roofline and
@@ -24,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from pysim.core import sectors  # noqa: E402
 from pysim.core.trace import Trace
 from pysim.hardware.params import RegisterParams, SmemParams
+from pysim.hardware.wgmma_params import WgmmaParams
 from pysim.kernels import KERNELS, k03_smem_tiled, k05_register_tiled  # noqa: E402
 from pysim.lessons import ladder
 from pysim.lessons.ladder import LadderParams, siboehm_ladder
@@ -74,6 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         f"register counters N={n} 128/128/8/8/8": (
             KERNELS["register"],
             RegisterParams(M=n, N=n, K=n, BM=128, BN=128, BK=8, TM=8, TN=8),
+        ),
+        f"wgmma counters N={4 * n} 64/8/32": (
+            KERNELS["wgmma"],
+            WgmmaParams(M=4 * n, N=4 * n, K=4 * n, BM=64, BN=8, BK=32, stages=1, consumers=1),
         ),
     }
     print("(a) closed-form counters")

@@ -17,6 +17,7 @@ each thread's `mbarrier.try_wait` loop once, however long it spins (timing is no
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -51,18 +52,27 @@ def d_map(BN: int) -> np.ndarray:
     return np.stack([rows, cols], axis=-1)
 
 
-def box_sectors(rows: int, cols: int, row0: int, col0: int, shape: tuple[int, int]) -> int:
-    """Distinct 32-byte sectors of the elements inside a rows×cols box at (row0, col0) of a row-major matrix."""
-    inside_rows = max(0, min(rows, shape[0] - row0))
+def box_sectors(rows: int, cols: int, row0s: np.ndarray, col0: int, shape: tuple[int, int]) -> int:
+    """Distinct 32-byte sectors of the elements inside rows×cols boxes at (row0, col0) of a row-major matrix,
+    summed over the boxes' first rows `row0s` (one array operation for all of them: a 16,384² run has
+    hundreds of thousands of boxes)."""
     first, last = col0, min(col0 + cols, shape[1])
-    if inside_rows == 0 or last <= first:
+    if last <= first:
         return 0
-    starts = (row0 + np.arange(inside_rows, dtype=np.int64)) * shape[1]
+    row = np.asarray(row0s, dtype=np.int64)[:, None] + np.arange(rows, dtype=np.int64)[None]
+    starts = row * shape[1]
     firsts, lasts = (starts + first) // WORDS_PER_SECTOR, (starts + last - 1) // WORDS_PER_SECTOR
     # Rows shorter than a sector share sectors with the row before: count each sector once (the intervals
     # only grow, so a row's new sectors start after the last one the rows before it reached).
-    reached = np.concatenate(([-1], np.maximum.accumulate(lasts)[:-1]))
-    return int(np.maximum(lasts - np.maximum(firsts, reached + 1) + 1, 0).sum())
+    reached = np.concatenate((np.full((len(row), 1), -1), np.maximum.accumulate(lasts, axis=1)[:, :-1]), axis=1)
+    new = np.maximum(lasts - np.maximum(firsts, reached + 1) + 1, 0)
+    return int(np.where(row < shape[0], new, 0).sum())  # rows past the matrix's edge read nothing
+
+
+def _tile_kinds(p: WgmmaParams) -> Counter[tuple[int, int]]:
+    """How many k-tiles have each (first column mod a sector, columns inside K): tiles alike in both read the same
+    number of sectors (the same rows' sectors, moved by whole sectors), so each kind is counted once."""
+    return Counter((t * p.BK % WORDS_PER_SECTOR, min(p.BK, p.K - t * p.BK)) for t in range(p.tiles))
 
 
 def counters_for(p: WgmmaParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
@@ -71,10 +81,12 @@ def counters_for(p: WgmmaParams, bxs: np.ndarray, bys: np.ndarray) -> Counters:
     rows = int(np.minimum(p.M - bys * p.BM, p.BM).sum())
     cols = int(np.minimum(p.N - bxs * p.BN, p.BN).sum())
     sectors = sum(
-        box_sectors(p.BM, p.BK, int(by) * p.BM, t * p.BK, (p.M, p.K)) * len(bxs) for by in bys for t in range(tiles)
-    )
-    sectors += sum(
-        box_sectors(p.BN, p.BK, int(bx) * p.BN, t * p.BK, (p.N, p.K)) * len(bys) for bx in bxs for t in range(tiles)
+        tiles_of_kind
+        * (
+            box_sectors(p.BM, width, bys * p.BM, shift, (p.M, p.K)) * len(bxs)
+            + box_sectors(p.BN, width, bxs * p.BN, shift, (p.N, p.K)) * len(bys)
+        )
+        for (shift, width), tiles_of_kind in _tile_kinds(p).items()
     )
     waits = tiles * p.consumers * WARPGROUP + max(0, tiles - p.stages)
     return Counters(

@@ -296,6 +296,25 @@ def test_a_first_visit_too_large_to_animate_shows_its_counts(page):
     assert page.params()["M"] == "1000" and page.params()["mode"] == "counts"
 
 
+# Routes whose prose names the sizes on screen ("For the sizes on screen: M = 1,000, ..."): the prose follows a
+# size too large to animate too (the tiling, naive, register and transpose pages kept the sizes before it).
+PROSE_NAMES_SIZES = ("smem", "naive", "register", "transpose", "blocktile1d", "vectorized", "warptile")
+
+
+@pytest.mark.parametrize("kernel", PROSE_NAMES_SIZES)
+@pytest.mark.parametrize("first_visit", [False, True], ids=["after-small", "first-visit"])
+def test_the_prose_speaks_of_sizes_shown_as_counts_only(page, kernel, first_visit):
+    small = SMALL[kernel]
+    name = KERNELS[kernel].PARAMS.ANIMATED[0]
+    if not first_visit:
+        page.go(link(kernel, small))
+        assert f"{name} = 1,000" not in page.inner_text()
+    page.go(link(kernel, {**small, name: "1000"}, mode="counts"))
+    assert page.visible("counts-note")
+    prose = page.inner_text().replace(page.text("counts-note"), "")
+    assert f"{name} = 1,000" in prose, kernel
+
+
 @pytest.mark.parametrize(
     "address,cell,thread,block",
     [

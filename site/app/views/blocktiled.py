@@ -162,11 +162,6 @@ class BlocktiledView(SteppingView):
         """Fill the route's explanation (site/partials/<kernel>-explain.html) for the sizes on screen."""
         blocktiled_explain.show(self.explained, self.kernel.NAME, self.params)
 
-    def enter_counts_only(self, params=None) -> None:
-        super().enter_counts_only(params)
-        # No panels load at sizes too large to animate, but the explanation speaks of these sizes too.
-        self.explain()
-
     xy_heading = "(tx,ty)"
 
     def patches(self) -> dict[tuple[int, int], str]:

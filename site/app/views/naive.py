@@ -93,7 +93,10 @@ class NaiveView(SteppingView):
         self.grid_c.resize(
             p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks of {p.T}×{p.T} threads", self.trace.expected.max()
         )
-        naive_explain.show(self.explained, p)
+        self.explain()
+
+    def explain(self) -> None:
+        naive_explain.show(self.explained, self.params)
 
     def monitor_columns(self) -> tuple[str, ...]:
         return ("", "", "num")

@@ -95,7 +95,10 @@ class RegisterView(SteppingView):
         self.monitor_numbers = len(headings) - 3  # the register columns after TID, (tx,ty) and Action
         for text in headings:
             self.monitor_head.appendChild(h("th", "", text, scope="col"))
-        explain_register.show(self.explained, p)
+        self.explain()
+
+    def explain(self) -> None:
+        explain_register.show(self.explained, self.params)
 
     def monitor_label(self, thread: int) -> str:
         return str(thread)  # the TID column; (tx,ty) has a column of its own

@@ -129,6 +129,9 @@ class SteppingView(MotionHooks):
     def render(self, step) -> None:
         raise NotImplementedError
 
+    def explain(self) -> None:
+        """Fill the route's prose (site/partials/) for the sizes on screen; a view without prose has nothing to fill."""
+
     @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(spec.name for spec in fields(self.kernel.PARAMS))
@@ -277,6 +280,7 @@ class SteppingView(MotionHooks):
         self.guide.load(None, 0)
         self.counters.show(self.kernel.counters(params))
         self.show_bound(params)
+        self.explain()  # no panels load at these sizes, but the prose speaks of the sizes on screen too
         self.stage.setAttribute("hidden", "")
         self.code_panel.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")

@@ -122,7 +122,10 @@ class TilingView(SteppingView):
         self.grid_ta.resize(p.T, p.T, f"tileA [{p.T}][{p.T}]")
         self.grid_tb.resize(p.T, p.T, f"tileB [{p.T}][{p.T}]")
         self.grid_c.resize(p.M, p.N, f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks", self.trace.expected.max())
-        explain_tiling.show(self.explained, p)
+        self.explain()
+
+    def explain(self) -> None:
+        explain_tiling.show(self.explained, self.params)
 
     def monitor_columns(self) -> tuple[str, ...]:
         return ("", "", "num")  # global target, action, partialSum

@@ -132,7 +132,10 @@ class TransposeView(SteppingView):
         self.grid_c.resize(p.n, p.n, f"Matrix C = Aᵀ ({p.n} × {p.n})", self.trace.expected.max())
         self.padding = k03_tilelab_transpose.padding_cells(p)
         self.base_block = None  # the grids are resized: their base classes are gone
-        transpose_explain.show(self.explained, p)
+        self.explain()
+
+    def explain(self) -> None:
+        transpose_explain.show(self.explained, self.params)
 
     def monitor_columns(self) -> tuple[str, ...]:
         return ("",)
