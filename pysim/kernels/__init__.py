@@ -109,6 +109,12 @@ class Kernel:
         reference = getattr(self.module, "reference", None)
         return reference(A, B) if reference else A @ B
 
+    def tensor_flops(self, p: Any, counters: Counters) -> int | None:
+        """FLOPs the tensor instructions of a run with these counters execute; None for a kernel whose FLOPs are
+        all FFMA (2·fma) on the FP32 units."""
+        flops = getattr(self.module, "tensor_flops", None)
+        return None if flops is None else flops(p, counters)
+
     # --- derived ----------------------------------------------------------------
     def block_counters(self, params: Any, bx: int, by: int) -> Counters:
         return self.module.counters_for(params, np.array([bx]), np.array([by]))

@@ -35,10 +35,11 @@ REQUIRED = (
 )
 """Members every kernel module defines (KernelModule below names their types)."""
 
-OPTIONAL = ("owned_cells", "reference", "REFERENCE_LABEL")
+OPTIONAL = ("owned_cells", "reference", "REFERENCE_LABEL", "tensor_flops")
 """Members a kernel may define: the C cells a thread owns when it owns more than one
-(`owned_cells`), and what C must equal when it is not A @ B (`reference`, named for the
-page by `REFERENCE_LABEL`)."""
+(`owned_cells`), what C must equal when it is not A @ B (`reference`, named for the
+page by `REFERENCE_LABEL`), and the FLOPs its tensor instructions execute in a run with
+given counters (`tensor_flops`: a tensor-core kernel's, priced at the TF32 peak)."""
 
 
 class KernelModule(Protocol):

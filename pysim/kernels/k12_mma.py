@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import tf32
 from ..core.constants import WARP_SIZE, WORD_BYTES
+from ..core.counters import Counters
 from ..core.fragments import A_MAP, B_MAP, C_MAP, MMA_K, MMA_M, MMA_N, gather, scatter
 from ..core.listing import Listing
 from ..core.trace import Access, Cell, Focus, Step
@@ -154,6 +155,10 @@ def source(p: MmaParams) -> list[str]:
 grid = tile_grid
 regions = tile_regions
 counters_for = layout.counters_for
+
+
+def tensor_flops(p: MmaParams, counters: Counters) -> int:
+    return layout.tensor_flops(counters)
 
 
 def threads(p: MmaParams) -> int:

@@ -142,6 +142,7 @@ def source(p: WgmmaParams) -> list[str]:
 grid = tile_grid
 regions = tile_regions
 counters_for = layout.counters_for
+tensor_flops = layout.tensor_flops
 
 
 def threads(p: WgmmaParams) -> int:

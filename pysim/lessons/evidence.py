@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..hardware.devices import device
-from ..hardware.measurements import CALIBRATION, TF32_CUBLAS, Cublas, Run, runs_on
+from ..hardware.measurements import CALIBRATION, Run, runs_on
 from ..hardware.params import NaiveParams, SmemParams
 
 # siboehm's kernel number of each rung that is one of his kernels (the reader's own row is not).
@@ -111,12 +110,3 @@ def _differences(p: Sized, run: Run) -> list[str]:
 def measured_seconds(gflops: float, size: int = CALIBRATION.size) -> float:
     """A run's time at its size, from its GFLOP/s."""
     return 2 * size**3 / (gflops * 1e9)
-
-
-def tensor_roof_beaten_by(preset: str) -> Cublas | None:
-    """A published cuBLAS TF32 run faster than the preset's dense TF32 figure, or None. The figure is at the rated
-    boost clock; a card that clocks higher can beat it (a stock RTX 4090 does), and then it is no bound there."""
-    peak = device(preset).tf32_per_second
-    if peak is None:
-        return None
-    return next((run for run in TF32_CUBLAS if run.preset == preset and run.gflops * 1e9 > peak), None)

@@ -55,13 +55,14 @@ from ..speed import (
     format_bytes,
     format_seconds,
     profile,
+    tensor_roof_beaten_by,
     time_bound_for,
 )
 from ..speed import format_flops as format_flops  # re-exported: the ladder's pages and tests ask here
 from ..speed import format_intensity as format_intensity
 from ..speed.model import KernelProfile
 from .evidence import SIBOEHM_NUMBER as SIBOEHM_NUMBER  # re-exported: the ladder's pages and tests ask here
-from .evidence import Evidence, evidence, tensor_roof_beaten_by
+from .evidence import Evidence, evidence
 from .evidence import measured_seconds as measured_seconds
 from .explain import PRODUCTION_BLOCK_TILE, PRODUCTION_THREAD_TILE
 
@@ -182,7 +183,8 @@ def _rung(key: str, label: str, config: str, kernel: str, build: Callable[[], Ma
     except ParamError as error:
         return Rung(key, label, config, kernel, None, reason=error.message)
     counters = KERNELS[kernel].counters(params)
-    bound = time_bound_for(device(params.device), counters, params.M, params.N, params.K)
+    tensor = KERNELS[kernel].tensor_flops(params, counters)
+    bound = time_bound_for(device(params.device), counters, params.M, params.N, params.K, tensor)
     return Rung(key, label, config, kernel, params, counters, bound, cli=_cli(kernel, params))
 
 
@@ -363,7 +365,7 @@ BOUND_NAMES = {
     "latency_s": "one global round trip: an estimate, its latency assumed",
     "tensor_s": "dense TF32 tensor peak",
 }
-# Where a published run beats the card's TF32 figure (evidence.tensor_roof_beaten_by), the bound cell says so.
+# Where a published run beats the card's TF32 figure (pysim.speed.tensor_roof_beaten_by), the bound cell says so.
 BEATEN = "at the rated clock; not a bound on this card: a published cuBLAS TF32 run is faster"
 LIMITER_MARK = "◀ limiter"
 

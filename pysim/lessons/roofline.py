@@ -1,7 +1,7 @@
 """The ladder's roofline: each rung at the FLOP per DRAM byte the speed model's cache model leaves and at its
 estimated FLOP/s, under the FP32 roof and, on a card with TF32 tensor cores, a second roof: the dense TF32
 tensor peak, which only a tensor-core rung (mma) can climb to. The second roof is called a bound only where no
-published run on the card beats it (pysim.lessons.evidence.tensor_roof_beaten_by); the published cuBLAS TF32
+published run on the card beats it (pysim.speed.bounds.tensor_roof_beaten_by); the published cuBLAS TF32
 run on the card at the page's N is shown beside it (pysim.hardware.measurements.TF32_CUBLAS)."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from ..hardware.devices import Device, device
 from ..hardware.measurements import Cublas, tf32_cublas
-from ..speed import format_bytes, format_flops, format_intensity
-from .evidence import tensor_roof_beaten_by
+from ..speed import format_bytes, format_flops, format_intensity, tensor_roof_beaten_by
 from .ladder import LadderParams, Rung, measured_here, speed
 
 

@@ -30,6 +30,7 @@ from .bounds import (
     format_seconds,
     latency_floor,
     lower_bounds,
+    tensor_roof_beaten_by,
     time_bound,
     time_bound_for,
 )
@@ -63,6 +64,7 @@ __all__ = [
     "format_intensity",
     "format_seconds",
     "latency_floor",
+    "tensor_roof_beaten_by",
     "measured",
     "profile",
     "time_bound",

@@ -42,7 +42,8 @@ from fractions import Fraction
 
 from ..core.constants import WORD_BYTES
 from ..core.counters import Counters
-from ..hardware.devices import RTX4090_STOCK_CLOCK, Device
+from ..hardware.devices import DEVICES, RTX4090_STOCK_CLOCK, Device
+from ..hardware.measurements import TF32_CUBLAS, Cublas
 
 CAVEAT = (
     "A bound at the card's rated boost clock, not a prediction: no run at that clock is faster. A real kernel also "
@@ -131,6 +132,15 @@ class Bounds:
         return max(self.fp32_s, self.dram_s, self.latency_s, self.tensor_s or 0.0)
 
 
+def tensor_roof_beaten_by(preset: str) -> Cublas | None:
+    """A published cuBLAS TF32 run faster than the preset's dense TF32 figure, or None. The figure is at the rated
+    boost clock; a card that clocks higher can beat it (a stock RTX 4090 does), and then it is no bound there."""
+    peak = DEVICES[preset].tf32_per_second
+    if peak is None:
+        return None
+    return next((run for run in TF32_CUBLAS if run.preset == preset and run.gflops * 1e9 > peak), None)
+
+
 def latency_floor(device: Device) -> float:
     """One unloaded global-memory round trip at the rated clock, in seconds, at the device's latency figure."""
     return device.latency_global.value / (device.speed.boost_clock_mhz.value * 1e6)
@@ -174,15 +184,19 @@ class Estimate:
     assumption: str  # what the traffic estimate assumes, in words
     flops: int
     dram_bytes: int  # estimated, see the module docstring
-    compute_seconds: float  # flops / FP32 peak
+    compute_seconds: float  # flops / the peak of the units that do them (FP32, or the tensor cores' TF32)
     memory_seconds: float  # dram_bytes / DRAM bandwidth
     seconds: float  # the larger of the two: a bound for cache-perfect traffic only
     intensity: float  # FLOP per estimated DRAM byte (inf when no bytes)
     bound_by: str  # COMPUTE or MEMORY: which roof is the higher under this traffic
 
 
-def _estimate(device: Device, name: str, assumption: str, flops: int, dram_bytes: int) -> Estimate:
-    compute, memory = roofline(device, flops, dram_bytes)
+def _estimate(
+    device: Device, name: str, assumption: str, flops: int, dram_bytes: int, peak: Fraction | None
+) -> Estimate:
+    """`peak`: of the units that do the FLOPs; None where the card has no figure for them (their time counts 0)."""
+    compute = Fraction(flops) / peak if peak else Fraction(0)
+    memory = Fraction(dram_bytes) / device.bytes_per_second
     intensity = flops / dram_bytes if dram_bytes else (float("inf") if flops else 0.0)
     return Estimate(
         name=name,
@@ -209,14 +223,22 @@ class TimeBound:
     fma: int
     global_loads: int
     global_stores: int
-    cache_perfect: Estimate  # FP32 peak and compulsory DRAM traffic: part of the bound
+    cache_perfect: Estimate  # the units' peak and compulsory DRAM traffic: part of the bound
     no_reuse: Estimate  # every global load and store from DRAM: an estimate, not a bound
-    ridge_point: float  # FLOP per DRAM byte where the device's bandwidth slope meets its FP32 roof
+    ridge_point: float  # FLOP per DRAM byte where the device's bandwidth slope meets the units' roof
     floor: Bounds  # the cache-perfect roofline and one global round trip: the bound
+    # A tensor-core kernel's FLOPs on the tensor cores (None: the FP32 units do them all, 2·fma). Its FLOPs,
+    # intensity and ridge point are then the tensor cores', against the dense TF32 peak.
+    tensor_flops: int | None = None
 
     @property
     def flops(self) -> int:
-        return 2 * self.fma
+        return 2 * self.fma if self.tensor_flops is None else self.tensor_flops
+
+    @property
+    def units(self) -> str:
+        """The peak the FLOPs run at, in words."""
+        return SET_BY[COMPUTE if self.tensor_flops is None else TENSOR]
 
     @property
     def latency_seconds(self) -> float:
@@ -233,15 +255,38 @@ class TimeBound:
         """COMPUTE, MEMORY or LATENCY: what sets the bound."""
         return self.floor.set_by
 
+    @property
+    def beaten_by(self) -> Cublas | None:
+        """Where the tensor peak sets the figure and a published run beats it: that run (the figure is no bound)."""
+        return tensor_roof_beaten_by(self.device.key) if self.bound_by == TENSOR else None
+
+    def heading(self) -> str:
+        """What the figure is, as a heading: a bound, or an estimate (the round trip) or a roof (a beaten peak)."""
+        if self.bound_by == LATENCY:
+            return "Time floor (an estimate)"
+        return "Time roof (at the rated boost clock)" if self.beaten_by else "Time bound (at the rated boost clock)"
+
+    def caveat(self) -> str:
+        """What a bound at the rated clock means (CAVEAT); nothing where the figure is not a bound."""
+        return "" if self.bound_by == LATENCY or self.beaten_by else CAVEAT
+
     def summary(self) -> str:
         """'Bound on <device> at its rated 1,410 MHz boost clock: 7.05 ms, set by the FP32 peak; no run at that clock
-        is faster.' Where the round trip sets it, an estimate: its latency is assumed (module docstring)."""
+        is faster.' Where the round trip sets it, an estimate: its latency is assumed (module docstring); where a
+        published run beats the tensor peak, a roof at the rated clock and no bound."""
         what = SET_BY[self.bound_by]
         if self.bound_by == MEMORY:
             what += f" ({format_bytes(self.cache_perfect.dram_bytes)}: {self.cache_perfect.assumption})"
         if self.bound_by == LATENCY:
             return f"Floor on the {self.device.name}, an estimate: {format_seconds(self.seconds)}, set by {what}."
         clock = f"its rated {self.device.speed.boost_clock_mhz.value:,g} MHz boost clock"
+        run = self.beaten_by
+        if run is not None:
+            return (
+                f"Roof on the {self.device.name} at {clock}: {format_seconds(self.seconds)}, set by {what}; not a "
+                f"bound on this card: a published cuBLAS TF32 run is faster ({run.gflops:,.0f} GFLOP/s at "
+                f"{run.size}³, {run.cite}), as a card that clocks higher than its rated boost can be."
+            )
         return (
             f"Bound on the {self.device.name} at {clock}: {format_seconds(self.seconds)}, set by {what}; no run at "
             "that clock is faster."
@@ -260,14 +305,22 @@ class TimeBound:
                 "stored before its inputs have been loaded. The latency is not a measured minimum, so this floor is "
                 "an estimate, not a bound."
             )
-        if self.bound_by == COMPUTE:
+        if self.tensor_flops is not None and self.device.tf32_per_second is None:
             return (
-                f"Cache-perfect, the run does {intensity}, at or above the ridge point of {ridge}: its FLOPs at the "
-                "FP32 peak take longer than its compulsory traffic at full DRAM bandwidth."
+                f"The {self.device.name} has no dense TF32 figure in its sources, so the run's tensor-core FLOPs set "
+                "no bound here: its compulsory traffic at full DRAM bandwidth does."
+            )
+        does = f"Cache-perfect, the run does {intensity}" + (
+            "" if self.tensor_flops is None else " on its tensor cores"
+        )
+        if self.bound_by in (COMPUTE, TENSOR):
+            return (
+                f"{does}, at or above the ridge point of {ridge}: its FLOPs at {self.units} take longer than its "
+                "compulsory traffic at full DRAM bandwidth."
             )
         return (
-            f"Cache-perfect, the run does {intensity}, below the ridge point of {ridge}: its compulsory traffic at "
-            "full DRAM bandwidth takes longer than its FLOPs at the FP32 peak."
+            f"{does}, below the ridge point of {ridge}: its compulsory traffic at full DRAM bandwidth takes longer "
+            f"than its FLOPs at {self.units}."
         )
 
     def no_reuse_note(self) -> str:
@@ -283,7 +336,7 @@ class TimeBound:
     def describe(self) -> str:
         """The whole statement a view prints: the bound, what sets it, and that it is a bound."""
         # CAVEAT speaks of the bound at the rated clock; a floor set by the round trip says what it is in regime().
-        return f"{self.summary()} {self.regime()}" + ("" if self.bound_by == LATENCY else f" {CAVEAT}")
+        return " ".join(part for part in (self.summary(), self.regime(), self.caveat()) if part)
 
 
 def _count(name: str, value: int, low: int) -> int:
@@ -293,14 +346,25 @@ def _count(name: str, value: int, low: int) -> int:
     return int(number)
 
 
-def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, M: int, N: int, K: int) -> TimeBound:
-    """The bound on the time of a run with these counts on `device`, and its two traffic estimates."""
+def time_bound(
+    device: Device,
+    fma: int,
+    global_loads: int,
+    global_stores: int,
+    M: int,
+    N: int,
+    K: int,
+    tensor_flops: int | None = None,
+) -> TimeBound:
+    """The bound on the time of a run with these counts on `device`, and its two traffic estimates; a tensor-core
+    kernel's `tensor_flops` are priced at the dense TF32 peak (its FP32 units do none: fma is 0)."""
     fma, global_loads, global_stores = (
         _count(name, value, 0)
         for name, value in (("fma", fma), ("global_loads", global_loads), ("global_stores", global_stores))
     )
     M, N, K = (_count(name, value, 1) for name, value in (("M", M), ("N", N), ("K", K)))
-    flops = 2 * fma
+    peak = device.flops_per_second if tensor_flops is None else device.tf32_per_second
+    flops = 2 * fma if tensor_flops is None else _count("tensor_flops", tensor_flops, 0)
     sgemm_bytes = compulsory_bytes(M, N, K)
     no_reuse_bytes = WORD_BYTES * (global_loads + global_stores)
     if no_reuse_bytes < sgemm_bytes:  # fewer words than an SGEMM must move: not an SGEMM (the transpose)
@@ -315,13 +379,18 @@ def time_bound(device: Device, fma: int, global_loads: int, global_stores: int, 
         fma=fma,
         global_loads=global_loads,
         global_stores=global_stores,
-        cache_perfect=_estimate(device, "cache-perfect", assumption, flops, perfect_bytes),
-        no_reuse=_estimate(device, "no reuse", "every global load and store from DRAM", flops, no_reuse_bytes),
-        ridge_point=float(device.ridge_point),
-        floor=lower_bounds(device, flops, perfect_bytes),
+        cache_perfect=_estimate(device, "cache-perfect", assumption, flops, perfect_bytes, peak),
+        no_reuse=_estimate(device, "no reuse", "every global load and store from DRAM", flops, no_reuse_bytes, peak),
+        ridge_point=float(peak / device.bytes_per_second) if peak else float("inf"),
+        # With no TF32 figure for the card (the RTX A6000's), the tensor FLOPs set no bound: traffic and latency do.
+        floor=lower_bounds(device, 2 * fma, perfect_bytes, tensor_flops if peak else None),
+        tensor_flops=tensor_flops,
     )
 
 
-def time_bound_for(device: Device, counters: Counters, M: int, N: int, K: int) -> TimeBound:
-    """`time_bound` from a kernel's counters (fma, global_loads, global_stores)."""
-    return time_bound(device, counters.fma, counters.global_loads, counters.global_stores, M, N, K)
+def time_bound_for(
+    device: Device, counters: Counters, M: int, N: int, K: int, tensor_flops: int | None = None
+) -> TimeBound:
+    """`time_bound` from a kernel's counters (fma, global_loads, global_stores) and, for a tensor-core kernel, the
+    FLOPs its tensor instructions execute (the kernel's `tensor_flops`)."""
+    return time_bound(device, counters.fma, counters.global_loads, counters.global_stores, M, N, K, tensor_flops)

@@ -21,10 +21,9 @@ from pysim.hardware.measurements import CUBLAS_SPANS, TF32_CUBLAS, TORCH_TABLES
 from pysim.hardware.mma_params import MmaParams
 from pysim.hardware.pipelined_params import PipelinedParams
 from pysim.kernels import KERNELS
-from pysim.lessons.evidence import tensor_roof_beaten_by
 from pysim.lessons.ladder import BEATEN, LadderParams, cells, siboehm_ladder, speed
 from pysim.lessons.roofline import roofline
-from pysim.speed import TENSOR, estimate, estimate_from, profile
+from pysim.speed import TENSOR, estimate, estimate_from, profile, tensor_roof_beaten_by
 from pysim.speed.model import Machine, resident_blocks, unit_times
 
 N = 4096

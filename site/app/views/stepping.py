@@ -297,7 +297,8 @@ class SteppingView(MotionHooks):
         """The chosen device's figures and the time bound of the whole run on it."""
         preset = device(params.device)
         totals = self.kernel.counters(params)
-        bound = time_bound_for(preset, totals, params.M, params.N, params.K)
+        tensor = self.kernel.tensor_flops(params, totals)
+        bound = time_bound_for(preset, totals, params.M, params.N, params.K, tensor)
         self.device_panel.show(preset, bound, estimate_note(self.kernel.NAME, params))
 
     def start_c_check(self) -> None:

@@ -10,7 +10,7 @@ The table is rebuilt when the device changes, the texts on every call.
 from __future__ import annotations
 
 from pysim.hardware.devices import Device
-from pysim.speed import CAVEAT, TimeBound
+from pysim.speed import TimeBound
 
 from ..core.dom import clear, h
 
@@ -33,6 +33,8 @@ class DevicePanel:
             children=[self.caption, h("thead", "", children=[head]), self.rows],
         )
         self.bound = h("p", "time-bound", "", data_testid="time-bound", data_value="")
+        self.bound_heading = h("h3", "", "")  # a bound, or a floor that is an estimate (TimeBound.heading)
+        self.caveat = h("p", "hint", "")
         self.estimate = h("p", "speed-estimate", "", data_testid="speed-estimate", data_value="", hidden=True)
         # Behind a summary line (issue 39): a reference table mid-lesson pushed the lesson down; the line names
         # the device and the bound, and opens the table with its sources.
@@ -44,9 +46,9 @@ class DevicePanel:
             children=[
                 h("summary", "", children=[h("h2", "", children=[self.heading])]),
                 self.table,
-                h("h3", "", "Time bound (at the rated boost clock)"),
+                self.bound_heading,
                 self.bound,
-                h("p", "hint", CAVEAT),
+                self.caveat,
                 self.estimate,
             ],
         )
@@ -58,7 +60,13 @@ class DevicePanel:
             self._facts(device)
             self.shown_key = device.key
             self.heading.textContent = f"Device ({device.name}), time bound and estimate"
+        self.bound_heading.textContent = bound.heading()
         self.bound.textContent = f"{bound.summary()} {bound.regime()}"
+        self.caveat.textContent = bound.caveat()
+        if bound.caveat():
+            self.caveat.removeAttribute("hidden")
+        else:
+            self.caveat.setAttribute("hidden", "")
         self.bound.setAttribute("data-value", repr(bound.seconds))
         text, value = estimate
         self.estimate.textContent = text
