@@ -14,7 +14,8 @@ the address; `kept-loop`: not across rounds where ptxas keeps the dotIdx loop, a
 TM=32 and kernel 5's runner shape TM=TN=8, whose As reads stay LDS.32; tests/unit/test_sass_model.py
 holds that model to nvcc's SASS, but for the widths where NVVM keeps the dotIdx loop, `kept-loop-base`:
 there the estimate prices the model's widths); other instructions = 4 per round + 1 per global access; registers
-as RegisterBudget estimates them (32 for the un-tiled kernels).
+as RegisterBudget estimates them (32 for the un-tiled kernels), with kernels 4 and 5's fragments the words their
+reads hold as issued (`_held_words`: kernel 4's As loads, merged across rounds, hold 4·TM).
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ class Launch:
     mma_per_iteration: int = 0  # per warp: tensor-core instructions (a tensor-core kernel's, instead of FFMAs)
     other_per_iteration: int = 0  # per warp: non-memory instructions beyond the modelled loop overhead
 
+
+Read = tuple[str, int, np.ndarray, int | None]  # a scalar shared read: array, its byte base, word per lane, kept round
 
 # (thread ids of a block, one row per warp; iteration) -> instructions, addresses shaped like the ids:
 # every warp runs the same instructions, so one call gives each instruction of all the block's warps.
@@ -229,7 +232,7 @@ def _strided_copy(tid: np.ndarray, threads: int, height: int, width: int) -> Ite
         yield np.where(live, i // width, -1), np.where(live, i % width, -1)
 
 
-def _issued(reads: list[tuple[str, int, np.ndarray, int | None]]) -> Iterator[Instr]:
+def _issued(reads: list[Read]) -> Iterator[Instr]:
     """One iteration's scalar shared reads, each (array, its byte base, a thread's word per lane, round of a
     kept loop or None), as nvcc issues them: pysim's instruction model's `issued`, the rule the trace's
     wavefront counters count with (consecutive aligned words as one LDS.64 or LDS.128)."""
@@ -250,16 +253,52 @@ def _tile_reads(p: Tiled, tid: np.ndarray, threads: int, it: int) -> Iterator[In
         yield "sts", 4, np.where(ar < 0, -1, As + (ar * p.BK + ac) * WORD_BYTES)
         yield "ldg", 4, np.where(br < 0, -1, B0 + ((k0 + br) * p.N + bc) * WORD_BYTES)
         yield "sts", 4, np.where(br < 0, -1, Bs + (br * p.BN + bc) * WORD_BYTES)
+    yield from _issued(_round_reads(p, tid)[0])
+
+
+def _round_reads(p: Tiled, tid: np.ndarray) -> tuple[list[Read], list[int]]:
+    """Kernels 4 and 5's scalar shared reads of one iteration in program order, and each one's dotIdx."""
+    As, Bs = 0, p.BM * p.BK * WORD_BYTES
     ty, tx = np.divmod(tid, p.BN // p.TN)
-    reads = []
+    reads, dots = [], []
     for d in range(p.BK):
         round_ = round_of(d, p.TM * p.TN, p.TM + p.TN)
         reads += [("As", As, (ty * p.TM + i) * p.BK + d, round_) for i in range(p.TM)]
         reads += [("Bs", Bs, d * p.BN + tx * p.TN + j, round_) for j in range(p.TN)]
-    yield from _issued(reads)
+        dots += [d] * (p.TM + p.TN)
+    return reads, dots
 
 
-def _tiled(p: Tiled, tm: int, tn: int, body: Body, epilogue: Epilogue, threads: int) -> KernelProfile:
+def _held_words(p: Tiled, threads: int) -> int:
+    """Words of A and B one thread holds in registers at once, its reads as nvcc issues them (`issued`): a word
+    lives from the round whose read issues its instruction (nvcc loads a merged access at its first use) to the end
+    of the round that reads it, so kernel 4's LDS.128 of As, merged across 4 rounds, holds 4·TM words where
+    RegisterBudget counts TM. Unmerged across rounds (kernel 5 at the runner's shape, `kept-loop`): TM + TN, as
+    RegisterBudget counts. At the runner's shape these words give kernel 4 57 registers where TM + TN gave 33; ptxas -v
+    gives siboehm's kernel 4 44 to 56 on sm_80 to sm_90 (nvcc 12.1 and 13.0; 66 on sm_75), two blocks an SM of 16
+    warps where 33 gave three (tests/unit/test_speed_registers.py holds the blocks to nvcc's on TileLab's listing)."""
+    tid = np.arange(ceil(threads / WARP_SIZE) * WARP_SIZE, dtype=np.int64)  # the lanes `_issued` plans over
+    reads, dots = _round_reads(p, tid)
+    plan = issued([(name, words.reshape(1, -1), round_) for name, _, words, round_ in reads])
+    loads = [
+        (name, int(words[0]) + shift, width, d)
+        for (name, _, words, _), ((width, shift),), d in zip(reads, plan, dots, strict=True)
+        if width
+    ]
+    held = [0] * p.BK
+    for (name, _, words, _), last in zip(reads, dots, strict=True):
+        word = int(words[0])
+        first = next(d for array, start, width, d in loads if array == name and start <= word < start + width)
+        for d in range(first, last + 1):
+            held[d] += 1
+    return max(held)
+
+
+def _tiled(
+    p: Tiled, tm: int, tn: int, body: Body, epilogue: Epilogue, threads: int, held: int | None = None
+) -> KernelProfile:
+    """`held`: the A and B words a thread holds at once (`_held_words`), where not RegisterBudget's TM + TN."""
+    budget = RegisterBudget(tm, tn)
     launch = Launch(
         threads,
         (ceil(p.N / p.BN), ceil(p.M / p.BM)),
@@ -268,7 +307,7 @@ def _tiled(p: Tiled, tm: int, tn: int, body: Body, epilogue: Epilogue, threads: 
         ceil(p.K / p.BK),
         tm * tn * p.BK,
         2,
-        RegisterBudget(tm, tn).total,
+        budget.total if held is None else budget.total - budget.fragments + held,
         (p.BM + p.BN) * p.BK * WORD_BYTES,
     )
     return build(p.M, p.N, p.K, launch, body, epilogue)
@@ -291,7 +330,7 @@ def register(p: Tiled) -> KernelProfile:
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
         return _tile_reads(p, tid, threads, it)
 
-    return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 1), threads)
+    return _tiled(p, p.TM, p.TN, body, _patch_epilogue(p, 1), threads, _held_words(p, threads))
 
 
 def blocktile1d(p: Tiled) -> KernelProfile:
@@ -302,7 +341,7 @@ def blocktile1d(p: Tiled) -> KernelProfile:
     def body(tid: np.ndarray, it: int) -> Iterator[Instr]:
         return _tile_reads(shape, tid, threads, it)
 
-    return _tiled(shape, p.TM, 1, body, _patch_epilogue(shape, 1), threads)
+    return _tiled(shape, p.TM, 1, body, _patch_epilogue(shape, 1), threads, _held_words(shape, threads))
 
 
 def _float4_copy(p: Tiled, tid: np.ndarray, threads: int, k0: int) -> Iterator[Instr]:
