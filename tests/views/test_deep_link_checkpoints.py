@@ -32,3 +32,15 @@ def test_a_link_to_the_start_skips_nothing(page):
     page.go(LINK.replace("step=14", "step=0"))
     gate = page.shell.views["/tiling"].checkpoints
     assert page.params()["step"] == "0" and gate.items and not gate.skipped
+
+
+def test_the_prose_waits_for_the_scored_checkpoints(page):
+    """A course's checkpoints (quiz=1) ask what the route's prose states (the bank degree, a block's loads): it is
+    out of the page while one is still to be asked, the guide off or not; with every one skipped it is back."""
+    page.go("#/tiling?M=6&N=6&K=9&T=3&quiz=1&guide=0")
+    assert page.view.querySelector("section.explain") is None
+    assert "checkpoints are answered" in page.text("prose-withheld")
+    gate = page.shell.views["/tiling"].checkpoints
+    gate.skipped |= {item.key for item in gate.items}
+    page.click("step")
+    assert page.view.querySelector("section.explain") is not None and not page.visible("prose-withheld")

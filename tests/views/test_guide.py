@@ -61,6 +61,10 @@ def assert_answer_absent(page, moment: Moment) -> None:
         counter = page.view.querySelector(f'[data-testid="{testid}"]')
         shown = counter is not None and page.visible(counter)
         assert not shown or page.text(counter) == "?" and counter.getAttribute("data-value") is None
+    # The route's prose states the numbers its questions ask ("so 4 × 8 = 32 cells per block"): out of the page.
+    note = page.view.querySelector('[data-testid="prose-withheld"]')
+    if note is not None and note.parentElement is not None:
+        assert page.view.querySelector("section.explain") is None and page.visible(note)
     board = page.view.querySelector('[data-testid="counters"]')  # a stepping view's
     if board is not None and isinstance(moment.answer, int) and moment.answer >= 1000:  # distinct enough to look for
         assert moment.answer_text not in page.text("counters")
@@ -151,6 +155,44 @@ def test_one_full_guide_per_view(guided_page, route):
     assert all(changed[name] == str(value) for name, value in task.change.items())
     assert drive(page, (task.moment,)) == [task.moment.key]
     assert "every question" in page.text("guide")
+    assert has_prose(page) == (route not in NO_PROSE), "every question answered: the explanations are back"
+
+
+NO_PROSE = ("/wgmma",)  # its prose is the narration and the panels
+
+
+def has_prose(page) -> bool:
+    return page.view.querySelector("section.explain") is not None and not page.visible("prose-withheld")
+
+
+@pytest.mark.parametrize(
+    "route,key,said",
+    [
+        ("/tiling?M=4&N=4&K=8&T=2", "tiling:block-loads", "= 32 cells per block"),
+        ("/register", "register:reads", "TM + TN = 2 + 2 = 4"),
+        ("/naive", "naive:sectors-a", "distinct words in"),
+        ("/transpose", "transpose:bank", "column read degree"),
+    ],
+)
+def test_the_prose_that_states_an_answer_is_out_of_the_page_until_the_questions_are_answered(
+    guided_page, route, key, said
+):
+    """The leaks a read-only review found: the explanation under the picture said the open question's answer."""
+    page = guided_page
+    page.go(f"#{route}")
+    assert said not in page.text()  # from the first question on
+    moments = page_guide(page, route.split("?")[0].lstrip("/")).moments
+    page.sitting_moments = moments
+    for _ in range(3 * len(moments)):
+        moment = open_moment(page)
+        if moment is not None and moment.key == key:
+            break
+        if moment is not None:
+            page.click("guide-reveal")
+        page.click("guide-next")
+    assert open_moment(page).key == key and said not in page.text() and page.visible("prose-withheld")
+    page.click("guide-off")
+    assert said in page.text() and has_prose(page), "Explore freely: the explanations are back"
 
 
 def test_a_cell_answer_is_marked_against_what_happened(guided_page):

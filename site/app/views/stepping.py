@@ -115,6 +115,7 @@ class SteppingView(MotionHooks):
         self.motion_frame = None
         self.motion_proxy = self.listeners.proxy(self.draw_motion)
         self.build_panels(self.stage)
+        self.gather_prose(container.closest("section"))
         self.stage.appendChild(self.verify.element)
         self.code_panel = self.code.element.parentElement  # the subclass put it beside its memory panel
         self.side.appendChild(self.code_panel)
@@ -131,6 +132,45 @@ class SteppingView(MotionHooks):
 
     def explain(self) -> None:
         """Fill the route's prose (site/partials/) for the sizes on screen; a view without prose has nothing to fill."""
+
+    def gather_prose(self, section) -> None:
+        """The route's prose (the partials' section.explain) states, for the sizes on screen, numbers that the guide's
+        and the checkpoints' questions ask: it moves into one box (`explained`, where the views fill it), which
+        `place_prose` takes out of the page while such a question is still to be answered."""
+        found = section.querySelectorAll("section.explain")  # the partials' sections, beside the view's app
+        parts = [found.item(i) for i in range(found.length)]
+        self.prose = h("div", "prose", data_testid="prose")
+        self.prose_note = h("p", "prose-withheld hint", "", data_testid="prose-withheld", hidden="")
+        if parts:
+            section.insertBefore(self.prose_note, parts[0])
+            section.insertBefore(self.prose, parts[0])
+            for part in parts:
+                self.prose.appendChild(part)
+            self.explained = self.prose
+
+    def place_prose(self) -> None:
+        """The prose in the page, or out of it (the note says why) while a question is still to be answered."""
+        asks = not self.counts_only  # counts only: no step, no question
+        guide, checkpoints = asks and self.guide.unanswered, asks and self.checkpoints.unanswered
+        section = self.prose_note.parentElement
+        if section is None:
+            return  # a view without prose
+        if not (guide or checkpoints):
+            self.prose_note.setAttribute("hidden", "")
+            if self.prose.parentElement is None:
+                section.insertBefore(self.prose, self.prose_note)
+            return
+        self.prose.remove()
+        self.prose_note.textContent = (
+            "The explanations of this page come after its questions, whose answers they state: they appear once "
+            + (
+                "the guide's questions are answered (or press Explore freely)"
+                if guide
+                else "its checkpoints are answered"
+            )
+            + "."
+        )
+        self.prose_note.removeAttribute("hidden")
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -281,6 +321,7 @@ class SteppingView(MotionHooks):
         self.counters.show(self.kernel.counters(params))
         self.show_bound(params)
         self.explain()  # no panels load at these sizes, but the prose speaks of the sizes on screen too
+        self.place_prose()  # no guide asks here
         self.stage.setAttribute("hidden", "")
         self.code_panel.setAttribute("hidden", "")
         self.player.element.setAttribute("hidden", "")
@@ -450,6 +491,7 @@ class SteppingView(MotionHooks):
             self.motion_frame = window.requestAnimationFrame(self.motion_proxy)  # positions need the step's layout
         self.verify.step(self.trace.filling(index), index == len(self.trace) - 1)
         self.checkpoints.show(index)
+        self.place_prose()
         self.write_address()
         if moved and self.listing_frame is None:
             # In the next frame, which lays the page out anyway (with every change of the step): read now,

@@ -109,6 +109,11 @@ class Checkpoints:
         """Still to be asked: not answered (here or in an earlier session) and not skipped."""
         return checkpoint.key not in self.skipped and shared_book().recorded(checkpoint.key) is None
 
+    @property
+    def unanswered(self) -> bool:
+        """Checkpoints are still to be asked: the view keeps out what states their answers."""
+        return any(self.open(checkpoint) for checkpoint in self.items)
+
     def stop_at(self, index: int) -> int:
         """The step to show when the player asks for `index`: an open checkpoint jumped over comes first."""
         previous, self.shown_index = self.shown_index, index

@@ -162,6 +162,11 @@ class GuidePanel:
         self.element.setAttribute("data-moment", str(at))
         self.element.setAttribute("data-moments", str(len(sitting.moments)))
 
+    @property
+    def unanswered(self) -> bool:
+        """Questions are still to come (the open one included): the view keeps out what states their answers."""
+        return self.on and bool(self.sitting.pending())
+
     def hidden(self) -> frozenset[str]:
         """The counters (data-testid) the open question is about: not written into the page."""
         asking = self.sitting.asking() if self.on else None
