@@ -37,7 +37,15 @@ def keyboard_answer(app, section, moment) -> None:
 def test_a_whole_guide_from_the_keyboard(app):
     go(app, "#/tiling?M=4&N=4&K=8&T=2&guide=1")
     section = view(app, "tiling")
-    keyboard_guide(app, section, guide_for("tiling", TILING))
+    prose = section.locator("[data-testid=why-tiling]")
+
+    def asking(moment) -> None:  # the prose states the answers: not in the page (a <template> until placed)
+        assert prose.count() == 0 and section.locator("[data-testid=prose-withheld]").is_visible()
+
+    keyboard_guide(app, section, guide_for("tiling", TILING), asking)
+    section.locator("[data-testid=guide-next]").focus()
+    app.page.keyboard.press("Enter")  # every question answered: the prose is placed, for the sizes on screen
+    assert prose.is_visible() and "T (TILE) = 4" in prose.inner_text()
 
 
 def keyboard_guide(app, section, lesson, asking=lambda moment: None) -> None:

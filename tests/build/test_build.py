@@ -155,7 +155,12 @@ PAGE_GZIP_BYTES = 40_000
 def test_the_page_is_the_shell_and_each_views_drawing_a_file_the_worker_caches(built):
     html = (built / "index.html").read_text()
     assert len(gzip.compress(html.encode(), 9)) <= PAGE_GZIP_BYTES
-    assert "<template" not in html
+    # No view's drawing in a template; the only templates hold the stepping views' prose, out of the page until
+    # the view places it (it states what their questions ask: StepView.gather_prose).
+    assert set(re.findall(r"<template\b[^>]*>", html)) == {'<template class="prose">'}
+    outside = re.sub(r'<template class="prose">.*?</template>', "", html, flags=re.S)
+    for prose in ("why-tiling", "why-no-padding", "intensity", "rung-change", "rung-costs", "why-coalescing"):
+        assert f'data-testid="{prose}"' in html and f'data-testid="{prose}"' not in outside, prose
     head = html.split("</head>")[0]
     metas = re.findall(r'<meta name="tilelab-prerender" content="(\S+) (\S+)(?: (guide=[01]))?">', head)
     named = {route: name for route, name, mode in metas if mode != "guide=0"}  # a first visit's

@@ -137,16 +137,18 @@ class SteppingView(MotionHooks):
         """The route's prose (the partials' section.explain) states, for the sizes on screen, numbers that the guide's
         and the checkpoints' questions ask: it moves into one box (`explained`, where the views fill it), which
         `place_prose` takes out of the page while such a question is still to be answered."""
-        found = section.querySelectorAll("section.explain")  # the partials' sections, beside the view's app
-        parts = [found.item(i) for i in range(found.length)]
         self.prose = h("div", "prose", data_testid="prose")
         self.prose_note = h("p", "prose-withheld hint", "", data_testid="prose-withheld", hidden="")
-        if parts:
-            section.insertBefore(self.prose_note, parts[0])
-            section.insertBefore(self.prose, parts[0])
-            for part in parts:
-                self.prose.appendChild(part)
-            self.explained = self.prose
+        # The page ships it in a <template> (site/index.html), inert: not in the page until this view places it.
+        template = section.querySelector("template.prose")
+        if template is None:
+            return  # a view without prose
+        found = template.content.querySelectorAll("section.explain")
+        for part in [found.item(i) for i in range(found.length)]:
+            self.prose.appendChild(part)
+        section.insertBefore(self.prose_note, template)
+        template.replaceWith(self.prose)
+        self.explained = self.prose
 
     def place_prose(self) -> None:
         """The prose in the page, or out of it (the note says why) while a question is still to be answered."""

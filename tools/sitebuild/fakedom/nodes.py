@@ -155,6 +155,14 @@ class Element(Node):
         self._value: str | None = None
 
     # --- reflected attributes and properties ------------------------------------------------------
+    @property
+    def content(self) -> Element:
+        """A <template>'s content: the browser parses it into a fragment outside the page; here its children
+        stand for it (the views take them out before anything reads the page)."""
+        if self.localName != "template":
+            raise AttributeError(f"the build's DOM has no {self.localName}.content")
+        return self
+
     def __getattr__(self, name: str):
         if name in REFLECTED:
             return self.attributes.get(REFLECTED[name], "")
