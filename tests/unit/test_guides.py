@@ -58,6 +58,7 @@ SIZES = {
         VectorizedParams(M=13, N=12, K=12, BM=16, BN=16, BK=4, TM=4, TN=4),
         VectorizedParams(M=5, N=8, K=4, BM=16, BN=16, BK=4, TM=4, TN=4),
         VectorizedParams(M=64, N=64, K=32, BM=32, BN=32, BK=8, TM=4, TN=4),
+        VectorizedParams(M=48, N=16, K=32, BM=16, BN=16, BK=4, TM=2, TN=8),  # regM is a pair: one LDS.64
     ],
     "warptile": [
         WarptileParams(M=16, N=64, K=16, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32),
