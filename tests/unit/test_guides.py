@@ -368,8 +368,8 @@ def test_equal_maps_are_not_asked_which_coalesces():
 
 def test_idle_threads_are_asked_only_where_a_block_sticks_out_of_c():
     assert "naive:idle" in {s.key for s in guide_for("naive", NaiveParams()).skipped}
-    found = next(m for m in guide_for("naive", NaiveParams(M=3, N=2, K=4, T=4)).moments if m.key == "naive:idle")
-    assert found.answer == 16 - 6  # a 4×4 block over a 3×2 matrix
+    found = next(m for m in guide_for("naive", NaiveParams(M=5, N=6, K=3, T=4)).moments if m.key == "naive:idle")
+    assert found.answer == 16 - 2  # block (1,1) of 4×4 threads holds row 4 and columns 4, 5 of C
 
 
 def test_padding_without_a_conflict_is_not_asked_about():

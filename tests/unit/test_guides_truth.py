@@ -3,8 +3,17 @@
 
 from __future__ import annotations
 
-from pysim.hardware.params import NaiveParams
-from pysim.lessons.guides import guide_for
+import re
+
+from pysim.core.trace import Trace
+from pysim.hardware.params import NaiveParams, SmemParams
+from pysim.kernels import KERNELS
+from pysim.lessons.guides import Skipped, guide_for
+from pysim.lessons.narration.naive import describe
+
+
+def pairs(text: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in re.findall(r"\((\d+),(\d+)\)", text)]
 
 
 def entry(view, params, key):
@@ -18,3 +27,26 @@ def test_the_map_choices_do_not_name_the_answer():
     assert "28 sectors" in asked.why and "51" in asked.why
     for choice in asked.choices:
         assert "coalesc" not in choice.label and "strided" not in choice.label
+
+
+def test_idle_threads_are_asked_before_the_monitor_lists_them():
+    """At #/naive?M=5&N=6&K=3&T=4 the question was open at block (1,1)'s first step, whose thread monitor
+    already listed its 14 returned threads."""
+    p = NaiveParams(M=5, N=6, K=3, T=4)
+    asked = entry("naive", p, "naive:idle")
+    trace = Trace(KERNELS["naive"], p)
+    block = pairs(asked.question)[0]
+    listed = [describe(trace[asked.step], p, t) for t in range(p.T * p.T) if trace[asked.step].block == block]
+    assert not any("returned" in line for line in listed)
+    shown = [describe(trace[asked.reveal], p, t) for t in range(p.T * p.T)]
+    assert trace[asked.reveal].block == block and sum("returned" in line for line in shown) == asked.answer == 14
+    alone = entry("naive", NaiveParams(M=3, N=2, K=4, T=4), "naive:idle")  # one block: no step before it
+    assert isinstance(alone, Skipped) and "only block (0,0)" in alone.reason
+
+
+def test_a_withheld_question_gives_a_true_reason():
+    """K=9 is no multiple of T=2: the edge block was said to be full because 'the sizes divide evenly'."""
+    edge = entry("tiling", SmemParams(M=4, N=4, K=9, T=2), "tiling:edge-loads")
+    assert isinstance(edge, Skipped) and "divide" not in edge.reason and "as many global loads" in edge.reason
+    idle = entry("naive", NaiveParams(M=4, N=4, K=3, T=2), "naive:idle")
+    assert isinstance(idle, Skipped) and "M and N are multiples of T" in idle.reason

@@ -94,7 +94,8 @@ def edge_block_loads(run: Run, key: str, why: str) -> Entry:
     counters = run.kernel.block_counters(run.params, bx, by)
     full = run.kernel.block_counters(run.params, *run.trace.blocks[0])
     if counters.global_loads == full.global_loads:
-        return Skipped(key, f"block ({bx},{by}) is as full as block (0,0): the sizes divide evenly")
+        edge = "the matrix edge cuts it no more than block (0,0)"
+        return Skipped(key, f"block ({bx},{by}) makes as many global loads as block (0,0): {edge}")
     question = (
         f"Block ({bx},{by}) lies at the edge of C. How many global loads will it make from its first step to its last?"
     )

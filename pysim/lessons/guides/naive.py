@@ -48,11 +48,13 @@ def idle_threads(run: Run) -> Entry:
     bx, by = run.trace.blocks[number]
     idle = run.kernel.threads(run.params) - run.kernel.block_counters(run.params, bx, by).global_stores
     if not idle:
-        return Skipped(key, f"every thread of block ({bx},{by}) owns an element of C: the sizes divide evenly")
+        return Skipped(key, f"every thread of block ({bx},{by}) owns an element of C: M and N are multiples of T")
+    if number == 0:  # the thread monitor lists the returned threads from the block's first step: none before it
+        return Skipped(key, "only block (0,0) launches, and the page shows its returned threads from its first step")
     question = f"How many threads of block ({bx},{by}) will return at once without loading anything?"
     why = "a thread whose row or column lies outside C has no element to compute, and a launch is whole blocks"
-    steps = run.block_steps(number)
-    return moment(run, key, steps[0], steps[0], "number", question, idle, why, hidden=("global_stores",))
+    first = run.block_steps(number)[0]
+    return moment(run, key, first - 1, first, "number", question, idle, why, hidden=("global_stores",))
 
 
 def entries(run: Run) -> list[Entry]:
