@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+import test_guides as base
+
 from pysim.core.trace import Trace
 from pysim.hardware.params import NaiveParams, SmemParams
 from pysim.kernels import KERNELS
@@ -50,3 +53,14 @@ def test_a_withheld_question_gives_a_true_reason():
     assert isinstance(edge, Skipped) and "divide" not in edge.reason and "as many global loads" in edge.reason
     idle = entry("naive", NaiveParams(M=4, N=4, K=3, T=2), "naive:idle")
     assert isinstance(idle, Skipped) and "M and N are multiples of T" in idle.reason
+
+
+@pytest.mark.parametrize(("view", "params"), base.CASES)
+def test_the_warp_choice_is_offered_only_where_a_block_has_other_warps(view, params):
+    """With 4 threads "the 32 threads of its warp" was false, and at 32 or fewer it meant the block's moment."""
+    for asked in guide_for(view, params).moments:
+        if asked.key.endswith(":barrier"):
+            threads = KERNELS[base.ROUTES[view]].threads(params)
+            offered = {c.value for c in asked.choices}
+            assert ("warp" in offered) == (threads > 32), (view, threads)
+            assert not any("32 threads" in c.label for c in asked.choices)

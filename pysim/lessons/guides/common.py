@@ -223,11 +223,11 @@ def barrier_wait(run: Run, key: str, tile: str, why: str) -> Entry:
     barrier = run.find(lambda step: step.barrier)
     if barrier is None:
         return Skipped(key, "this kernel has no barrier")
-    choices = (
-        Choice("now", f"at once: its own element of {tile} is written"),
-        Choice("warp", "when the 32 threads of its warp have written theirs"),
-        Choice("block", "when every thread of the block has written its element"),
-    )
+    now = Choice("now", f"at once: its own element of {tile} is written")
+    warp = Choice("warp", "when the other threads of its own warp have written theirs")
+    block = Choice("block", "when every thread of the block has written its element")
+    # A block of one warp makes the warp's moment the block's: the warp choice would be right as well.
+    choices = (now, block) if run.kernel.threads(run.params) <= WARP_SIZE else (now, warp, block)
     question = f"Every thread has issued its copy into {tile}. When may a thread start reading {tile}?"
     return moment(run, key, barrier - 1, barrier, "choice", question, "block", why, choices=choices)
 
