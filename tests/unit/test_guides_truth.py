@@ -64,3 +64,16 @@ def test_the_warp_choice_is_offered_only_where_a_block_has_other_warps(view, par
             offered = {c.value for c in asked.choices}
             assert ("warp" in offered) == (threads > 32), (view, threads)
             assert not any("32 threads" in c.label for c in asked.choices)
+
+
+WHEN = {"at the next step": 1, "at the step after next": 2}
+
+
+@pytest.mark.parametrize(("view", "params"), base.CASES)
+def test_a_question_says_when_its_step_comes(view, params):
+    """The register preset asked about regN at step 3 'at the next step', and the read came at step 5."""
+    for asked in guide_for(view, params).moments:
+        said = [gap for words, gap in WHEN.items() if words in asked.question.lower()]
+        later = re.search(r"(\d+) steps from now", asked.question)
+        if said or later:
+            assert asked.reveal - asked.step == (said[0] if said else int(later[1])), asked.key

@@ -147,8 +147,10 @@ def cells_of(
     answer = frozenset((array, r, c) for r, c in access.cells(thread))
     verb = {("global", "load"): "load", ("shared", "load"): "read"}.get((space, op), "write")
     target = f" into {into}" if into else ""
-    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} at the next step."
-    return moment(run, key, before_round(run, index), index, "cells", question, answer, why, thread=thread)
+    asked = before_round(run, index)
+    when = {1: "at the next step", 2: "at the step after next"}.get(index - asked, f"{index - asked} steps from now")
+    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} {when}."
+    return moment(run, key, asked, index, "cells", question, answer, why, thread=thread)
 
 
 def before_round(run: Run, index: int) -> int:
