@@ -9,7 +9,7 @@ import pytest
 import test_guides as base
 
 from pysim.core.trace import Trace
-from pysim.hardware.params import NaiveParams, SmemParams
+from pysim.hardware.params import NaiveParams, SmemParams, TransposeParams
 from pysim.kernels import KERNELS
 from pysim.lessons.guides import Skipped, guide_for
 from pysim.lessons.narration.naive import describe
@@ -77,3 +77,21 @@ def test_a_question_says_when_its_step_comes(view, params):
         later = re.search(r"(\d+) steps from now", asked.question)
         if said or later:
             assert asked.reveal - asked.step == (said[0] if said else int(later[1])), asked.key
+
+
+def test_the_padding_why_gives_the_degree_the_brute_count_finds_at_every_tile_and_pad():
+    """'a column spreads over all banks only when that shift shares no factor with 32' was false where warp 0
+    reads two columns or more (TILE=30 pad 0→1: stride 31 and still a conflict; TILE=16 pad 1→2: stride 18, none)."""
+    asked = 0
+    for tile in range(1, 33):
+        for pad in range(4):
+            found = entry("transpose", TransposeParams(n=tile, TILE=tile, pad=pad), "transpose:pad")
+            if isinstance(found, Skipped):
+                continue
+            stride = tile + pad + 1
+            words = [(t % tile) * stride + t // tile for t in range(min(32, tile * tile))]  # tile[tx][ty]
+            degree = base.worst_phase(words, 1)
+            assert f"no bank gets more than {degree} of them" in found.why and f"= {stride} words" in found.why
+            assert found.answer == ("yes" if degree == 1 else "no")
+            asked += 1
+    assert asked > 50
