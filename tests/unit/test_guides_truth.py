@@ -10,6 +10,7 @@ import test_guides as base
 
 from pysim.core.trace import Trace
 from pysim.hardware.params import NaiveParams, SmemParams, TransposeParams
+from pysim.hardware.pipelined_params import PipelinedParams
 from pysim.kernels import KERNELS
 from pysim.lessons.guides import Skipped, guide_for
 from pysim.lessons.narration.naive import describe
@@ -95,3 +96,34 @@ def test_the_padding_why_gives_the_degree_the_brute_count_finds_at_every_tile_an
             assert found.answer == ("yes" if degree == 1 else "no")
             asked += 1
     assert asked > 50
+
+
+def stage_rows(trace, step: int, BK: int) -> set[int]:
+    """The stages (rows of Bs // BK) the step's accesses of Bs touch."""
+    return {int(r) // BK for a in trace[step].accesses if a.array == "Bs" for r in a.rows[a.active].ravel()}
+
+
+STAGED = [
+    PipelinedParams(M=16, N=64, K=K, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=stages)
+    for stages in range(2, 5)
+    for K in range(16, 8 * (stages + 3), 8)
+]
+
+
+@pytest.mark.parametrize("params", STAGED)
+def test_the_landing_stage_why_names_the_round_the_trace_freed_it_in(params):
+    """'the buffer computed S−1 round(s) before': tile 3 at S=3 goes out right after round 0's closing barrier,
+    into the stage round 0 computed from, one round before. Replayed from the rows of Bs the steps touch."""
+    asked = entry("pipelined", params, "pipelined:stage")
+    trace = Trace(KERNELS["pipelined"], params)
+    copy = asked.reveal if stage_rows(trace, asked.reveal, params.BK) else asked.reveal + 1
+    (stage,) = stage_rows(trace, copy, params.BK)
+    assert asked.answer == str(stage)
+    read = [
+        trace[i].tile
+        for i in range(asked.reveal)
+        if trace[i].phase == "compute" and stage in stage_rows(trace, i, params.BK)
+    ]
+    said = re.search(r"round (\d+) computed", asked.why)
+    assert (int(said[1]) if said else None) == (read[-1] if read else None), asked.why
+    assert not read or trace[asked.reveal - 1].barrier  # its closing barrier has just passed
