@@ -22,8 +22,8 @@ def landing_stage(run: Run) -> Entry:
     question = f"Into which stage of As and Bs will the copies of tile {tile} land?"
     stage = kernel.stage_of(p, tile)
     # The last round (a round computes the tile of its number) that read this stage before the copies go out.
-    used = [run.trace[i].tile for i in run.block_steps(0) if i < index and run.trace[i].phase == "compute"]
-    freed = [t for t in used if kernel.stage_of(p, t) == stage]
+    computed = (run.trace[i] for i in run.block_steps(0) if i < index and run.trace[i].phase == "compute")
+    freed = [step.tile for step in computed if kernel.step_stage(p, step) == stage]
     where = f"tile t goes to stage t mod {p.stages}, here {stage}: "
     if freed:
         why = where + (
