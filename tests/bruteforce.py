@@ -365,8 +365,11 @@ class Tally:
 
 
 def lds_width(length):
-    """The model's choice: LDS.128 when a thread reads whole float4s, else LDS.32."""
-    return 4 if length % 4 == 0 else 1
+    """Words per shared read of a thread's `length` side-by-side values: LDS.128 for whole float4s, LDS.64
+    for pairs, else LDS.32, as nvcc issues them (CUDA 13, sm_80: `python -m pysim sass --kernel vectorized
+    --M 48 --N 16 --K 32 --BM 16 --BN 16 --BK 4 --TM 2 --TN 8 --arch sm_80` counts 4 LDS.64 per bkIdx step,
+    one per dotIdx for regM's pair)."""
+    return 4 if length % 4 == 0 else 2 if length % 2 == 0 else 1
 
 
 def blocktile1d(M, N, K, BM, BN, BK, TM):

@@ -24,9 +24,13 @@ from ..core.instructions import Issue, instruction_class, widths_unsure
 from ..core.warps import INACTIVE
 
 BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ = "block-loads", "bank-degree", "fma-per-read"
-# Decimals are accepted to two places (0.67 for 2/3); fractions must be exact.
+# A fraction's answer is accepted as a decimal to two places (0.67 for 2/3); whole answers and fractions typed
+# as fractions must be exact.
 DECIMAL_TOLERANCE = Fraction(1, 200)
-ANSWER = re.compile(r"^([0-9]{1,12})(?:\s*/\s*([0-9]{1,12})|\.([0-9]{1,6}))?$")
+# A whole part is plain digits or groups of three after the first, split by one kind of separator ("1,024",
+# "1 024", "1_024"): "10,24" is refused, not read as 1024.
+WHOLE = r"[0-9]{1,12}|[0-9]{1,3}(?:,[0-9]{3}){1,3}|[0-9]{1,3}(?: [0-9]{3}){1,3}|[0-9]{1,3}(?:_[0-9]{3}){1,3}"
+ANSWER = re.compile(rf"^({WHOLE})(?:\s*/\s*([0-9]{{1,12}})|\.([0-9]{{1,6}}))?$")
 
 
 @dataclass(frozen=True)
@@ -193,17 +197,28 @@ def checkpoints(kernel: Any, params: Any, trace: Any) -> list[Checkpoint]:
 
 
 def parse_answer(text: str) -> Fraction | None:
-    """A typed answer: a whole number (separators allowed), a fraction a/b or a decimal; None if neither."""
-    cleaned = text.strip().replace(",", "").replace("_", "").replace(" ", "")
+    """A typed answer: a whole number (thousands separators allowed), a fraction a/b or a decimal; None if
+    neither."""
+    cleaned = text.strip()
     match = ANSWER.match(cleaned) if cleaned.isascii() else None
     if match is None:
         return None
     whole, denominator, decimals = match.groups()
+    whole = re.sub("[, _]", "", whole)
     if denominator is not None:
         return Fraction(int(whole), int(denominator)) if int(denominator) else None
     if decimals is not None:
         return Fraction(f"{whole}.{decimals}")
     return Fraction(int(whole))
+
+
+def whole_number(text: str) -> int | None:
+    """A typed whole number: digits with thousands separators, or a decimal with nothing after the point
+    ("1024.0"); None for anything else, a fraction included ("2048/2" is not typed as a whole number)."""
+    value = parse_answer(text)
+    if value is None or value.denominator != 1 or "/" in text:
+        return None
+    return int(value)
 
 
 def check(checkpoint: Checkpoint, text: str) -> tuple[bool | None, str]:
@@ -213,7 +228,9 @@ def check(checkpoint: Checkpoint, text: str) -> tuple[bool | None, str]:
     if value is None:
         return None, "Type a number: a whole number, a fraction such as 1/2, or a decimal."
     exact = value == checkpoint.answer
-    close = "." in text and abs(value - checkpoint.answer) <= DECIMAL_TOLERANCE
+    # Only a fraction's answer is rounded when typed as a decimal: a whole answer must be typed exactly.
+    rounded = checkpoint.answer.denominator != 1 and "." in text
+    close = rounded and abs(value - checkpoint.answer) <= DECIMAL_TOLERANCE
     if exact or close:
         return True, "Right."
     return False, "Not quite."

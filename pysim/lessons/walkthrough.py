@@ -15,6 +15,7 @@ from ..hardware.devices import Device, device
 from ..hardware.params import HierarchyParams, NaiveParams, ParamError, SmemParams
 from ..speed import SpeedReport, TimeBound, format_bytes, format_seconds, time_bound
 from . import formulas
+from .checkpoints import whole_number
 from .ladder import limiter_name, report_for
 
 SWEEP_MAX_T = 96  # past both walls of every preset (threads at 33, static shared memory at 79)
@@ -295,11 +296,11 @@ def quiz(walk: Walkthrough) -> list[Question]:
 
 
 def check(question: Question, text: str) -> tuple[bool | None, str]:
-    """Mark an answer typed by the reader (separators and spaces allowed): (right, short verdict);
+    """Mark an answer typed by the reader (thousands separators allowed: checkpoints.whole_number): (right, verdict);
     right is None when the text is not a whole number."""
-    cleaned = text.strip().replace(",", "").replace("_", "").replace(" ", "")
-    if not cleaned.isdigit() or not cleaned.isascii():
+    value = whole_number(text)
+    if value is None:
         return None, "Type a whole number (thousands separators are fine)."
-    if int(cleaned) == question.answer:
+    if value == question.answer:
         return True, "Right."
     return False, "Not quite."  # no answer yet: the page offers a second try first (app.core.tries)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pysim.hardware.params import NaiveParams, SmemParams
 from pysim.lessons.guides import guide_for
 from pysim.lessons.guides.marking import mark
+from pysim.lessons.guides.model import Moment
 
 
 def moment(view, params, key):
@@ -18,6 +19,16 @@ def test_a_number_must_be_whole():
     for text in ("", "twelve", "1/2", "3.5", "-4"):
         found = mark(loads, text)
         assert found.right is None and "whole number" in found.refusal and str(loads.answer) not in found.refusal
+
+
+def test_a_whole_number_takes_thousands_groups_only():
+    """Separators go between groups of three; a fraction is not a whole number, even 2048/2."""
+    loads = Moment("tiling:block-loads", 0, 1, "number", "How many?", 1024, "why")
+    for text in ("1024", "1,024", "1 024", " 1024.0 "):
+        assert mark(loads, text).right is True, text
+    for text in ("10,24", "1,0,2,4", "1,02,4", "10 24", "2048/2", "1024/1", "1,024 000"):
+        found = mark(loads, text)
+        assert found.right is None and "whole number" in found.refusal, text
 
 
 def test_a_choice_must_be_one_of_the_buttons():

@@ -102,6 +102,16 @@ def test_check_accepts_fractions_and_decimals(text, right):
     assert checkpoints.check(checkpoint, text)[0] is right
 
 
+@pytest.mark.parametrize(
+    ("text", "right"),
+    [("32", True), ("32.0", True), ("32.004", False), ("31.996", False), ("1,024", False), ("3,2", None)],
+)
+def test_a_whole_answer_must_be_typed_exactly(text, right):
+    """The two-place tolerance is for a fraction's decimals (2/3 as 0.67): 32.004 is not 32."""
+    checkpoint = checkpoints.Checkpoint("smem:block-loads", 3, "?", Fraction(32), "")
+    assert checkpoints.check(checkpoint, text)[0] is right
+
+
 def test_two_thirds_accepts_two_decimals_and_says_both():
     checkpoint = checkpoints.Checkpoint("register:fma-per-read", 3, "?", Fraction(2, 3), "")
     assert checkpoints.check(checkpoint, "0.67")[0] is True

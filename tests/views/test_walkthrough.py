@@ -111,6 +111,8 @@ def test_quiz_answers_and_marking():
     assert right is False and "32" not in verdict  # the answer waits for a second try (app.core.tries)
     assert check(answers["bank"], "<img src=x>")[0] is None
     assert check(answers["bank"], "٣٢")[0] is None
+    for text in ("3,2", "3 2", "64/2"):  # separators only between groups of three; a fraction is no whole number
+        assert check(answers["bank"], text)[0] is None, text
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,8 @@ def edge_block_loads(run: Run, key: str, why: str) -> Entry:
     counters = run.kernel.block_counters(run.params, bx, by)
     full = run.kernel.block_counters(run.params, *run.trace.blocks[0])
     if counters.global_loads == full.global_loads:
-        return Skipped(key, f"block ({bx},{by}) is as full as block (0,0): the sizes divide evenly")
+        edge = "the matrix edge cuts it no more than block (0,0)"
+        return Skipped(key, f"block ({bx},{by}) makes as many global loads as block (0,0): {edge}")
     question = (
         f"Block ({bx},{by}) lies at the edge of C. How many global loads will it make from its first step to its last?"
     )
@@ -146,8 +147,10 @@ def cells_of(
     answer = frozenset((array, r, c) for r, c in access.cells(thread))
     verb = {("global", "load"): "load", ("shared", "load"): "read"}.get((space, op), "write")
     target = f" into {into}" if into else ""
-    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} at the next step."
-    return moment(run, key, before_round(run, index), index, "cells", question, answer, why, thread=thread)
+    asked = before_round(run, index)
+    when = {1: "at the next step", 2: "at the step after next"}.get(index - asked, f"{index - asked} steps from now")
+    question = f"Click the cells of {array} that {run.thread_name(thread)} will {verb}{target} {when}."
+    return moment(run, key, asked, index, "cells", question, answer, why, thread=thread)
 
 
 def before_round(run: Run, index: int) -> int:
@@ -222,11 +225,11 @@ def barrier_wait(run: Run, key: str, tile: str, why: str) -> Entry:
     barrier = run.find(lambda step: step.barrier)
     if barrier is None:
         return Skipped(key, "this kernel has no barrier")
-    choices = (
-        Choice("now", f"at once: its own element of {tile} is written"),
-        Choice("warp", "when the 32 threads of its warp have written theirs"),
-        Choice("block", "when every thread of the block has written its element"),
-    )
+    now = Choice("now", f"at once: its own element of {tile} is written")
+    warp = Choice("warp", "when the other threads of its own warp have written theirs")
+    block = Choice("block", "when every thread of the block has written its element")
+    # A block of one warp makes the warp's moment the block's: the warp choice would be right as well.
+    choices = (now, block) if run.kernel.threads(run.params) <= WARP_SIZE else (now, warp, block)
     question = f"Every thread has issued its copy into {tile}. When may a thread start reading {tile}?"
     return moment(run, key, barrier - 1, barrier, "choice", question, "block", why, choices=choices)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..checkpoints import parse_answer
+from ..checkpoints import whole_number
 from .model import GridCell, Moment
 
 REFUSALS = {
@@ -46,7 +46,7 @@ def mark(moment: Moment, response: str | frozenset[GridCell]) -> Mark:
         if response not in {choice.value for choice in moment.choices}:
             return refused
         return Mark(response == moment.answer)
-    value = parse_answer(response)
-    if value is None or value.denominator != 1:
+    value = whole_number(response)
+    if value is None:
         return refused
     return Mark(value == moment.answer)

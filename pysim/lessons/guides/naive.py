@@ -13,19 +13,22 @@ from .model import Choice, Skipped, Task
 
 
 def coalescing_choice(run: Run) -> Entry:
-    """Which map needs fewer sectors per warp load over the whole run (both counted by the closed forms)."""
+    """Which map's loads touch fewer sectors in all over the whole run (both counted by the closed forms)."""
     key = "naive:map"
     module = run.kernel.module
-    per = {name: module.coalescing(run.params, name).per_request for name in NAIVE_MAPS}
-    if per["col"] == per["row"]:
-        return Skipped(key, "both maps touch as many sectors per load at these sizes: no map coalesces better")
-    best = min(per, key=lambda name: per[name])
+    total = {name: module.coalescing(run.params, name).sectors for name in NAIVE_MAPS}
+    if total["col"] == total["row"]:
+        return Skipped(key, "both maps' loads touch as many sectors in all at these sizes: neither coalesces better")
+    best = min(total, key=lambda name: total[name])
     choices = tuple(Choice(name, label) for name, label in NAIVE_MAPS.items())
-    question = "Which map of threads onto C makes a warp's loads touch fewer 32-byte sectors?"
+    question = (
+        "Which map of threads onto C makes the whole run's loads touch fewer 32-byte sectors in all (summed over "
+        "every warp's load instructions)?"
+    )
     why = (
-        "a warp is 32 consecutive threadIdx.x values, so the map that puts them on neighbouring columns makes "
-        "them ask for neighbouring words of B and one shared word of A, while the other sends each to a row K "
-        "words away"
+        f"the col map's loads touch {total['col']:,} sectors in all and the row map's {total['row']:,}: a warp is "
+        "32 consecutive threadIdx.x values, which col lays along a row of C (neighbouring words of B, one word of A "
+        "per row) and row down a column (one word of B per column, words of A K apart)"
     )
     return moment(run, key, 0, 1, "choice", question, best, why, choices=choices, hidden=("global_sectors",))
 
@@ -45,11 +48,13 @@ def idle_threads(run: Run) -> Entry:
     bx, by = run.trace.blocks[number]
     idle = run.kernel.threads(run.params) - run.kernel.block_counters(run.params, bx, by).global_stores
     if not idle:
-        return Skipped(key, f"every thread of block ({bx},{by}) owns an element of C: the sizes divide evenly")
+        return Skipped(key, f"every thread of block ({bx},{by}) owns an element of C: M and N are multiples of T")
+    if number == 0:  # the thread monitor lists the returned threads from the block's first step: none before it
+        return Skipped(key, "only block (0,0) launches, and the page shows its returned threads from its first step")
     question = f"How many threads of block ({bx},{by}) will return at once without loading anything?"
     why = "a thread whose row or column lies outside C has no element to compute, and a launch is whole blocks"
-    steps = run.block_steps(number)
-    return moment(run, key, steps[0], steps[0], "number", question, idle, why, hidden=("global_stores",))
+    first = run.block_steps(number)[0]
+    return moment(run, key, first - 1, first, "number", question, idle, why, hidden=("global_stores",))
 
 
 def entries(run: Run) -> list[Entry]:

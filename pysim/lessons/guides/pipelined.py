@@ -20,9 +20,20 @@ def landing_stage(run: Run) -> Entry:
     index = run.find(lambda step: step.phase == "load" and step.tile == tile)
     assert index is not None
     question = f"Into which stage of As and Bs will the copies of tile {tile} land?"
-    why = f"tile t goes to stage t mod {p.stages}: the buffer computed {p.stages - 1} round(s) before, now free"
+    stage = kernel.stage_of(p, tile)
+    # The last round (a round computes the tile of its number) that read this stage before the copies go out.
+    computed = (run.trace[i] for i in run.block_steps(0) if i < index and run.trace[i].phase == "compute")
+    freed = [step.tile for step in computed if kernel.step_stage(p, step) == stage]
+    where = f"tile t goes to stage t mod {p.stages}, here {stage}: "
+    if freed:
+        why = where + (
+            f"round {freed[-1]} computed tile {freed[-1]} from it, and its closing barrier has passed, so every thread "
+            "is done reading it"
+        )
+    else:
+        why = where + "no round has computed from it yet, so it is still free"
     choices = tuple(Choice(str(s), f"stage {s}") for s in range(p.stages))
-    return moment(run, key, index - 1, index, "choice", question, str(kernel.stage_of(p, tile)), why, choices=choices)
+    return moment(run, key, index - 1, index, "choice", question, str(stage), why, choices=choices)
 
 
 def in_flight(run: Run) -> Entry:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from math import ceil
+
 from ...core import lanes
+from ...core.constants import WARP_SIZE
 from . import common
 from .common import Entry, Run, access_of, accessing, moment
 from .model import Choice, Skipped, Task
@@ -39,7 +42,15 @@ def padding_choice(run: Run) -> Entry:
         "it reads a column of a full tile?"
     )
     answer = "yes" if more.read_degree == 1 else "no"
-    why = "padding shifts each row's first word by one bank per padding word, and a column spreads over all banks only when that shift shares no factor with 32"
+    # Warp 0 of a full block reads tile[threadIdx.x][threadIdx.y]: column ty, TILE lanes a column (pad_choices).
+    lanes = min(p.TILE * p.TILE, WARP_SIZE)
+    columns = ceil(lanes / p.TILE)
+    read = "column 0" if columns == 1 else f"columns 0…{columns - 1}, the next column one word on"
+    why = (
+        f"with pad={more.pad} a tile row is TILE + pad = {more.stride} words, so warp 0's {lanes} lanes read "
+        f"{read}, words {more.stride} apart down a column; a word's bank is the word mod 32, and no bank gets "
+        f"more than {more.read_degree} of them"
+    )
     index = run.find(accessing("tile", "shared", "load"))
     assert index is not None
     hidden = ("bank_extra_cycles",)
