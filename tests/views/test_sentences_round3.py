@@ -1,0 +1,94 @@
+"""Issue 42 ("Every sentence true"), a read-only review's third round: sentences that held only at some of the
+sizes the forms accept, read on the page (tests/views/page.py) at the addresses the review quotes.
+
+The counts a sentence must agree with are made here by brute force (tests/bruteforce.py and the loops below),
+never taken from the code under test.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import bruteforce
+
+VECTORIZED = dict(M=17, N=36, K=64, BM=64, BN=64, BK=16, TM=4, TN=4)
+WARPTILE = dict(M=3, N=100, K=12, BM=64, BN=64, BK=4, WM=32, WN=64, WNITER=1, TM=1, TN=4, threads=64)
+
+
+def address(route: str, sizes: dict) -> str:
+    return f"#/{route}?" + "&".join(f"{key}={value}" for key, value in sizes.items())
+
+
+def removes(page, route: str, sizes: dict) -> str:
+    page.go(address(route, sizes))
+    return page.inner_text(page.testid("rung-removes"))
+
+
+def test_vectorized_claims_only_the_costs_it_removes_and_writes_each_count_once(page):
+    """0 → 384 bank-conflict cycles were "removed", and written twice: "0 → 384 (0 → 384)"."""
+    text = removes(page, "vectorized", VECTORIZED)
+    below = bruteforce.register(**VECTORIZED)  # the rung below: the same tiles, scalar loads, As not transposed
+    this = bruteforce.vectorized(**VECTORIZED)
+    before, after = below["bank_extra_cycles"], this["bank_extra_cycles"]
+    assert before < after, "the review's sizes: conflicts rise"
+    assert "The costs it removes" not in text, text
+    assert "not bank conflicts" in text, text
+    assert "untransposed As made lanes ask" not in text, "no reason for conflicts the rung below did not have"
+    assert text.count(f"{before:,} → {after:,}") == 1, text
+    assert Fraction(this["shared_wavefronts"], this["fma"]) > Fraction(below["shared_wavefronts"], below["fma"])
+
+
+def warp0_reuse(BM, BN, rows_of, cols_of, lanes: int, fmas_per_lane: int) -> Fraction:
+    """FMAs warp 0 does in one dotIdx per distinct value of As and Bs it reads: a lane reads the As rows and Bs
+    columns of its results."""
+    rows = {row for lane in range(lanes) for row in rows_of(lane)}
+    cols = {col for lane in range(lanes) for col in cols_of(lane)}
+    return Fraction(lanes * fmas_per_lane, len(rows) + len(cols))
+
+
+def test_warptile_claims_its_removal_only_where_warp_reuse_rises(page):
+    """64/3 FMAs per value, "the same than" the vectorized kernel's 64/3, under "The cost it removes"."""
+    text = removes(page, "warptile", WARPTILE)
+    s = WARPTILE
+    wmiter = s["WM"] * s["WN"] // (32 * s["TM"] * s["TN"] * s["WNITER"])
+    wsubm, wsubn = s["WM"] // wmiter, s["WN"] // s["WNITER"]
+
+    def patch(lane):
+        return bruteforce.warp_patch(lane, s["BN"], s["WM"], s["WN"], wsubn, s["TM"], s["TN"])
+
+    this = warp0_reuse(
+        s["BM"],
+        s["BN"],
+        lambda lane: [patch(lane)[0] + m * wsubm + i for m in range(wmiter) for i in range(s["TM"])],
+        lambda lane: [patch(lane)[1] + n * wsubn + j for n in range(s["WNITER"]) for j in range(s["TN"])],
+        32,
+        wmiter * s["WNITER"] * s["TM"] * s["TN"],
+    )
+    label = page.text(page.find('[data-slot="prev_label"]'))  # the vectorized run it is compared with
+    v = {key: int(value) for key, value in re.findall(r"(BM|BN|BK|TM|TN)=(\d+)", label)}
+    cols = v["BN"] // v["TN"]
+    threads = v["BM"] // v["TM"] * cols
+    below = warp0_reuse(
+        v["BM"],
+        v["BN"],
+        lambda tid: [tid // cols * v["TM"] + i for i in range(v["TM"])],
+        lambda tid: [tid % cols * v["TN"] + j for j in range(v["TN"])],
+        min(threads, 32),
+        v["TM"] * v["TN"],
+    )
+    assert this == below == Fraction(64, 3), (this, below)
+    assert "The cost it removes" not in text and "at these sizes it does not" in text, text
+    assert "the same than" not in text and "the same as the vectorized kernel's" in text, text
+
+
+def test_blocktile1d_writes_two_different_wavefront_rates_differently(page):
+    """7/128 and 3/64 were both "≈ 0.05": the arrow between them read as no change."""
+    sizes = dict(M=8, N=8, K=8, BM=8, BN=8, BK=2, TM=4)  # the teaching preset
+    text = removes(page, "blocktile1d", sizes)
+    found = re.search(r"\((\d+/\d+) \(≈ ([\d.]+)\) → (\d+/\d+) \(≈ ([\d.]+)\)\)", text)
+    assert found is not None, text
+    this = bruteforce.blocktile1d(**sizes)
+    assert Fraction(found.group(3)) == Fraction(this["shared_wavefronts"], this["fma"])
+    assert Fraction(found.group(1)) != Fraction(found.group(3))
+    assert found.group(2) != found.group(4), text
