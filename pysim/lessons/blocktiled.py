@@ -32,12 +32,12 @@ from ..core.instructions import KEPT_LOOP_TOTAL, widths_unsure
 from ..core.matrices import operands
 from ..core.trace import Cell, Step
 from ..core.warps import INACTIVE, by_warp
-from ..core.words import plural
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.params import ParamError, RegisterParams, SmemParams
 from ..kernels import KERNELS
 from .checkpoints import format_number
 from .comparison import comparison_tile
+from .rung_words import BUILT_TO_REMOVE, change, counted_change, fraction_texts, removed, removes, than
 
 PREVIOUS = {"blocktile1d": "smem", "vectorized": "register", "warptile": "vectorized"}
 VECTOR = 4  # floats in a float4 (LDG.128 / LDS.128 / STG.128)
@@ -235,16 +235,6 @@ def fraction_text(value: Fraction) -> str:
     return format_number(value)
 
 
-def fraction_texts(before: Fraction, after: Fraction) -> tuple[str, str]:
-    """Both values as the page writes them, their decimals long enough to differ where the values do (7/128 and
-    3/64 are both ≈ 0.05 to two places: ≈ 0.055 and ≈ 0.047 to three)."""
-    for digits in range(2, 8):
-        pair = format_number(before, digits), format_number(after, digits)
-        if before == after or pair[0].rpartition("≈")[2] != pair[1].rpartition("≈")[2]:
-            break
-    return pair
-
-
 COMPARED = (
     "load_instructions",
     "floats_per_load",
@@ -277,76 +267,16 @@ def slot_values(name: str, p: Any) -> dict[str, object]:
     return values
 
 
-def _change(before: RungCosts | None, after: RungCosts, key: str, fewer: str = "fewer", more: str = "more") -> str:
-    """How `key` changed from the previous rung to this one, in words: "4.00× fewer", "the same"."""
-    if before is None:
-        return "not comparable here"
-    old, new = Fraction(getattr(before, key)), Fraction(getattr(after, key))
-    if old == new:
-        return "the same"
-    if not old or not new:
-        return f"{old} → {new}"
-    return f"{float(max(old, new) / min(old, new)):.2f}× {fewer if new < old else more}"
-
-
-def _counted_change(before: RungCosts | None, after: RungCosts, key: str) -> str:
-    """`_change` of a count with both counts beside it, each written once: "4.00× fewer (8 → 2)", "8 → 0"."""
-    change = _change(before, after, key)
-    if before is None or "→" in change:
-        return change
-    old, new = getattr(before, key), getattr(after, key)
-    return f"the same ({new:,})" if old == new else f"{change} ({old:,} → {new:,})"
-
-
-def _than(before: RungCosts | None, after: RungCosts, key: str) -> str:
-    """`_change` before "the rung below's value": "1.60× more than", "the same as"."""
-    change = _change(before, after, key)
-    return {"the same": "the same as", "not comparable here": "not comparable with"}.get(change, change + " than")
-
-
-# The costs each rung is built to remove (siboehm's reason for it): the attribute that measures each, whether
-# less of it is the saving, and its name in the prose. A page claims a removal only where the counts show it.
-BUILT_TO_REMOVE = {
-    "blocktile1d": (("wavefronts_per_fma", True, "shared-memory traffic per FMA"),),
-    "vectorized": (("run_load_instructions", True, "load instructions"), ("bank_extra_cycles", True, "bank conflicts")),
-    "warptile": (("warp_reuse", False, "values a warp fetches from shared memory for its work"),),
-}
-
-
-def _removed(r: Rung, key: str, less_is_saving: bool) -> bool:
-    if r.previous is None:
-        return False
-    before, after = getattr(r.previous, key), getattr(r.this, key)
-    return after < before if less_is_saving else after > before
-
-
-def _removes(name: str, r: Rung) -> str:
-    """The paragraph's first sentence: the costs this rung removes at these sizes, or which it does not."""
-    costs = BUILT_TO_REMOVE[name]
-    built = " and ".join(text for _, _, text in costs)
-    gone = [text for key, less, text in costs if _removed(r, key, less)]
-    if len(gone) == len(costs):
-        return f"The {plural(len(costs), 'cost')} it removes: {built}."
-    if r.previous is None:
-        return f"It is built to remove {built}; the rung below cannot run at these sizes to compare."
-    if not gone:
-        return f"It is built to remove {built}; at these sizes it does not" + (
-            " remove either." if len(costs) > 1 else "."
-        )
-    kept = [text for key, less, text in costs if not _removed(r, key, less)]
-    return f"It is built to remove {built}; at these sizes it removes {' and '.join(gone)}, not {' and '.join(kept)}."
-
-
 def shown(name: str, p: Any) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
     found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE, "widths-unsure": widths_unsure_either(name, p)}
     r = rung(name, p)
     if name == "blocktile1d":
         # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
-        removes = _removed(r, *BUILT_TO_REMOVE[name][0][:2])
+        removes = removed(r, *BUILT_TO_REMOVE[name][0][:2])
         found |= {"removes-shared": removes, "keeps-shared": not removes}
     if name == "vectorized":  # why the rung below had conflicts, said only where this rung removes them
-        found["conflicts-reason"] = _removed(r, *BUILT_TO_REMOVE[name][1][:2])
+        found["conflicts-reason"] = removed(r, *BUILT_TO_REMOVE[name][1][:2])
     return found
 
 
@@ -472,12 +402,12 @@ def _own(name: str, p: Any, r: Rung) -> dict[str, object]:
     this, prev = r.this, r.previous
     found: dict[str, object] = {
         "threads": this.threads,
-        "loads_change": _change(prev, this, "run_load_instructions"),
-        "waves_change": _change(prev, this, "wavefronts_per_fma"),
-        "reuse_change": _change(prev, this, "warp_reuse"),
-        "cycles_change": _counted_change(prev, this, "bank_extra_cycles"),
-        "reuse_than": _than(prev, this, "warp_reuse"),
-        "removes": _removes(name, r) if name != "blocktile1d" else "",
+        "loads_change": change(prev, this, "run_load_instructions"),
+        "waves_change": change(prev, this, "wavefronts_per_fma"),
+        "reuse_change": change(prev, this, "warp_reuse"),
+        "cycles_change": counted_change(prev, this, "bank_extra_cycles"),
+        "reuse_than": than(prev, this, "warp_reuse"),
+        "removes": removes(name, r),
         "warp_fmas": this.warp_fmas,
         "warp_values": this.warp_values,
         "this_reuse": fraction_text(this.warp_reuse),
