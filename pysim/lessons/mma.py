@@ -205,8 +205,9 @@ def slot_values(p: MmaParams) -> dict[str, object]:
         "async_copy_bytes": counters.async_copy_bytes,
         "shared_bytes": p.shared_bytes,
         "stages": p.stages,
-        "a_stride": p.a_stride,
-        "b_stride": p.b_stride,
+        # The sentence names the padded strides (swizzle=0) beside the swizzle, whichever layout is on screen.
+        "a_stride": p.padded_strides[0],
+        "b_stride": p.padded_strides[1],
     }
 
 

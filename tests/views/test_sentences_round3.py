@@ -92,3 +92,25 @@ def test_blocktile1d_writes_two_different_wavefront_rates_differently(page):
     assert Fraction(found.group(3)) == Fraction(this["shared_wavefronts"], this["fma"])
     assert Fraction(found.group(1)) != Fraction(found.group(3))
     assert found.group(2) != found.group(4), text
+
+
+MMA = dict(M=32, N=32, K=64, BM=32, BN=32, BK=32, WM=16, WN=16, stages=2, split=1)
+
+
+def test_mma_names_the_padded_strides_under_the_swizzle_too(page):
+    """At swizzle=1 the sentence said 'the rows are padded to 32 and 32 words (swizzle=0)': the swizzled rows'
+    lengths. The padded ones are read from the swizzle=0 page's own As and Bs captions."""
+    page.go(address("mma", {**MMA, "swizzle": 0}))
+    shown = page.text()
+    strides = [re.search(rf"{array} \[2·32\]\[(\d+)\]", shown).group(1) for array in ("As", "Bs")]
+    page.go(address("mma", {**MMA, "swizzle": 1}))
+    text = page.inner_text(page.testid("rung-removes"))
+    assert f"padded to {strides[0]} and {strides[1]} words (swizzle=0)" in text, (strides, text)
+    assert strides != ["32", "32"]
+
+
+def test_one_mma_instruction_is_singular(page):
+    sizes = dict(M=16, N=8, K=8, BM=16, BN=8, BK=8, WM=16, WN=8)  # one 16×8×8 tile: one mma.m16n8k8
+    page.go(address("mma", sizes))
+    text = page.inner_text(page.testid("rung-removes"))
+    assert "issues 1 mma instruction," in text, text
