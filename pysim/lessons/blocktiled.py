@@ -32,6 +32,7 @@ from ..core.instructions import KEPT_LOOP_TOTAL, widths_unsure
 from ..core.matrices import operands
 from ..core.trace import Cell, Step
 from ..core.warps import INACTIVE, by_warp
+from ..core.words import count
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.params import ParamError, RegisterParams, SmemParams
 from ..kernels import KERNELS
@@ -79,11 +80,13 @@ def panel_captions(name: str, p: Any) -> dict[str, str]:
     gx, gy = KERNELS[name].grid(p)
     transposed = name != "blocktile1d"
     if name == "blocktile1d":
-        per_thread = f"each thread computes {p.TM} results of one column"
+        per_thread = f"each thread computes {count(p.TM, 'result')} of one column"
     elif name == "vectorized":
-        per_thread = f"each thread computes a {p.TM}×{p.TN} patch"
+        per_thread = f"each thread computes one {p.TM}×{p.TN} patch"
     else:
-        per_thread = f"each warp a {p.WM}×{p.WN} warp tile, each thread {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN}"
+        per_thread = (
+            f"each warp one {p.WM}×{p.WN} warp tile, each thread {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN}"
+        )
     return {
         "A": f"Matrix A ({p.M} × {p.K})",
         "B": f"Matrix B ({p.K} × {p.N})",
@@ -274,7 +277,7 @@ def shown(name: str, p: Any) -> dict[str, bool]:
     if name == "blocktile1d":
         # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
         removes = removed(r, *BUILT_TO_REMOVE[name][0][:2])
-        found |= {"removes-shared": removes, "keeps-shared": not removes}
+        found |= {"removes-shared": removes, "keeps-shared": not removes, "reuses-b": p.TM > 1, "no-reuse": p.TM == 1}
     if name == "vectorized":  # why the rung below had conflicts, said only where this rung removes them
         found["conflicts-reason"] = removed(r, *BUILT_TO_REMOVE[name][1][:2])
     return found

@@ -221,7 +221,7 @@ def captions(p: MmaParams) -> dict[str, str]:
         "B": f"Matrix B ({p.K} × {p.N})",
         "As": f"As [{p.stages}·{p.BM}][{p.a_stride}]: {p.stages} stages, A as it lies (row m → a fragment), {rows}",
         "Bs": f"Bs [{p.stages}·{p.BK}][{p.b_stride}]: {p.stages} stages (row k → b fragment), {rows}",
-        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each warp a {p.WM}×{p.WN} tile of "
+        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each warp one {p.WM}×{p.WN} tile of "
         f"{p.MITER}×{p.NITER} mma tiles (16×8)",
     }
 

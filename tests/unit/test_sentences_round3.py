@@ -11,6 +11,7 @@ import bruteforce
 from pysim.hardware.blocktile_params import VectorizedParams
 from pysim.hardware.params import NaiveParams
 from pysim.lessons.guides import guide_for
+from pysim.lessons.guides.teaching import activity
 
 WORDS_PER_SECTOR = 8  # 32-byte sectors of 4-byte words
 
@@ -73,3 +74,12 @@ def test_naive_sector_reasons_follow_the_map(M, N, K, T, map_):
         assert ("(a broadcast)" in text) == (lines == 1 < len(inside)), text
         assert ("their own rows" in text) is False, text
         assert f"picks the {'column' if map_ == 'col' else 'row'} of C" in text, text
+
+
+def test_teacher_activity_agrees_with_one_skipped_moment():
+    """'(1 of the guide's moments do not exist at these sizes and are skipped)' on #/teach."""
+    guide = guide_for("register", dict(M="2", N="2", K="2", BM="2", BN="2", BK="2", TM="2", TN="2"))
+    assert len(guide.skipped) == 1
+    text = " ".join(what for _, what in activity("register", guide))
+    assert "(1 of the guide's moments does not exist at these sizes and is skipped)" in text, text
+    assert f"answer its {len(guide.moments)} questions" in text, text

@@ -114,3 +114,37 @@ def test_one_mma_instruction_is_singular(page):
     page.go(address("mma", sizes))
     text = page.inner_text(page.testid("rung-removes"))
     assert "issues 1 mma instruction," in text, text
+
+
+def test_blocktile1d_at_tm_1_claims_no_reuse(page):
+    """'TM = 1 results … reuses it for all 1 FMAs … 2 shared reads for 1 FMAs, 2 per FMA instead of 2'."""
+    sizes = dict(M=1, N=64, K=64, BM=8, BN=8, BK=8, TM=1)
+    page.go(address("blocktile1d", sizes))
+    text = page.inner_text(page.find('[data-testid="rung-change"] p'))
+    counted = bruteforce.blocktile1d(**sizes)
+    per_fma = Fraction(counted["shared_loads"], counted["fma"])
+    assert per_fma == 2 == Fraction(bruteforce.smem(1, 64, 64, 8)["shared_loads"], bruteforce.smem(1, 64, 64, 8)["fma"])
+    assert "TM = 1 result of one column" in text, text
+    assert "reuses it" not in text and "instead of" not in text, text
+    assert f"{per_fma} shared reads per FMA, as the rung below does" in text, text
+    assert "a 8×8" not in text and "one 8×8 tile of C with 64 threads" in text, text
+
+
+def test_tiling_nouns_agree_with_one(page):
+    """#/tiling at M = N = K = T = 1: 'M·N = 1 threads', 'the blocks execute 1 FMAs', 'N = 1 elements',
+    'each of the 1 thread' (the setup step's narration)."""
+    page.go(address("tiling", dict(M=1, N=1, K=1, T=1)))
+    text = page.inner_text()
+    assert "M·N = 1 thread." in text, text
+    assert "execute 1 FMA." in text and "M·N·K = 1 of them is useful" in text, text
+    assert "1 threads" not in text and "1 FMAs" not in text and "1 elements" not in text, text
+    assert "each of the 1 " not in text and "Setup: the one thread computes which element" in text, text
+
+
+def test_register_listing_comment_has_no_plural_for_one_thread(page):
+    """'1 threads compute a 2x2 tile' in the listing's first line (BM = BN = TM = TN = 2: one thread a block)."""
+    sizes = dict(M=2, N=2, K=2, BM=2, BN=2, BK=2, TM=2, TN=2)
+    page.go(address("register", sizes))
+    text = page.text()
+    assert (sizes["BM"] // sizes["TM"]) * (sizes["BN"] // sizes["TN"]) == 1
+    assert "1 threads" not in text and "threads=1 computes one 2x2 tile of C" in text, text
