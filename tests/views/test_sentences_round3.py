@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from math import ceil
 
 import bruteforce
 
@@ -148,3 +149,22 @@ def test_register_listing_comment_has_no_plural_for_one_thread(page):
     text = page.text()
     assert (sizes["BM"] // sizes["TM"]) * (sizes["BN"] // sizes["TN"]) == 1
     assert "1 threads" not in text and "threads=1 computes one 2x2 tile of C" in text, text
+
+
+PIPELINED = dict(M=18, N=52, K=8, BM=16, BN=64, BK=8, WM=16, WN=64, WNITER=2, TM=1, TN=4, threads=32, stages=4)
+
+
+def test_pipelined_with_one_tile_sets_nothing_off_and_removes_no_wait(page):
+    """'sets off 3 tile(s) ahead' and 'The cost it removes: waiting. Of the 1 tiles …' where K ≤ BK."""
+    assert ceil(PIPELINED["K"] / PIPELINED["BK"]) == 1  # one tile along K: nothing can travel while one computes
+    page.go(address("pipelined", PIPELINED))
+    text = page.inner_text(page.testid("rung-change"))
+    assert "tile(s)" not in text and "sets off 3" not in text, text
+    assert "nothing to set off ahead" in text, text
+    removes = page.inner_text(page.testid("rung-removes"))
+    assert "The cost it removes" not in removes and "1 tiles" not in removes, removes
+    assert "a block computes one tile (K ≤ BK)" in removes, removes
+    page.go(address("pipelined", {**PIPELINED, "K": 32}))  # four tiles: the pipeline sets off stages − 1 = 3
+    text = page.inner_text(page.testid("rung-change"))
+    assert "the block sets off 3 tiles ahead" in text, text
+    assert "The cost it removes: waiting. Of the 4 tiles" in page.inner_text(page.testid("rung-removes"))
