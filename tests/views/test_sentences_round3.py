@@ -168,3 +168,14 @@ def test_pipelined_with_one_tile_sets_nothing_off_and_removes_no_wait(page):
     text = page.inner_text(page.testid("rung-change"))
     assert "the block sets off 3 tiles ahead" in text, text
     assert "The cost it removes: waiting. Of the 4 tiles" in page.inner_text(page.testid("rung-removes"))
+
+
+def test_naive_table_labels_do_not_call_the_map_with_more_sectors_coalesced(page):
+    """map=col was labelled '(coalesced)' and map=row '(strided)' at sizes where col touches more sectors."""
+    sizes = dict(M=32, N=1, K=9, T=7)
+    col, row = (bruteforce.naive(**sizes, map=m)["global_sectors"] for m in ("col", "row"))
+    assert col > row, (col, row)
+    page.go(address("naive", sizes))
+    labels = [page.text(cell) for cell in page.all('table th[scope="row"]') if page.text(cell)[:3] in ("col", "row")]
+    assert labels == ["col (threadIdx.x walks C's columns)", "row (threadIdx.x walks C's rows)"], labels
+    assert f"map=row touches {row:,} sectors, map=col {col:,}" in page.inner_text(page.testid("coalescing-verdict"))
