@@ -11,6 +11,8 @@ import re
 from fractions import Fraction
 from math import ceil
 
+import pytest
+
 import bruteforce
 
 VECTORIZED = dict(M=17, N=36, K=64, BM=64, BN=64, BK=16, TM=4, TN=4)
@@ -179,3 +181,23 @@ def test_naive_table_labels_do_not_call_the_map_with_more_sectors_coalesced(page
     labels = [page.text(cell) for cell in page.all('table th[scope="row"]') if page.text(cell)[:3] in ("col", "row")]
     assert labels == ["col (threadIdx.x walks C's columns)", "row (threadIdx.x walks C's rows)"], labels
     assert f"map=row touches {row:,} sectors, map=col {col:,}" in page.inner_text(page.testid("coalescing-verdict"))
+
+
+@pytest.mark.parametrize("pad", [2, 3, 4])
+def test_transpose_verdict_speaks_of_the_pad_on_screen(page, pad):
+    """At pad = 2 the verdict said 'Here pad = 1 removes the conflict': the pad it compared, not the one shown."""
+    n, T = 37, 32
+    before, after = (bruteforce.transpose(n, T, each)["bank_extra_cycles"] for each in (0, pad))
+    page.go(address("transpose", dict(n=n, T=T, pad=pad)))
+    text = page.inner_text(page.testid("pad-verdict"))
+    effect = (
+        "changes nothing"
+        if after == before
+        else "makes it worse"
+        if after > before
+        else "removes the conflict"
+        if after == 0
+        else "helps but leaves conflicts"
+    )
+    assert f"pad = {pad} {effect} ({before:,} → {after:,} {'cycle' if after == 1 else 'cycles'})" in text, text
+    assert "pad = 1 removes" not in text, text
