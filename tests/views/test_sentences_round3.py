@@ -201,3 +201,19 @@ def test_transpose_verdict_speaks_of_the_pad_on_screen(page, pad):
     )
     assert f"pad = {pad} {effect} ({before:,} → {after:,} {'cycle' if after == 1 else 'cycles'})" in text, text
     assert "pad = 1 removes" not in text, text
+
+
+def test_ladder_at_n_1_writes_slow_rates_in_a_unit_that_shows_them(page):
+    """#/ladder?N=1 said '1.83 µs, 0 GFLOP/s', '≤ 0 GFLOP/s' and 'estimate 6.43e+05 FLOP/s'; and 4,096 FMAs per
+    global byte as '4.1e+03'."""
+    page.go("#/ladder?N=1")
+    text = page.inner_text()
+    assert " 0 GFLOP/s" not in text and "≤ 0 GFLOP/s" not in text, text
+    assert not re.search(r"\de[+-]\d", text), re.search(r".{60}\de[+-]\d.{20}", text).group(0)
+    # every rate on the page is at least 1 of its unit: 2·N³ = 2 FLOPs in microseconds is kFLOP/s or MFLOP/s
+    timed = [line for line in text.splitlines() if "limiter:" in line or "≤ " in line or "estimate " in line]
+    assert timed
+    for line in timed:
+        for number, unit in re.findall(r"([\d,.]+) ([kMGTP]?)FLOP/s", line):
+            assert float(number.replace(",", "")) >= 1, (number, unit, line)
+    assert re.search(r"µs, [\d.]+ [kM]FLOP/s; limiter", text), text
