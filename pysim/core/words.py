@@ -14,3 +14,8 @@ def plural(number: float, one: str, many: str | None = None) -> str:
 def count(number: int, one: str, many: str | None = None) -> str:
     """The number with thousands separators and its noun: "1 barrier", "2,048 barriers"."""
     return f"{number:,} {plural(number, one, many)}"
+
+
+def each_of(number: int, one: str, many: str | None = None) -> str:
+    """ "each of the 4 threads", or "the one thread" where there is one: never "each of the 1 thread"."""
+    return f"the one {one}" if number == 1 else f"each of the {number:,} {plural(number, one, many)}"

@@ -188,11 +188,16 @@ class MmaParams(Params):
     @property
     def a_stride(self) -> int:
         """Words per As row: BK, plus the padding when the rows are not swizzled."""
-        return self.BK + (0 if self.swizzle else PAD_A)
+        return self.padded_strides[0] if not self.swizzle else self.BK
 
     @property
     def b_stride(self) -> int:
-        return self.BN + (0 if self.swizzle else PAD_B)
+        return self.padded_strides[1] if not self.swizzle else self.BN
+
+    @property
+    def padded_strides(self) -> tuple[int, int]:
+        """Words per row of As and of Bs where the rows are padded (swizzle=0), whichever layout these sizes use."""
+        return self.BK + PAD_A, self.BN + PAD_B
 
     @property
     def shared_bytes(self) -> int:

@@ -240,7 +240,7 @@ class RegisterParams(Params):
             if b % t:
                 raise ParamError(
                     thread,
-                    f"{block}={b} is not divisible by {thread}={t}; each thread owns a {thread}-wide "
+                    f"{block}={b} is not divisible by {thread}={t}; each thread owns one {thread}-wide "
                     f"slice of the block tile, so {block} must be a multiple of {thread}",
                 )
         _check_threads("TM", f"BM/TM × BN/TN = {self.BM // self.TM}×{self.BN // self.TN}", self.threads, self.device)

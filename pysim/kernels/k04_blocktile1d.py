@@ -39,7 +39,7 @@ TITLE = "1D blocktiling"
 PARAMS = Blocktile1DParams
 
 LISTING = Listing("""\
-// 1D blocktiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}: {threads} threads compute a {BM}x{BN} tile of C
+// 1D blocktiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}: a block of threads={threads} computes one {BM}x{BN} tile of C
 __global__ void sgemm1DBlocktiling(int M, int N, int K, const float *A, const float *B, float *C) {{
   __shared__ float As[{BM} * {BK}];
   __shared__ float Bs[{BK} * {BN}];

@@ -30,7 +30,7 @@ TITLE = "2D register tiling"
 PARAMS = RegisterParams
 
 LISTING = Listing("""\
-// 2D tiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}, TN={TN}: {threads} threads compute a {BM}x{BN} tile of C
+// 2D tiling: BM={BM}, BN={BN}, BK={BK}, TM={TM}, TN={TN}: a block of threads={threads} computes one {BM}x{BN} tile of C
 __global__ void sgemm_2d(int M, int N, int K, const float *A, const float *B, float *C) {{
   __shared__ float As[{BM}][{BK}];
   __shared__ float Bs[{BK}][{BN}];

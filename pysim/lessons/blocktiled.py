@@ -32,11 +32,13 @@ from ..core.instructions import KEPT_LOOP_TOTAL, widths_unsure
 from ..core.matrices import operands
 from ..core.trace import Cell, Step
 from ..core.warps import INACTIVE, by_warp
+from ..core.words import count
 from ..hardware.blocktile_params import Blocktile1DParams, VectorizedParams, WarptileParams
 from ..hardware.params import ParamError, RegisterParams, SmemParams
 from ..kernels import KERNELS
 from .checkpoints import format_number
 from .comparison import comparison_tile
+from .rung_words import BUILT_TO_REMOVE, change, counted_change, fraction_texts, removed, removes, than
 
 PREVIOUS = {"blocktile1d": "smem", "vectorized": "register", "warptile": "vectorized"}
 VECTOR = 4  # floats in a float4 (LDG.128 / LDS.128 / STG.128)
@@ -78,11 +80,13 @@ def panel_captions(name: str, p: Any) -> dict[str, str]:
     gx, gy = KERNELS[name].grid(p)
     transposed = name != "blocktile1d"
     if name == "blocktile1d":
-        per_thread = f"each thread computes {p.TM} results of one column"
+        per_thread = f"each thread computes {count(p.TM, 'result')} of one column"
     elif name == "vectorized":
-        per_thread = f"each thread computes a {p.TM}×{p.TN} patch"
+        per_thread = f"each thread computes one {p.TM}×{p.TN} patch"
     else:
-        per_thread = f"each warp a {p.WM}×{p.WN} warp tile, each thread {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN}"
+        per_thread = (
+            f"each warp one {p.WM}×{p.WN} warp tile, each thread {p.WMITER}×{p.WNITER} patches of {p.TM}×{p.TN}"
+        )
     return {
         "A": f"Matrix A ({p.M} × {p.K})",
         "B": f"Matrix B ({p.K} × {p.N})",
@@ -257,30 +261,25 @@ def slot_values(name: str, p: Any) -> dict[str, object]:
                 "—" if value is None else fraction_text(value) if isinstance(value, Fraction) else value
             )
         values[f"{prefix}_bank_extra_cycles"] = "—" if row is None else row.bank_extra_cycles
+    for key in ("wavefronts_per_fma", "shared_loads_per_fma", "warp_reuse"):
+        if r.previous is not None:  # the pair to as many decimals as tell them apart: never "≈ 0.05 → ≈ 0.05"
+            values[f"prev_{key}"], values[f"this_{key}"] = fraction_texts(
+                getattr(r.previous, key), getattr(r.this, key)
+            )
     values |= _own(name, p, r)
     return values
-
-
-def _change(before: RungCosts | None, after: RungCosts, key: str, fewer: str = "fewer", more: str = "more") -> str:
-    """How `key` changed from the previous rung to this one, in words: "4.00× fewer", "the same"."""
-    if before is None:
-        return "not comparable here"
-    old, new = Fraction(getattr(before, key)), Fraction(getattr(after, key))
-    if old == new:
-        return "the same"
-    if not old or not new:
-        return f"{old} → {new}"
-    return f"{float(max(old, new) / min(old, new)):.2f}× {fewer if new < old else more}"
 
 
 def shown(name: str, p: Any) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
     found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE, "widths-unsure": widths_unsure_either(name, p)}
+    r = rung(name, p)
     if name == "blocktile1d":
         # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
-        r = rung(name, p)
-        removes = r.previous is not None and r.this.wavefronts_per_fma < r.previous.wavefronts_per_fma
-        found |= {"removes-shared": removes, "keeps-shared": not removes}
+        removes = removed(r, *BUILT_TO_REMOVE[name][0][:2])
+        found |= {"removes-shared": removes, "keeps-shared": not removes, "reuses-b": p.TM > 1, "no-reuse": p.TM == 1}
+    if name == "vectorized":  # why the rung below had conflicts, said only where this rung removes them
+        found["conflicts-reason"] = removed(r, *BUILT_TO_REMOVE[name][1][:2])
     return found
 
 
@@ -375,6 +374,7 @@ PAGE_SLOTS = {
         "BK",
         "TM",
         "TN",
+        "removes",
         "loads_change",
         "cycles_change",
         "waves_change",
@@ -393,8 +393,9 @@ PAGE_SLOTS = {
         "warp_sum",
         "warp_values",
         "warp_fmas",
+        "removes",
         "this_reuse",
-        "reuse_change",
+        "reuse_than",
         "waves_change",
     ),
 }
@@ -404,10 +405,12 @@ def _own(name: str, p: Any, r: Rung) -> dict[str, object]:
     this, prev = r.this, r.previous
     found: dict[str, object] = {
         "threads": this.threads,
-        "loads_change": _change(prev, this, "run_load_instructions"),
-        "waves_change": _change(prev, this, "wavefronts_per_fma"),
-        "reuse_change": _change(prev, this, "warp_reuse"),
-        "cycles_change": _change(prev, this, "bank_extra_cycles"),
+        "loads_change": change(prev, this, "run_load_instructions"),
+        "waves_change": change(prev, this, "wavefronts_per_fma"),
+        "reuse_change": change(prev, this, "warp_reuse"),
+        "cycles_change": counted_change(prev, this, "bank_extra_cycles"),
+        "reuse_than": than(prev, this, "warp_reuse"),
+        "removes": removes(name, r),
         "warp_fmas": this.warp_fmas,
         "warp_values": this.warp_values,
         "this_reuse": fraction_text(this.warp_reuse),

@@ -48,12 +48,12 @@ class Checkpoint:
         return format_number(self.answer)
 
 
-def format_number(value: Fraction) -> str:
-    """An exact answer as the page writes it: 12, 1/2, 2/3 (≈ 0.67)."""
+def format_number(value: Fraction, digits: int = 2) -> str:
+    """An exact answer as the page writes it: 12, 1/2, 2/3 (≈ 0.67); `digits` decimals at most."""
     if value.denominator == 1:
         return f"{value.numerator:,}"
     text = f"{value.numerator}/{value.denominator}"
-    decimal = f"{float(value):.2f}".rstrip("0").rstrip(".")
+    decimal = f"{float(value):.{digits}f}".rstrip("0").rstrip(".")
     return text if Fraction(decimal) == value else f"{text} (≈ {decimal})"
 
 

@@ -268,9 +268,14 @@ class TransposeNumbers:
         return min(self.choices, key=lambda c: (c.run_cycles, c.pad))
 
     @property
-    def pad_one(self) -> str:
-        """What one word of padding does to the run's conflict cycles: removes, helps, worse or nothing."""
-        before, after = self.choices[0].run_cycles, self.choices[1].run_cycles
+    def padded(self) -> k03_tilelab_transpose.PadChoice:
+        """The pad the verdict compares with none: the one on screen, or one word where the screen shows none."""
+        return next(c for c in self.choices if c.pad == (self.p.pad or 1))
+
+    @property
+    def padding_effect(self) -> str:
+        """What `padded` does to the run's conflict cycles against no padding: removes, helps, worse or nothing."""
+        before, after = self.choices[0].run_cycles, self.padded.run_cycles
         if after == before:
             return "nothing"
         if after > before:

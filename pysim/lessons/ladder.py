@@ -338,7 +338,10 @@ def cells(rung: Rung) -> dict[str, Cell]:
         "sector_bytes": Cell(format_bytes(rung.sector_bytes), str(rung.sector_bytes)),
         "shared_loads": Cell(f"{c.shared_loads:,}", str(c.shared_loads)),
         "bank_extra_cycles": Cell(f"{c.bank_extra_cycles:,}", str(c.bank_extra_cycles)),
-        "fma_per_byte": Cell(f"{float(ratio):.3g}", f"{ratio.numerator}/{ratio.denominator}"),
+        # Whole from 100 up (4,096 at N = 1, its padding's FMAs), never "4.1e+03"; three figures below.
+        "fma_per_byte": Cell(
+            f"{float(ratio):,.0f}" if ratio >= 100 else f"{float(ratio):.3g}", f"{ratio.numerator}/{ratio.denominator}"
+        ),
         "estimate": _estimate_cell(rung),
         "bound": _bound_cell(rung),
         "measured": _measured_cell(rung),
@@ -405,7 +408,12 @@ def profile_for(kernel: str, params: Params) -> KernelProfile:
 
 def flops_text(flops: int, seconds: float) -> str:
     """'21,779 GFLOP/s'."""
-    return f"{flops / seconds / 1e9:,.0f} GFLOP/s"
+    return rate_text(flops / seconds)
+
+
+def rate_text(flop_per_s: float) -> str:
+    """'21,779 GFLOP/s'; below 1 GFLOP/s (a tiny N) in the unit that shows it, '643 kFLOP/s', never '0 GFLOP/s'."""
+    return f"{flop_per_s / 1e9:,.0f} GFLOP/s" if flop_per_s >= 1e9 else format_flops(flop_per_s)
 
 
 def binding_bound(report: SpeedReport) -> tuple[float, str]:
@@ -427,7 +435,7 @@ def _estimate_cell(rung: Rung) -> Cell:
     if report is None:
         failure = launch_failure(rung)
         return Cell(f"{'No estimate' if NO_TENSOR_RATE in failure else 'Cannot launch'}: {failure}")
-    text = f"{format_seconds(report.estimate_s)}, {report.gflops:,.0f} GFLOP/s; limiter: {limiter_name(report)}"
+    text = f"{format_seconds(report.estimate_s)}, {rate_text(report.gflops * 1e9)}; limiter: {limiter_name(report)}"
     return Cell(text, format_attribute(report.estimate_s))
 
 

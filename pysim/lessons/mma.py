@@ -205,8 +205,9 @@ def slot_values(p: MmaParams) -> dict[str, object]:
         "async_copy_bytes": counters.async_copy_bytes,
         "shared_bytes": p.shared_bytes,
         "stages": p.stages,
-        "a_stride": p.a_stride,
-        "b_stride": p.b_stride,
+        # The sentence names the padded strides (swizzle=0) beside the swizzle, whichever layout is on screen.
+        "a_stride": p.padded_strides[0],
+        "b_stride": p.padded_strides[1],
     }
 
 
@@ -220,7 +221,7 @@ def captions(p: MmaParams) -> dict[str, str]:
         "B": f"Matrix B ({p.K} × {p.N})",
         "As": f"As [{p.stages}·{p.BM}][{p.a_stride}]: {p.stages} stages, A as it lies (row m → a fragment), {rows}",
         "Bs": f"Bs [{p.stages}·{p.BK}][{p.b_stride}]: {p.stages} stages (row k → b fragment), {rows}",
-        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each warp a {p.WM}×{p.WN} tile of "
+        "C": f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each warp one {p.WM}×{p.WN} tile of "
         f"{p.MITER}×{p.NITER} mma tiles (16×8)",
     }
 

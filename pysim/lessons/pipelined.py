@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from ..core.trace import Step
+from ..core.words import count
 from ..hardware.pipelined_params import PipelinedParams
 from ..kernels import KERNELS
 from ..kernels import k11_pipelined as kernel
@@ -99,7 +100,22 @@ def slot_values(p: PipelinedParams) -> dict[str, object]:
         "shared_stores": counters.shared_stores,
         "waits_before": before,
         "waits_after": after,
+        "ahead_text": ahead_text(p),
     }
+
+
+def ahead_text(p: PipelinedParams) -> str:
+    """How many tiles the prologue sets off beyond the one computed: S - 1, fewer where the run has fewer tiles."""
+    ahead = min(p.stages - 1, p.tiles - 1)
+    if ahead == 0:
+        return "with one tile at these sizes (K ≤ BK) the block has nothing to set off ahead of the one it computes"
+    return f"the block sets off {count(ahead, 'tile')} ahead of the one it computes"
+
+
+def shown(p: PipelinedParams) -> dict[str, bool]:
+    """Which alternative sentences (`data-show`) are visible: the removal is claimed only where there are two
+    tiles or more, so that one can travel while another is computed."""
+    return {"pipelined-removes": p.tiles > 1, "pipelined-one-tile": p.tiles == 1}
 
 
 def now_text(p: Any, step: Step, listing: ModuleType = kernel) -> str:
@@ -110,7 +126,9 @@ def now_text(p: Any, step: Step, listing: ModuleType = kernel) -> str:
             "the setup, before any copy." if step.phase == "setup" else "the store of C."
         )
     if column == 0:
-        return f"Prologue: the first {min(p.stages - 1, p.tiles)} tile(s) set off; nothing is computed yet."
+        first = min(p.stages - 1, p.tiles)
+        went = "the first tile sets off" if first == 1 else f"the first {first} tiles set off"
+        return f"Prologue: {went}; nothing is computed yet."
     r = column - 1
     travelling = [s.tile for s in timeline(p)[column].slots if s.state in ("load", "in flight")]
     moving = ", ".join(f"t{t}" for t in travelling) or "none (the last tiles)"

@@ -98,7 +98,7 @@ def format_bytes(count: int) -> str:
 def format_flops(value: float) -> str:
     """'19.5 TFLOP/s', '389 GFLOP/s'; '1 PFLOP/s' (a roofline's axis above a tensor roof)."""
     value = float(f"{value:.3g}")  # rounded first, so 999.9 TFLOP/s prints as 1 PFLOP/s, never '1e+03 TFLOP/s'
-    for scale, unit in ((1e15, "PFLOP/s"), (1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1e6, "MFLOP/s")):
+    for scale, unit in ((1e15, "PFLOP/s"), (1e12, "TFLOP/s"), (1e9, "GFLOP/s"), (1e6, "MFLOP/s"), (1e3, "kFLOP/s")):
         if value >= scale:
             return f"{value / scale:.3g} {unit}"
     return f"{value:.3g} FLOP/s"

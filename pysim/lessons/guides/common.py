@@ -162,8 +162,9 @@ def before_round(run: Run, index: int) -> int:
     return stop
 
 
-def warp_sectors(run: Run, key: str, array: str, why: str) -> Entry:
-    """Sectors warp 0's first load instruction of `array` touches, asked one step before it."""
+def warp_sectors(run: Run, key: str, array: str, why: str | Callable[[lanes.WarpSectors], str]) -> Entry:
+    """Sectors warp 0's first load instruction of `array` touches, asked one step before it; `why` may be made
+    from those sectors, where the reason depends on how the lanes fall into them."""
     index = run.find(accessing(array, "global", "load"))
     if index is None:
         return Skipped(key, f"block (0,0) never loads {array}")
@@ -175,7 +176,8 @@ def warp_sectors(run: Run, key: str, array: str, why: str) -> Entry:
         "sectors will its first load instruction touch?"
     )
     hidden = ("global_sectors",)
-    return moment(run, key, index - 1, index, "number", question, len(found.sectors), why, hidden=hidden)
+    said = why if isinstance(why, str) else why(found)
+    return moment(run, key, index - 1, index, "number", question, len(found.sectors), said, hidden=hidden)
 
 
 # Why a question about a shared read's width, or what depends on it, is not asked (`kept-loop-base`).

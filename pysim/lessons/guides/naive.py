@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ...hardware.params import NAIVE_MAPS
+from ...core.constants import WORDS_PER_SECTOR
+from ...core.lanes import WarpSectors
+from ...core.words import count, plural
+from ...hardware.params import NAIVE_MAPS, NaiveParams
 from .. import formulas
 from . import common
 from .common import Entry, Run, moment
@@ -57,23 +60,35 @@ def idle_threads(run: Run) -> Entry:
     return moment(run, key, first - 1, first, "number", question, idle, why, hidden=("global_stores",))
 
 
+def warp_words(p: NaiveParams, array: str, found: WarpSectors) -> str:
+    """Why warp 0's load of A[row][k] or B[k][col] touches the sectors it does under the map on screen: its lanes
+    ask for one word per row (A) or column (B) of C they lie on, and those words are K apart (A) or neighbours."""
+    line = "row" if array == "A" else "column"
+    words = len({slot.word for sector in found.sectors for slot in sector.slots if slot.lanes})
+    head = (
+        f"with map={p.map}, threadIdx.x % T picks the {'column' if p.map == 'col' else 'row'} of C, and warp 0's "
+        f"{count(found.active, 'lane')} inside C {plural(found.active, 'lies', 'lie')} on {count(words, line)} of C"
+    )
+    if words == 1:
+        return head + (f": one word of {array} serves them all (a broadcast)" if found.active > 1 else ", one word")
+    if array == "A":
+        return f"{head}, each asking for its own word A[row][k]; a row of A is K = {p.K} words long, so they lie {p.K} apart"
+    return (
+        f"{head}, each asking for its own word B[k][col]; neighbouring columns are neighbouring words of row k, "
+        f"{WORDS_PER_SECTOR} to a 32-byte sector"
+    )
+
+
 def entries(run: Run) -> list[Entry]:
     reuse = "the same value of A is loaded again by every thread of its row, since nothing keeps it between threads"
     return [
         coalescing_choice(run),
         thread_loads(run),
-        common.warp_sectors(
-            run, "naive:sectors-a", "A", "the lanes of a warp load A at their own rows, and a row of A is K words long"
-        ),
+        common.warp_sectors(run, "naive:sectors-a", "A", lambda found: warp_words(run.params, "A", found)),
         common.cells_of(
             run, "naive:cells-b", "B", "global", "a thread reads B down its own column, one k at a time", start=2
         ),
-        common.warp_sectors(
-            run,
-            "naive:sectors-b",
-            "B",
-            "the lanes load B at their own columns of row k, and neighbouring columns share sectors",
-        ),
+        common.warp_sectors(run, "naive:sectors-b", "B", lambda found: warp_words(run.params, "B", found)),
         common.block_loads(run, "naive:block-loads", reuse),
         common.edge_block_loads(
             run, "naive:edge-loads", "a thread outside C returns before its loop, so it loads nothing"

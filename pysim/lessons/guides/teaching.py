@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ...core.words import count, plural
 from ...hardware.params import HierarchyParams, ParamError
 from ...kernels import KERNELS
 from . import ROUTES, WALKTHROUGH, guide_for
@@ -186,12 +187,17 @@ def activity(view: str, guide: Guide) -> tuple[tuple[int, str], ...]:
     investigate, modify (PRIMM)."""
     asked, skipped = len(guide.moments), len(guide.skipped)
     task = "" if isinstance(guide.task, Skipped) else f' The "change it" task asks them to {guide.task.instruction}.'
-    skips = f" ({skipped} of the guide's moments do not exist at these sizes and are skipped)" if skipped else ""
+    skips = (
+        f" ({skipped} of the guide's moments {plural(skipped, 'does', 'do')} not exist at these sizes and "
+        f"{plural(skipped, 'is', 'are')} skipped)"
+        if skipped
+        else ""
+    )
     return (
         (3, "Show the view at these sizes without playing it; each student writes one prediction on the worksheet."),
         (
             8,
-            f"In pairs, students open the guided link and answer its {asked} questions{skips}, predicting on paper "
+            f"In pairs, students open the guided link and answer its {count(asked, 'question')}{skips}, predicting on paper "
             "before they type or click, then reading the why.",
         ),
         (5, f"Investigate and modify.{task} Pairs write their prediction first, then check it on the page."),

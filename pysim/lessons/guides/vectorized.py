@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ...core.instructions import widths_unsure
+from ...core.lanes import WarpSectors
+from ...core.words import count, plural
 from . import common
 from .common import Entry, Run, accessing, moment
 from .model import Choice, Skipped, Task
@@ -35,6 +37,24 @@ def read_width(run: Run, key: str, array: str, register: str) -> Entry:
     return moment(run, key, index - 1, index, "choice", question, str(width), why, choices=choices)
 
 
+def float4_sectors(found: WarpSectors) -> str:
+    """Why warp 0's float4 loads touch the sectors they do: two float4s share a sector only where they lie side
+    by side in memory (the same row at BK ≥ 8, or neighbouring rows where a row of A is 4 floats long)."""
+    held = [len({lane for slot in sector.slots for lane in slot.lanes}) for sector in found.sectors]
+    parts = [
+        f"{count(number, 'sector')} {plural(number, 'holds', 'hold')} {what}"
+        for number, what in (
+            (sum(n == 2 for n in held), "the float4s of two lanes"),
+            (sum(n == 1 for n in held), "one lane's float4 alone"),
+        )
+        if number
+    ]
+    return (
+        "a float4 is 16 bytes, half a 32-byte sector, so two lanes share a sector only where their float4s lie "
+        "side by side in memory: here " + " and ".join(parts)
+    )
+
+
 def entries(run: Run) -> list[Entry]:
     tile = later_tile(run)
     return [
@@ -50,7 +70,7 @@ def entries(run: Run) -> list[Entry]:
             run,
             "vectorized:sectors-a",
             "A",
-            "a float4 is 16 bytes, so two lanes fill a 32-byte sector, and lanes on different rows of A need sectors of their own",
+            float4_sectors,
         ),
         common.barrier_wait(
             run,

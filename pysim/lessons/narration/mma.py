@@ -4,7 +4,7 @@ the pipeline's copies, commits and waits, the fragment loads each lane makes, an
 from __future__ import annotations
 
 from ...core.trace import Step
-from ...core.words import count
+from ...core.words import count, each_of
 from ...hardware.mma_params import MmaParams
 from ...kernels import k12_mma as kernel
 from . import tiled
@@ -45,7 +45,7 @@ def phase_detail(step: Step, p: MmaParams) -> str:
     """What the whole block is doing in this step."""
     if step.lines == kernel.MMA:
         return (
-            f"MMA: each of the {count(p.warps, 'warp')} issues {p.MITER}×{p.NITER} mma.sync.m16n8k8 "
+            f"MMA: {each_of(p.warps, 'warp')} issues {p.MITER}×{p.NITER} mma.sync.m16n8k8 "
             f"({'3xTF32: three per tile' if p.split == 3 else 'TF32'}), 1,024 multiply-adds each."
         )
     if step.phase == "compute":

@@ -66,7 +66,7 @@ def phase_detail(step: Step, p: RegisterParams) -> str:
     """What the whole block is doing in this step."""
     n = p.threads
     if step.phase == "setup":
-        return f"Setup: {count(n, 'thread')} {plural(n, 'takes', 'each take')} a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
+        return f"Setup: {count(n, 'thread')} {plural(n, 'takes', 'each take')} one {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile; results start at 0."
     if step.phase == "barrier":
         if step.lines == kernel.SYNC_LOADED:
             return "Barrier: As and Bs must be complete before any thread reads them."

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...core.trace import Cell, Step
 from ...core.warps import INACTIVE
-from ...core.words import count, plural
+from ...core.words import count, each_of, plural
 from ...hardware.params import SmemParams
 from ...kernels import k03_smem_tiled as kernel
 
@@ -119,7 +119,7 @@ def phase_detail(step: Step, p: SmemParams) -> str:
     """What the whole block is doing in this step."""
     threads = p.T * p.T
     if step.phase == "setup":
-        return f"Setup: each of the {count(threads, 'thread')} computes which element of C it owns; partialSum starts at 0."
+        return f"Setup: {each_of(threads, 'thread')} computes which element of C it owns; partialSum starts at 0."
     if step.phase == "barrier":
         if step.lines == kernel.SYNC_LOADED:
             return "Barrier: no thread may read the tiles until every thread has written its element."

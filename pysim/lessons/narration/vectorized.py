@@ -49,7 +49,7 @@ def narrate(step: Step, p: VectorizedParams, thread: int) -> str:
 def phase_detail(step: Step, p: VectorizedParams) -> str:
     """What the whole block is doing in this step."""
     if step.phase == "setup":
-        return f"Setup: {count(p.threads, 'thread')} {plural(p.threads, 'takes', 'each take')} a {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile."
+        return f"Setup: {count(p.threads, 'thread')} {plural(p.threads, 'takes', 'each take')} one {p.TM}×{p.TN} patch of the {p.BM}×{p.BN} block tile."
     if step.phase == "barrier":
         return tiled.barrier_detail(step, kernel.SYNC_LOADED)
     if step.phase == "load":

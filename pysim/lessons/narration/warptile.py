@@ -47,7 +47,7 @@ def phase_detail(step: Step, p: WarptileParams, module: Any = kernel) -> str:
     pipelined kernel that tells its compute steps the same way)."""
     if step.phase == "setup":
         return (
-            f"Setup: {count(p.threads // 32, 'warp')} {plural(p.threads // 32, 'takes', 'each take')} a {p.WM}×{p.WN} warp tile, computed as "
+            f"Setup: {count(p.threads // 32, 'warp')} {plural(p.threads // 32, 'takes', 'each take')} one {p.WM}×{p.WN} warp tile, computed as "
             f"{p.WMITER}×{p.WNITER} subtiles of {p.WSUBM}×{p.WSUBN}."
         )
     if step.phase == "barrier":

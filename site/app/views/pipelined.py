@@ -40,6 +40,8 @@ class PipelinedView(WarptileView):
 
     def explain(self) -> None:
         slots.fill(self.explained, pipelined.slot_values(self.params))
+        for name, visible in pipelined.shown(self.params).items():
+            slots.show(self.explained, f'[data-show="{name}"]', visible)
 
     def render(self, step) -> None:
         super().render(step)

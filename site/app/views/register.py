@@ -76,7 +76,7 @@ class RegisterView(SteppingView):
         self.grid_b.resize(p.K, p.N, f"Matrix B ({p.K} × {p.N})", values=self.trace.B)
         self.grid_as.resize(p.BM, p.BK, f"As [{p.BM}][{p.BK}] (column → regM)")
         self.grid_bs.resize(p.BK, p.BN, f"Bs [{p.BK}][{p.BN}] (row → regN)")
-        caption = f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes a {p.TM}×{p.TN} patch"
+        caption = f"Matrix C ({p.M} × {p.N}), {gx}×{gy} blocks; each thread computes one {p.TM}×{p.TN} patch"
         self.grid_c.resize(p.M, p.N, caption, self.trace.expected.max())
         patches = {}  # each thread's patch of C, alternating solid and dashed borders
         for block in self.trace.blocks:

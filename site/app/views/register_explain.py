@@ -167,7 +167,7 @@ def outer_product_picture(TM: int, TN: int):
     # As wide as the other pictures, so its text renders at the same size (.picture scales to its box).
     width, height = max(patch_x + TN * cell + 20, PICTURE_WIDTH), patch_y + TM * cell + 24
     drawing = charts.picture(
-        width, height, f"Outer product: regM ({TM} values) times regN ({TN} values) gives a {TM}×{TN} patch"
+        width, height, f"Outer product: regM ({TM} values) times regN ({TN} values) gives one {TM}×{TN} patch"
     )
     drawing.appendChild(svg("text", text=f"regM[{TM}]", x="4", y=f"{patch_y - 4}"))
     drawing.appendChild(svg("text", text=f"regN[{TN}]", x=f"{patch_x}", y=f"{top - 6}"))

@@ -24,6 +24,9 @@ def slot_values(p: TransposeParams) -> dict[str, object]:
         "best_pad": n.best.pad,
         "best_cycles": n.best.run_cycles,
         "max_pad": n.choices[-1].pad,
+        "padded": n.padded.pad,
+        "padded_cycles": n.padded.run_cycles,
+        "padded_write": n.padded.write_degree,
     }
     for choice in n.choices:
         values |= {
@@ -38,8 +41,8 @@ def slot_values(p: TransposeParams) -> dict[str, object]:
 def shown(p: TransposeParams) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
     n = explain.transpose(p)
-    effects = {f"pad1-{effect}": n.pad_one == effect for effect in ("removes", "helps", "worse", "nothing")}
-    return effects | {"write-conflict": n.choices[1].write_degree > 1}
+    effects = {f"padded-{effect}": n.padding_effect == effect for effect in ("removes", "helps", "worse", "nothing")}
+    return effects | {"write-conflict": n.padded.write_degree > 1}
 
 
 def show(root, params: TransposeParams) -> None:
