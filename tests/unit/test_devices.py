@@ -123,6 +123,9 @@ class FakeElement:
     def setAttribute(self, name, value):
         self.attributes[name] = value
 
+    def removeAttribute(self, name):
+        self.attributes.pop(name, None)
+
     def appendChild(self, child):
         self.children.append(child)
 
@@ -188,9 +191,15 @@ def test_device_panel_shows_facts_and_bound(panel_module):
     shown = panel.element.find("time-bound")
     assert float(shown.attributes["data-value"]) == bound.seconds == bound.latency_seconds  # 8³: the round trip
     assert shown.textContent.startswith("Floor on the NVIDIA H200 SXM, an estimate: 241 ns, set by one global-memory")
-    assert "not a prediction" in panel.element.textContent
+    # A floor set by the round trip is an estimate: no bound's heading, no bound's caveat.
+    assert "not a prediction" not in panel.element.textContent
+    assert panel.bound_heading.textContent == "Time floor (an estimate)"
     panel.show(DEVICES["h100"], time_bound(DEVICES["h100"], 512, 1024, 64, 8, 8, 8))
     assert "3,350 GB/s" in table.textContent and "4,800" not in table.textContent
+    n = 4096
+    panel.show(DEVICES["h100"], time_bound(DEVICES["h100"], n**3, 2 * n**3, n * n, n, n, n))  # the FP32 peak sets it
+    assert "not a prediction" in panel.element.textContent
+    assert panel.bound_heading.textContent == "Time bound (at the rated boost clock)"
 
 
 # --- issue 25: every latency sourced or an assumption (item 8); the FP32 roof's clock, the H200's L2 (item 12) ----
