@@ -20,7 +20,8 @@ RULES, in the order they apply:
 - `merge`: a thread's shared reads (and writes) of one array whose addresses differ only by constants are
   merged, lowest offset first, into 128-bit (LDS.128) then 64-bit (LDS.64) accesses where the words are
   consecutive and the address is provably aligned: the offset a multiple of the width and the thread's
-  part of the address a multiple of it for every thread (shared arrays are placed 16-byte aligned).
+  part of the address a multiple of it for every thread (shared arrays taken as 16-byte aligned: `placement`,
+  pysim.core.placement, says where nvcc's are not).
   A merged access is issued where the first of its words is needed (`issued`), and the trace's per-warp
   counters (wavefronts, bank-conflict cycles) count it there, once, at its width (`issued_costs`).
 - `kept-loop`: the compiler unrolls the dotIdx loop, and ptxas can then merge reads across its rounds, only
@@ -313,6 +314,20 @@ def iteration_steps(kernel: Any, params: Any) -> tuple[list[Step], list[Step]]:
     else:  # no loop (the transpose): the whole kernel is its one iteration
         return steps, []
     return first, [step for step in steps if step.phase == "store"]
+
+
+def merged_reads(kernel: Any, params: Any) -> list[tuple[str, bool]]:
+    """Each scalar shared read of one main-loop iteration (at one tile's sizes) that `merge` issues wider: its array,
+    and whether every thread of the block reads the same words (no thread term is left in the launch)."""
+    first, _ = iteration_steps(kernel, _one_tile(params))
+    reads = [(a, r) for a, r in _rounds(_kept(kernel, params, first), kernel.threads(params)) if a.op == "load"]
+    scalar = [(a, r) for a, r in reads if a.width == 1 and not a.asynchronous]
+    plan = issued([(f"{a.array} {a.op}", a.words, r) for a, r in scalar])
+    return [
+        (a.array, bool(np.all((a.words == a.words[:, :1]) | (a.words == INACTIVE))))
+        for (a, _), rows in zip(scalar, plan, strict=True)
+        if any(width > 1 for width, _ in rows)
+    ]
 
 
 def _rounds(kept: Sequence[Step], threads: int) -> list[tuple[Access, int | None]]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import placement
 from ..core.constants import WARP_SIZE
 from ..core.instructions import KEPT_LOOP_TOTAL, widths_unsure
 from ..core.matrices import operands
@@ -253,6 +254,7 @@ def slot_values(name: str, p: Any) -> dict[str, object]:
     r = rung(name, p)
     values: dict[str, object] = {"M": p.M, "N": p.N, "K": p.K, "compare_note": r.note}
     values["kept_loop_total"] = KEPT_LOOP_TOTAL
+    values["placement"] = placement_either(name, p)
     for prefix, row in (("prev", r.previous), ("this", r.this)):
         values[f"{prefix}_label"] = "cannot run at these sizes" if row is None else row.label
         for key in COMPARED:
@@ -273,6 +275,7 @@ def slot_values(name: str, p: Any) -> dict[str, object]:
 def shown(name: str, p: Any) -> dict[str, bool]:
     """Which alternative sentences (`data-show="name"`) are visible for these sizes."""
     found = {"partial-warp": KERNELS[name].threads(p) < WARP_SIZE, "widths-unsure": widths_unsure_either(name, p)}
+    found["widths-placed"] = not found["widths-unsure"] and bool(placement_either(name, p))
     r = rung(name, p)
     if name == "blocktile1d":
         # The rung is built to cut shared-memory traffic per FMA; the page claims so only where it does.
@@ -281,6 +284,13 @@ def shown(name: str, p: Any) -> dict[str, bool]:
     if name == "vectorized":  # why the rung below had conflicts, said only where this rung removes them
         found["conflicts-reason"] = removed(r, *BUILT_TO_REMOVE[name][1][:2])
     return found
+
+
+def placement_either(name: str, p: Any) -> str:
+    """`placement` for this rung, else the one below, at these sizes: why the table's widths may not be nvcc's."""
+    before, _ = previous_params(name, p)
+    below = "" if before is None else placement.unsure(KERNELS[PREVIOUS[name]], before)
+    return placement.unsure(KERNELS[name], p) or below
 
 
 def widths_unsure_either(name: str, p: Any) -> bool:

@@ -20,7 +20,8 @@ import numpy as np
 
 from ..core import banks
 from ..core.constants import WARP_SIZE
-from ..core.instructions import Issue, instruction_class, widths_unsure
+from ..core.instructions import Issue, instruction_class
+from ..core.placement import widths_reason
 from ..core.warps import INACTIVE
 
 BLOCK_LOADS, BANK_DEGREE, FMA_PER_READ = "block-loads", "bank-degree", "fma-per-read"
@@ -126,8 +127,8 @@ def bank_degree(kernel: Any, params: Any, trace: Any) -> Checkpoint | None:
     # The instructions nvcc issues (step.issues: a thread's merged reads as one LDS.64/LDS.128, at the step
     # of the first); phase_degrees(): (instructions, warps, phases), warp 0 is threads 0..31. A wide access
     # is served in phases: its degree is the worst phase's.
-    if widths_unsure(kernel, params):
-        return None  # `kept-loop-base`: the reads' widths, and so their degree, are nvcc's choice here
+    if widths_reason(kernel, params):
+        return None  # `kept-loop-base`, `placement`: the reads' widths, and so their degree, are nvcc's choice here
     per_read = [(degree, width, a) for n, a in reads for degree, width in _issued_degrees(a, step.issues.get(n))]
     degree, width, worst = max(per_read, key=lambda found: found[0])
     names = " and ".join(a.array for _, a in reads)

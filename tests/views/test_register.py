@@ -30,3 +30,13 @@ def test_intensity_and_compare_use_current_parameters(page):
     rows = page.all("tr", page.testid("compare-table"))
     assert int(str(page.find("td", rows[1]).getAttribute("data-value"))) == 2 * 32 * 32 * 32  # naive loads
     assert int(str(page.find("td", rows[3]).getAttribute("data-value"))) == 32 * 32 * 2 + 32 * 32 * 2
+
+
+def test_the_bank_paragraph_says_its_widths_are_the_models_where_nvcc_places_bs_off_16_bytes(page):
+    """pysim.core.placement: As of 3×1 floats puts Bs 12 bytes in, and nvcc reads it with 32-bit loads where the
+    model merges an LDS.64 (tests/unit/test_placement.py holds that to nvcc)."""
+    page.go("#/register?M=7&N=8&K=8&BM=3&BN=4&BK=1&TM=1&TN=2")
+    said = page.inner_text("register-banks")
+    assert "which may differ here: As takes 12 bytes, so nvcc places Bs right after it" in said
+    page.go("#/register?M=8&N=8&K=8&BM=4&BN=4&BK=4&TM=2&TN=2")
+    assert "may differ here" not in page.inner_text("register-banks")

@@ -15,7 +15,7 @@ from typing import Any
 from ...core import lanes
 from ...core.constants import WARP_SIZE
 from ...core.counters import Counters
-from ...core.instructions import widths_unsure
+from ...core.placement import LONG_LOOP, widths_reason
 from ...core.trace import Access, Step, Trace
 from ...hardware.params import ParamError
 from .. import checkpoints
@@ -180,19 +180,15 @@ def warp_sectors(run: Run, key: str, array: str, why: str | Callable[[lanes.Warp
     return moment(run, key, index - 1, index, "number", question, len(found.sectors), said, hidden=hidden)
 
 
-# Why a question about a shared read's width, or what depends on it, is not asked (`kept-loop-base`).
-WIDTHS_UNKNOWN = (
-    "at these sizes the dotIdx loop is long, nvcc may keep it as a loop, and then the widths it gives the shared "
-    "reads (and so their conflict degree) are not known in advance"
-)
+WIDTHS_UNKNOWN = LONG_LOOP  # why a width question is not asked where the loop is long (`kept-loop-base`)
 
 
 def bank_degree(run: Run, key: str, why: str) -> Entry:
     """Warp 0's conflict degree at block 0's first shared read (checkpoints.bank_degree), asked one step before."""
     asked = checkpoints.bank_degree(run.kernel, run.params, run.trace)
     if asked is None:  # withheld where the widths are unsure, else there is no shared read
-        unsure = widths_unsure(run.kernel, run.params)
-        return Skipped(key, WIDTHS_UNKNOWN if unsure else "this kernel reads nothing from shared memory")
+        reason = widths_reason(run.kernel, run.params)
+        return Skipped(key, reason or "this kernel reads nothing from shared memory")
     names = " and ".join(a.array for a in run.trace[asked.step].accesses if (a.space, a.op) == ("shared", "load"))
     question = (
         f"At the next step warp 0 reads {names} from shared memory. What conflict degree will it see: the most "

@@ -7,6 +7,7 @@ two drawings import the DOM helpers only when drawn, so this module imports in C
 
 from __future__ import annotations
 
+from pysim.core import placement
 from pysim.core.instructions import KEPT_LOOP_TOTAL, instruction_class, loop_length, widths_unsure
 from pysim.hardware.params import RegisterParams
 from pysim.hardware.registers import MAX_REGISTERS_PER_THREAD, OVERHEAD_ESTIMATE, RegisterBudget
@@ -53,6 +54,7 @@ def slot_values(p: RegisterParams) -> dict[str, object]:
         "n_instr": instruction_class("LDS", n.n_width),
         "loop_length": loop_length(KERNELS["register"], p),
         "kept_loop_total": KEPT_LOOP_TOTAL,
+        "placement": placement.unsure(KERNELS["register"], p),
         "row_stride": n.row_stride,
         "rows_per_bank": n.rows_per_bank,
         "cols_per_bank": n.cols_per_bank,
@@ -107,6 +109,7 @@ def shown(p: RegisterParams) -> dict[str, bool]:
         "any-conflict": n.counters.bank_extra_cycles > 0,
         "padding": n.padding_fma > 0,
         "widths-unsure": widths_unsure(KERNELS["register"], p),
+        "widths-placed": not widths_unsure(KERNELS["register"], p) and bool(placement.unsure(KERNELS["register"], p)),
     }
 
 
