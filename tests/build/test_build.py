@@ -156,7 +156,7 @@ def test_the_page_is_the_shell_and_each_views_drawing_a_file_the_worker_caches(b
     html = (built / "index.html").read_text()
     assert len(gzip.compress(html.encode(), 9)) <= PAGE_GZIP_BYTES
     # No view's drawing in a template; the only templates hold the stepping views' prose, out of the page until
-    # the view places it (it states what their questions ask: StepView.gather_prose).
+    # the view places it (it states what their questions ask: site/app/widgets/prose.py).
     assert set(re.findall(r"<template\b[^>]*>", html)) == {'<template class="prose">'}
     outside = re.sub(r'<template class="prose">.*?</template>', "", html, flags=re.S)
     for prose in ("why-tiling", "why-no-padding", "intensity", "rung-change", "rung-costs", "why-coalescing"):

@@ -15,12 +15,9 @@ from pyodide.ffi import to_js
 from pyscript import window
 
 from pysim.core.trace import Trace
-from pysim.hardware.devices import device
 from pysim.hardware.params import ParamError, Params, parse_int
 from pysim.lessons.motion import RegisterTile
 from pysim.lessons.narration import narration
-from pysim.lessons.speed_of_light import estimate_note
-from pysim.speed import time_bound_for
 
 from ..core.dom import Listeners, fmt, h
 from ..core.urlstate import pick
@@ -31,6 +28,7 @@ from ..widgets.form import ParamForm
 from ..widgets.guide import GuidePanel
 from ..widgets.motion import Flights
 from ..widgets.player import Player
+from ..widgets.prose import Prose
 from ..widgets.registertile import RegisterTileView
 from .motionhooks import MotionHooks
 
@@ -115,7 +113,9 @@ class SteppingView(MotionHooks):
         self.motion_frame = None
         self.motion_proxy = self.listeners.proxy(self.draw_motion)
         self.build_panels(self.stage)
-        self.gather_prose(container.closest("section"))
+        self.prose = Prose(container.closest("section"))  # out of the page while questions are open (place_prose)
+        if self.prose.box is not None:
+            self.explained = self.prose.box  # where the views fill it
         self.stage.appendChild(self.verify.element)
         self.code_panel = self.code.element.parentElement  # the subclass put it beside its memory panel
         self.side.appendChild(self.code_panel)
@@ -133,46 +133,10 @@ class SteppingView(MotionHooks):
     def explain(self) -> None:
         """Fill the route's prose (site/partials/) for the sizes on screen; a view without prose has nothing to fill."""
 
-    def gather_prose(self, section) -> None:
-        """The route's prose (the partials' section.explain) states, for the sizes on screen, numbers that the guide's
-        and the checkpoints' questions ask: it moves into one box (`explained`, where the views fill it), which
-        `place_prose` takes out of the page while such a question is still to be answered."""
-        self.prose = h("div", "prose", data_testid="prose")
-        self.prose_note = h("p", "prose-withheld hint", "", data_testid="prose-withheld", hidden="")
-        # The page ships it in a <template> (site/index.html), inert: not in the page until this view places it.
-        template = section.querySelector("template.prose")
-        if template is None:
-            return  # a view without prose
-        found = template.content.querySelectorAll("section.explain")
-        for part in [found.item(i) for i in range(found.length)]:
-            self.prose.appendChild(part)
-        section.insertBefore(self.prose_note, template)
-        template.replaceWith(self.prose)
-        self.explained = self.prose
-
     def place_prose(self) -> None:
-        """The prose in the page, or out of it (the note says why) while a question is still to be answered."""
-        asks = not self.counts_only  # counts only: no step, no question
-        guide, checkpoints = asks and self.guide.unanswered, asks and self.checkpoints.unanswered
-        section = self.prose_note.parentElement
-        if section is None:
-            return  # a view without prose
-        if not (guide or checkpoints):
-            self.prose_note.setAttribute("hidden", "")
-            if self.prose.parentElement is None:
-                section.insertBefore(self.prose, self.prose_note)
-            return
-        self.prose.remove()
-        self.prose_note.textContent = (
-            "The explanations of this page come after its questions, whose answers they state: they appear once "
-            + (
-                "the guide's questions are answered (or press Explore freely)"
-                if guide
-                else "its checkpoints are answered"
-            )
-            + "."
-        )
-        self.prose_note.removeAttribute("hidden")
+        """The prose in the page, or out of it while a question is still to be answered (counts only asks none)."""
+        asks = not self.counts_only
+        self.prose.place(asks and self.guide.unanswered, asks and self.checkpoints.unanswered)
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -298,7 +262,7 @@ class SteppingView(MotionHooks):
             self.thread_select.appendChild(h("option", "", self.thread_label(t), value=str(t)))
         self.thread_select.value = str(thread)
         self.code.load(self.kernel.source(params))
-        self.show_bound(params)
+        self.device_panel.show_run(self.kernel, params)
         self.start_c_check()
         self.load_panels()
         self.load_thread()
@@ -321,7 +285,7 @@ class SteppingView(MotionHooks):
         self.counts_button.setAttribute("hidden", "")
         self.guide.load(None, 0)
         self.counters.show(self.kernel.counters(params))
-        self.show_bound(params)
+        self.device_panel.show_run(self.kernel, params)
         self.explain()  # no panels load at these sizes, but the prose speaks of the sizes on screen too
         self.place_prose()  # no guide asks here
         self.stage.setAttribute("hidden", "")
@@ -335,14 +299,6 @@ class SteppingView(MotionHooks):
         )
         self.counts_note.removeAttribute("hidden")
         self.write_address()
-
-    def show_bound(self, params: Params) -> None:
-        """The chosen device's figures and the time bound of the whole run on it."""
-        preset = device(params.device)
-        totals = self.kernel.counters(params)
-        tensor = self.kernel.tensor_flops(params, totals)
-        bound = time_bound_for(preset, totals, params.M, params.N, params.K, tensor)
-        self.device_panel.show(preset, bound, estimate_note(self.kernel.NAME, params))
 
     def start_c_check(self) -> None:
         """Check C in the background: run every block's threads, then compare what they stored with NumPy."""

@@ -9,8 +9,9 @@ The table is rebuilt when the device changes, the texts on every call.
 
 from __future__ import annotations
 
-from pysim.hardware.devices import Device
-from pysim.speed import TimeBound
+from pysim.hardware.devices import Device, device
+from pysim.lessons.speed_of_light import estimate_note
+from pysim.speed import TimeBound, time_bound_for
 
 from ..core.dom import clear, h
 
@@ -53,6 +54,13 @@ class DevicePanel:
             ],
         )
         self.shown_key: str | None = None
+
+    def show_run(self, kernel, params) -> None:
+        """The chosen device's figures and the time bound of the whole run of `kernel` at `params` on it."""
+        preset = device(params.device)
+        totals = kernel.counters(params)
+        bound = time_bound_for(preset, totals, params.M, params.N, params.K, kernel.tensor_flops(params, totals))
+        self.show(preset, bound, estimate_note(kernel.NAME, params))
 
     def show(self, device: Device, bound: TimeBound, estimate: tuple[str, str] = ("", "")) -> None:
         """`estimate`: pysim.lessons.speed_of_light.estimate_note's (text, exact seconds); ('', '') shows nothing."""
