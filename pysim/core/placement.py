@@ -7,7 +7,7 @@ BK=1 reads Bs 12 bytes in, right after a 12-byte As), so an array after one whos
 bytes starts off a 16-byte boundary; and it compiles for any block size, so a thread term that is 0 in every
 launched thread (ty = threadIdx.x / (BN/TN) with one row of threads) still has its coefficient's alignment for
 it. Measured with nvcc 13.5 for sm_80 on 240 random register-tiled parameter sets whose dotIdx loop is short (BM, BN
-1-16, BK 1-8, any TM and TN dividing them): the model's widths differed at 46; this rule names 44 of them (and 46
+1-16, BK 1-8, any TM and TN dividing them): the model's widths differed at 46; this rule names 44 of them (and 43
 of the 194 where they agreed: it says "may"). The other two are other rules' misses, seen and not modelled: a round
 of 63 FFMA and reads that nvcc unrolled (`kept-loop` keeps rounds over 48), and three consecutive words read as one
 LDS.128, a word past the array. tests/unit/test_placement.py holds the rule to nvcc at sets of both kinds. Not
@@ -22,7 +22,6 @@ from typing import Any
 from .constants import WORD_BYTES
 from .instructions import RUNTIME, iteration_steps, merged_reads, widths_unsure
 
-ALIGNED_WORDS = 4  # 16 bytes: what a 128-bit access needs
 # Why a question about a shared read's width, or what depends on it, is not asked (`kept-loop-base`).
 LONG_LOOP = (
     "at these sizes the dotIdx loop is long, nvcc may keep it as a loop, and then the widths it gives the shared "
@@ -47,17 +46,20 @@ def unsure(kernel: Any, params: Any) -> str:
     first, _ = iteration_steps(kernel, params)
     offset, before = 0, ""
     for name, array in first[0].shared.items():  # declaration order
-        if offset % ALIGNED_WORDS and any(read == name for read, _ in merged):
+        # Off a boundary of the widest access the model gives the array's reads (an LDS.64 needs 8 bytes only).
+        widths = [width for read, width, _ in merged if read == name and offset % width]
+        if widths:
             return (
-                f"{before} takes {offset * WORD_BYTES} bytes, so nvcc places {name} right after it, off a 16-byte "
-                f"boundary, and gives its reads other widths than pysim's model (and so other conflict degrees)"
+                f"{before} takes {offset * WORD_BYTES} bytes, so nvcc places {name} right after it, off "
+                f"{'an' if max(widths) == 2 else 'a'} {max(widths) * WORD_BYTES}-byte boundary, and may give its "
+                "reads other widths than pysim's model (and so other conflict degrees)"
             )
         offset, before = offset + array.size, name
     # A row index ty = threadIdx.x / (threads per row) is 0 in every thread of a one-row block, which nvcc cannot
     # know; a column index threadIdx.x % 1 it knows is 0, so a one-column block reads alike as the model says.
     threads = kernel.threads(params)
     one_row = len({kernel.thread_xy(params, thread)[1] for thread in range(threads)}) == 1
-    uniform = " and ".join(sorted({name for name, same in merged if same}))
+    uniform = " and ".join(sorted({name for name, _, same in merged if same}))
     if not (uniform and one_row):
         return ""
     who = "the block's one thread reads" if threads == 1 else "the block's threads, all in one row (ty = 0), read"

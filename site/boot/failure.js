@@ -18,6 +18,10 @@ function fail(message) {
   byId("boot-error-text").textContent = String(message);
   byId("boot-error").hidden = false;
   byId("boot").hidden = true;
+  // Without Python no question is asked: the explanations the views would place are the lesson left to read.
+  document.querySelectorAll("template.prose").forEach(function (template) {
+    template.replaceWith(template.content);
+  });
 }
 
 // A rejection or Python error often arrives just before the resource entry

@@ -135,6 +135,7 @@ def test_broken_deployment_reports_the_file(visit, path, fault, expected):
     assert message.is_visible()
     assert expected in message.inner_text()
     assert visit.page.locator("#view-tiling h1").is_visible()
+    assert visit.page.locator("#view-tiling [data-testid=why-tiling]").is_visible()  # the prose, left to read
 
 
 def test_manifest_lists_every_file(dist):

@@ -39,8 +39,25 @@ def test_the_prose_waits_for_the_scored_checkpoints(page):
     out of the page while one is still to be asked, the guide off or not; with every one skipped it is back."""
     page.go("#/tiling?M=6&N=6&K=9&T=3&quiz=1&guide=0")
     assert page.view.querySelector("section.explain") is None
-    assert "checkpoints are answered" in page.text("prose-withheld")
+    assert "checkpoints are answered or skipped" in page.text("prose-withheld")
+    assert "Explore freely" not in page.text("prose-withheld")  # the guide is off: only the checkpoints wait
     gate = page.shell.views["/tiling"].checkpoints
     gate.skipped |= {item.key for item in gate.items}
     page.click("step")
     assert page.view.querySelector("section.explain") is not None and not page.visible("prose-withheld")
+
+
+def test_the_last_checkpoint_skipped_brings_the_prose_back_at_once(page):
+    """A checkpoint answered or skipped settles it there and then: the prose need not wait for the next step."""
+    page.go("#/naive?quiz=1&guide=0")
+    gate = page.shell.views["/naive"].checkpoints
+    assert page.view.querySelector("section.explain") is None and page.visible("checkpoint")
+    gate.skipped |= {item.key for item in gate.items[1:]}  # all but the one open now
+    page.click("checkpoint-skip")
+    assert page.view.querySelector("section.explain") is not None and not page.visible("prose-withheld")
+
+
+def test_with_the_guide_and_the_checkpoints_the_note_names_both(guided_page):
+    guided_page.go("#/tiling?M=6&N=6&K=9&T=3&quiz=1")
+    note = guided_page.text("prose-withheld")
+    assert "Explore freely" in note and "checkpoints are answered or skipped" in note

@@ -37,6 +37,6 @@ def test_the_bank_paragraph_says_its_widths_are_the_models_where_nvcc_places_bs_
     model merges an LDS.64 (tests/unit/test_placement.py holds that to nvcc)."""
     page.go("#/register?M=7&N=8&K=8&BM=3&BN=4&BK=1&TM=1&TN=2")
     said = page.inner_text("register-banks")
-    assert "which may differ here: As takes 12 bytes, so nvcc places Bs right after it" in said
+    assert "which may differ here: As takes 12 bytes, so nvcc places Bs right after it, off an 8-byte boundary" in said
     page.go("#/register?M=8&N=8&K=8&BM=4&BN=4&BK=4&TM=2&TN=2")
     assert "may differ here" not in page.inner_text("register-banks")

@@ -108,7 +108,6 @@ class BlocktiledView(SteppingView):
         self.listeners.on(monitor, "contentvisibilityautostatechange", self.monitor_skip_changed)
         self.monitor_proxy = self.listeners.proxy(self.catch_up_monitor)
         self.monitor_timer = None
-        self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), memory, *self.compiler_panel()]),
             legend(self.legend_entries),

@@ -75,7 +75,6 @@ class NaiveView(SteppingView):
             children=[h("th", "", t, scope="col") for t in ("Thread (tx,ty)", "Element of C", "Action", "sum")],
         )
         monitor = monitor_table("Block thread monitor", head, self.monitor_body)
-        self.explained = stage.closest("section")
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), memory]),
             key,

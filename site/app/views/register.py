@@ -55,7 +55,6 @@ class RegisterView(SteppingView):
         self.monitor_head = h("tr", "")
         self.monitor_body = h("tbody", "")
         monitor = monitor_table("Thread monitor: outer-product registers", self.monitor_head, self.monitor_body)
-        self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
             h(
                 "div",

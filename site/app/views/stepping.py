@@ -57,7 +57,8 @@ class SteppingView(MotionHooks):
         follow = h("label", "field follow", children=[h("span", "", "Follow thread"), self.thread_select])
         self.counters = CounterBoard(self.counter_names)
         self.player = Player(self.show_step, lambda i: self.trace.next_block_step(i))
-        self.checkpoints = Checkpoints(self.kernel, self.player)  # prediction questions (quiz=1, course packages)
+        # Prediction questions (quiz=1, course packages); one answered or skipped may let the prose back.
+        self.checkpoints = Checkpoints(self.kernel, self.player, lambda: self.place_prose())
         self.code = CodePanel("CUDA kernel, executing line highlighted")
         self.verify = VerifyBadge()
         self.focus = h("p", "focus", "", data_testid="focus")
@@ -114,8 +115,7 @@ class SteppingView(MotionHooks):
         self.motion_proxy = self.listeners.proxy(self.draw_motion)
         self.build_panels(self.stage)
         self.prose = Prose(container.closest("section"))  # out of the page while questions are open (place_prose)
-        if self.prose.box is not None:
-            self.explained = self.prose.box  # where the views fill it
+        self.explained = self.prose.box  # where the views fill it (None: a route without prose)
         self.stage.appendChild(self.verify.element)
         self.code_panel = self.code.element.parentElement  # the subclass put it beside its memory panel
         self.side.appendChild(self.code_panel)

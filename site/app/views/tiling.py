@@ -93,7 +93,6 @@ class TilingView(SteppingView):
                 self.lens_sum,
             ],
         )
-        self.explained = stage.closest("section")  # the view's section, holding the prose of partials/
         for part in (
             h(
                 "div",

@@ -113,7 +113,6 @@ class TransposeView(SteppingView):
         self.monitor_body = h("tbody", "")
         head = h("tr", "", children=[h("th", "", t, scope="col") for t in ("Thread (tx,ty)", "Action")])
         monitor = monitor_table("Block thread monitor (the followed thread's warp)", head, self.monitor_body)
-        self.explained = stage.closest("section")
         for part in (
             h("div", "code-and-memory", children=[code_section(self.code), memory]),
             key,

@@ -32,9 +32,10 @@ def shared_book() -> ScoreBook:
 class Checkpoints:
     """The checkpoints of one stepping view: a form (hidden until a checkpoint's step) and the gate."""
 
-    def __init__(self, kernel, player) -> None:
+    def __init__(self, kernel, player, settled=lambda: None) -> None:
         self.kernel = kernel
         self.player = player
+        self.settled = settled  # called when a checkpoint is answered or skipped (the view may place its prose)
         self.enabled = False
         self.items: list[Checkpoint] = []
         self.skipped: set[str] = set()
@@ -186,6 +187,7 @@ class Checkpoints:
         shared_book().record(checkpoint.key, right, text)  # kept only if it is the first prediction
         self.tries += 1
         self.reply(right, after_try(right, self.tries, checkpoint.answer_text))
+        self.settled()
 
     def show_answer(self) -> None:
         if self.current is not None:
@@ -196,3 +198,4 @@ class Checkpoints:
             self.skipped.add(self.current.key)
             self.status.textContent = "Skipped; the step controls go on."
         self.close()
+        self.settled()

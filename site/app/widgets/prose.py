@@ -35,8 +35,10 @@ class Prose:
                 section.insertBefore(self.box, self.note)
             return
         self.box.remove()
-        until = (
-            "the guide's questions are answered (or press Explore freely)" if guide else "its checkpoints are answered"
+        waits = (
+            "the guide's questions are answered (or you press Explore freely)" if guide else "",
+            "its checkpoints are answered or skipped" if checkpoints else "",
         )
+        until = " and ".join(part for part in waits if part)
         self.note.textContent = f"The explanations of this page come after its questions, whose answers they state: they appear once {until}."
         self.note.removeAttribute("hidden")
