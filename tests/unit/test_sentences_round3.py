@@ -78,7 +78,7 @@ def test_naive_sector_reasons_follow_the_map(M, N, K, T, map_):
 
 def test_teacher_activity_agrees_with_one_skipped_moment():
     """'(1 of the guide's moments do not exist at these sizes and are skipped)' on #/teach."""
-    guide = guide_for("register", dict(M="2", N="2", K="2", BM="2", BN="2", BK="2", TM="2", TN="2"))
+    guide = guide_for("register", dict(M="4", N="4", K="4", BM="4", BN="4", BK="4", TM="2", TN="2"))
     assert len(guide.skipped) == 1
     text = " ".join(what for _, what in activity("register", guide))
     assert "(1 of the guide's moments does not exist at these sizes and is skipped)" in text, text
