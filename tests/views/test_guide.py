@@ -364,3 +364,19 @@ def test_a_cells_question_is_answered_on_a_canvas_grid(guided_page):
     moments = page_guide(page, "transpose").moments
     asked = drive(page, moments)
     assert {"transpose:cells-a", "transpose:cells-c"} <= set(asked)
+
+
+def test_a_view_built_after_a_failed_start_gathers_the_prose_from_the_page(guided_page):
+    """site/boot/failure.js places the prose's templates when start-up fails; a view built afterwards found no
+    template, filled nothing and failed on every route (a browser test of issue 45 caught it)."""
+    page = guided_page
+    page.go("#/")
+    section = page.document.querySelector("#view-tiling")
+    template = section.querySelector("template.prose")
+    for child in list(template.childNodes):  # what failure.js does: the template replaced by its content
+        section.insertBefore(child, template)
+    template.remove()
+    page.go("#/tiling?M=4&N=4&K=8&T=2")
+    assert page.view.querySelector("section.explain") is None and page.visible("prose-withheld")
+    page.click("guide-off")
+    assert "For the sizes on screen: M = 4" in page.text() and has_prose(page)

@@ -13,16 +13,21 @@ class Prose:
     def __init__(self, section) -> None:
         self.box = None
         self.note = h("p", "prose-withheld hint", "", data_testid="prose-withheld", hidden="")
-        # Inert in the page as shipped (site/index.html): nothing of it is in the page until `place` puts it there.
+        # Inert in the page as shipped (site/index.html): nothing of it is in the page until `place` puts it there;
+        # site/boot/failure.js places it when start-up fails, and a view built after that gathers it from the page.
         template = section.querySelector("template.prose")
-        if template is None:
+        found = (template.content if template is not None else section).querySelectorAll("section.explain")
+        parts = [found.item(i) for i in range(found.length)]
+        if not parts:
             return
+        anchor = template if template is not None else parts[0]
         self.box = h("div", "prose", data_testid="prose")
-        found = template.content.querySelectorAll("section.explain")
-        for part in [found.item(i) for i in range(found.length)]:
+        section.insertBefore(self.note, anchor)
+        section.insertBefore(self.box, anchor)
+        for part in parts:
             self.box.appendChild(part)
-        section.insertBefore(self.note, template)
-        template.replaceWith(self.box)
+        if template is not None:
+            template.remove()
 
     def place(self, guide: bool, checkpoints: bool) -> None:
         """In the page, or out of it while the guide's (`guide`) or the checkpoints' questions are unanswered."""
