@@ -316,11 +316,16 @@ def iteration_steps(kernel: Any, params: Any) -> tuple[list[Step], list[Step]]:
     return first, [step for step in steps if step.phase == "store"]
 
 
+def first_tile_steps(kernel: Any, params: Any) -> list[Step]:
+    """Block (0, 0)'s first main-loop iteration at sizes of one tile (`_one_tile`): milliseconds at any size."""
+    return iteration_steps(kernel, _one_tile(params))[0]
+
+
 def merged_reads(kernel: Any, params: Any) -> list[tuple[str, int, bool]]:
     """Each scalar shared read of one main-loop iteration (at one tile's sizes) that `merge` issues wider: its array,
     its widest instruction in words, and whether every thread of the block reads the same words (no thread term is
     left in the launch)."""
-    first, _ = iteration_steps(kernel, _one_tile(params))
+    first = first_tile_steps(kernel, params)
     reads = [(a, r) for a, r in _rounds(_kept(kernel, params, first), kernel.threads(params)) if a.op == "load"]
     scalar = [(a, r) for a, r in reads if a.width == 1 and not a.asynchronous]
     plan = issued([(f"{a.array} {a.op}", a.words, r) for a, r in scalar])

@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from .constants import WORD_BYTES
-from .instructions import RUNTIME, iteration_steps, merged_reads, widths_unsure
+from .instructions import RUNTIME, first_tile_steps, merged_reads, widths_unsure
 
 # Why a question about a shared read's width, or what depends on it, is not asked (`kept-loop-base`).
 LONG_LOOP = (
@@ -43,9 +43,8 @@ def unsure(kernel: Any, params: Any) -> str:
     if any(values == {k: str(v) for k, v in preset.items() if k not in RUNTIME} for preset in presets):
         return ""
     merged = merged_reads(kernel, params)
-    first, _ = iteration_steps(kernel, params)
     offset, before = 0, ""
-    for name, array in first[0].shared.items():  # declaration order
+    for name, array in first_tile_steps(kernel, params)[0].shared.items():  # declaration order (tile-sized)
         # Off a boundary of the widest access the model gives the array's reads (an LDS.64 needs 8 bytes only).
         widths = [width for read, width, _ in merged if read == name and offset % width]
         if widths:
